@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# System packages the test suite needs beyond Node and npm, installed by the project rather than by hand.
+# Idempotent: does nothing when everything is present.
+set -euo pipefail
+
+need=()
+command -v python3 >/dev/null || need+=(python3)
+command -v make >/dev/null || need+=(make)
+command -v g++ >/dev/null || need+=(g++)
+
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "test-prerequisites: missing ${need[*]}; run this script as root (or with sudo) once." >&2
+    exit 1
+  fi
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}"
+fi

@@ -1,0 +1,100 @@
+/**
+ * Group commit: work that arrives while the core is busy is written as one transaction on the next turn of the
+ * event loop, so a burst of orders costs one fsync instead of one each. Every caller's promise settles only after
+ * its transaction has committed (or failed), which is what lets the venue acknowledge an order once it is durable.
+ */
+
+export interface GroupCommitStats {
+  /** Transactions committed. */
+  batches: number;
+  /** Items (change sets) those transactions held. */
+  changeSets: number;
+  /** Transactions that failed and rolled back; every promise in them was rejected. */
+  failedBatches: number;
+}
+
+interface Waiter {
+  resolve(): void;
+  reject(err: unknown): void;
+}
+
+export class GroupCommit<T> {
+  private items: T[] = [];
+  /** Callers of commit() and flush() waiting on the batch being gathered; same batch, same outcome. */
+  private waiters: Waiter[] = [];
+  private scheduled = false;
+  private closed = false;
+  private readonly counts: GroupCommitStats = { batches: 0, changeSets: 0, failedBatches: 0 };
+
+  /**
+   * @param writeBatch writes the items, in order, in one transaction; throws (having written nothing) on failure.
+   * @param maxBatch a batch this large is written at once instead of waiting for the next turn, which bounds
+   *   the memory and the length of one transaction under a flood.
+   */
+  constructor(
+    private readonly writeBatch: (items: readonly T[]) => void,
+    private readonly maxBatch: number,
+  ) {
+    if (!Number.isSafeInteger(maxBatch) || maxBatch < 1) throw new RangeError(`maxBatch must be a positive integer, got ${maxBatch}`);
+  }
+
+  commit(item: T): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('the venue store is closed'));
+    return new Promise<void>((resolve, reject) => {
+      this.items.push(item);
+      this.waiters.push({ resolve, reject });
+      if (this.items.length >= this.maxBatch) this.drain();
+      else this.schedule();
+    });
+  }
+
+  /** Settles once everything committed before it is written; rejects if that batch failed. */
+  flush(): Promise<void> {
+    if (this.items.length === 0) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      this.waiters.push({ resolve, reject });
+    });
+  }
+
+  /** Writes what is queued now, synchronously, and refuses further commits. Returns the write's error, if any. */
+  close(): unknown {
+    this.closed = true;
+    return this.drain();
+  }
+
+  stats(): GroupCommitStats {
+    return { ...this.counts };
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      // A failure has already reached every caller through its promise.
+      this.drain();
+    });
+  }
+
+  private drain(): unknown {
+    const items = this.items;
+    const waiters = this.waiters;
+    this.items = [];
+    this.waiters = [];
+    if (items.length === 0) {
+      for (const w of waiters) w.resolve();
+      return undefined;
+    }
+    try {
+      this.writeBatch(items);
+    } catch (err) {
+      this.counts.failedBatches += 1;
+      for (const w of waiters) w.reject(err);
+      return err;
+    }
+    this.counts.batches += 1;
+    this.counts.changeSets += items.length;
+    for (const w of waiters) w.resolve();
+    return undefined;
+  }
+}

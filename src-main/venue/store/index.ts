@@ -1,0 +1,6 @@
+export { openStore, VenueStore, DEFAULT_MAX_BATCH, DEFAULT_RECENT_TRADES } from './venue-store';
+export type { ArchivedOrderQuery, ArchivedOrderSort, MarketSnapshot, Snapshot, StoreOptions } from './venue-store';
+export type { ChangeSet } from './change-set';
+export type { GroupCommitStats } from './group-commit';
+export type { ApiKeyRow, BalanceRow, DoneReason, OrderRow, OrderStatus, OrderType, Side, TimeInForce, TradeRow, UserRow } from './rows';
+export { SECRET_HASH_BYTES } from './rows';

@@ -1,0 +1,174 @@
+/**
+ * The venue database's schema, as an ordered list of migrations. A migration is never edited once released:
+ * a change is a new entry with the next version. Each runs in its own transaction together with its row in
+ * `schema_migrations`, so a failed migration leaves the database at the previous version.
+ */
+import type Database from 'better-sqlite3';
+
+export interface Migration {
+  version: number;
+  name: string;
+  up(db: Database.Database): void;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'venue state: users, api keys, balances, orders, trades, meta',
+    up(db) {
+      // STRICT tables so a value of the wrong type is refused on write instead of being read back as garbage.
+      // orders.seq and trades.seq are the rowid: rows arrive in seq order, so the table B-tree only ever appends,
+      // and the open-order scan at start-up comes out in priority order. order_id and trades.id stay the keys
+      // that upserts and lookups use. Upserts must never be INSERT OR REPLACE: that deletes the parent row, which
+      // the foreign keys below refuse.
+      db.exec(`
+        CREATE TABLE meta (
+          key   TEXT PRIMARY KEY,
+          value TEXT NOT NULL
+        ) STRICT;
+
+        CREATE TABLE users (
+          id                    TEXT PRIMARY KEY,
+          number                INTEGER NOT NULL UNIQUE,
+          is_admin              INTEGER NOT NULL CHECK (is_admin IN (0, 1)),
+          maker_fee_rate        TEXT NOT NULL,
+          taker_fee_rate        TEXT NOT NULL,
+          created_at            INTEGER NOT NULL,
+          total_orders          INTEGER NOT NULL,
+          total_done_orders     INTEGER NOT NULL,
+          total_accepted_orders INTEGER NOT NULL,
+          trading_volume        TEXT NOT NULL
+        ) STRICT;
+
+        CREATE TABLE api_keys (
+          api_key      TEXT PRIMARY KEY,
+          user_id      TEXT NOT NULL REFERENCES users (id),
+          secret_hash  BLOB NOT NULL CHECK (length(secret_hash) = 32),
+          secret_nonce BLOB NOT NULL,
+          name         TEXT NOT NULL,
+          created_at   INTEGER NOT NULL,
+          expired_at   INTEGER,
+          is_read_only INTEGER NOT NULL CHECK (is_read_only IN (0, 1)),
+          revoked      INTEGER NOT NULL CHECK (revoked IN (0, 1))
+        ) STRICT;
+        CREATE INDEX api_keys_by_user ON api_keys (user_id);
+
+        CREATE TABLE balances (
+          user_id TEXT NOT NULL REFERENCES users (id),
+          asset   TEXT NOT NULL,
+          free    INTEGER NOT NULL,
+          locked  INTEGER NOT NULL,
+          PRIMARY KEY (user_id, asset)
+        ) STRICT, WITHOUT ROWID;
+
+        CREATE TABLE orders (
+          seq                 INTEGER PRIMARY KEY,
+          order_id            TEXT NOT NULL UNIQUE,
+          user_id             TEXT NOT NULL REFERENCES users (id),
+          client_order_id     TEXT NOT NULL,
+          product_id          TEXT NOT NULL,
+          side                TEXT NOT NULL,
+          type                TEXT NOT NULL,
+          time_in_force       TEXT NOT NULL,
+          post_only           INTEGER NOT NULL CHECK (post_only IN (0, 1)),
+          stp                 TEXT NOT NULL,
+          stop_type           TEXT NOT NULL,
+          limit_price         TEXT NOT NULL,
+          base_size           TEXT NOT NULL,
+          quote_size          TEXT NOT NULL,
+          exact_quote_size    TEXT NOT NULL,
+          stop_trigger_price  TEXT NOT NULL,
+          status              TEXT NOT NULL,
+          done_reason         TEXT NOT NULL,
+          reject_reason       TEXT NOT NULL,
+          filled_base_size    TEXT NOT NULL,
+          filled_quote_size   TEXT NOT NULL,
+          fee_total           TEXT NOT NULL,
+          maker_fee_rate      TEXT NOT NULL,
+          taker_fee_rate      TEXT NOT NULL,
+          resting_lots        INTEGER NOT NULL,
+          hold_asset          TEXT NOT NULL,
+          hold_remaining      INTEGER NOT NULL,
+          created_at          INTEGER NOT NULL,
+          updated_at          INTEGER NOT NULL,
+          cancel_requested_at INTEGER,
+          expired_at          INTEGER,
+          scheduled_at        INTEGER,
+          twap_state          TEXT NOT NULL
+        ) STRICT;
+        CREATE INDEX orders_by_user_created ON orders (user_id, created_at);
+        CREATE INDEX orders_by_user_updated ON orders (user_id, updated_at);
+        -- Client order ids are ASCII (alphanumerics, ':', '-', '_') and compared case-insensitively, so NOCASE
+        -- is exact; created_at last serves "newest with this client order id" straight from the index.
+        CREATE INDEX orders_by_user_client_id ON orders (user_id, client_order_id COLLATE NOCASE, created_at);
+        -- Start-up reads only the open orders: with a long history this index is a small fraction of the table.
+        CREATE INDEX orders_open ON orders (seq) WHERE status != 'DONE';
+
+        CREATE TABLE trades (
+          seq            INTEGER PRIMARY KEY,
+          id             TEXT NOT NULL UNIQUE,
+          product_id     TEXT NOT NULL,
+          price          TEXT NOT NULL,
+          size           TEXT NOT NULL,
+          taker_side     TEXT NOT NULL,
+          maker_order_id TEXT NOT NULL REFERENCES orders (order_id),
+          taker_order_id TEXT NOT NULL REFERENCES orders (order_id),
+          maker_user_id  TEXT NOT NULL,
+          taker_user_id  TEXT NOT NULL,
+          maker_fee      TEXT NOT NULL,
+          taker_fee      TEXT NOT NULL,
+          time           INTEGER NOT NULL
+        ) STRICT;
+        CREATE INDEX trades_by_maker_order ON trades (maker_order_id);
+        CREATE INDEX trades_by_taker_order ON trades (taker_order_id);
+        CREATE INDEX trades_by_product ON trades (product_id, seq);
+      `);
+    },
+  },
+];
+
+const CREATE_SCHEMA_MIGRATIONS = `
+  CREATE TABLE IF NOT EXISTS schema_migrations (
+    version    INTEGER PRIMARY KEY,
+    name       TEXT NOT NULL,
+    applied_at INTEGER NOT NULL
+  ) STRICT`;
+
+/** The highest version recorded in the database, 0 for a new one. */
+export function schemaVersion(db: Database.Database): number {
+  db.exec(CREATE_SCHEMA_MIGRATIONS);
+  const version: unknown = db.prepare('SELECT max(version) FROM schema_migrations').pluck().safeIntegers(true).get();
+  if (version === null) return 0;
+  if (typeof version !== 'bigint') throw new Error('malformed row in schema_migrations: column version should be an integer');
+  return Number(version);
+}
+
+/**
+ * Brings the database up to the last of `migrations` and returns the versions it went from and to. A database
+ * written by a newer build is refused rather than guessed at.
+ */
+export function migrate(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): { from: number; to: number } {
+  migrations.forEach((m, i) => {
+    const previous = i === 0 ? 0 : (migrations[i - 1]?.version ?? 0);
+    if (!Number.isSafeInteger(m.version) || m.version <= previous) {
+      throw new Error(`migration "${m.name}" has version ${m.version}; versions must increase from 1`);
+    }
+  });
+  const latest = migrations.at(-1)?.version ?? 0;
+  const from = schemaVersion(db);
+  if (from > latest) {
+    throw new Error(
+      `the venue database is at schema version ${from}, newer than this build understands (${latest}); ` +
+        'open it with a newer Nova Desk or choose another data folder',
+    );
+  }
+  const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+  for (const m of migrations) {
+    if (m.version <= from) continue;
+    db.transaction(() => {
+      m.up(db);
+      record.run(m.version, m.name, BigInt(Date.now()) * 1_000_000n);
+    }).immediate();
+  }
+  return { from, to: Math.max(from, latest) };
+}

@@ -1,0 +1,300 @@
+/**
+ * What the venue keeps in SQLite, one interface per table, and the one function per table that turns a row
+ * read from SQLite (of unknown shape) into it. A malformed row is a thrown Error naming the table and column,
+ * never a silent default (ARCHITECTURE rule 4).
+ *
+ * SQL names are snake_case, TS names camelCase. The connection reads every INTEGER as a bigint
+ * (`defaultSafeIntegers`), so int64 values (balances in atoms, nanosecond timestamps) arrive exactly; columns
+ * that are typed `number` here are checked to be safe integers.
+ */
+
+export type Side = 'BUY' | 'SELL';
+export type OrderType = 'LIMIT' | 'MARKET' | 'STOP' | 'TWAP';
+export type TimeInForce = 'GTC' | 'IOC' | 'FOK' | 'GTT';
+export type OrderStatus = 'SUBMITTED' | 'ACTIVE' | 'DONE' | 'SCHEDULED';
+export type DoneReason = '' | 'FILLED' | 'CANCELED' | 'EXPIRED' | 'REJECTED';
+
+export interface UserRow {
+  id: string;
+  /** The engine's account number, compared for self-trade prevention. */
+  number: number;
+  isAdmin: boolean;
+  makerFeeRate: string;
+  takerFeeRate: string;
+  createdAt: bigint;
+  totalOrders: bigint;
+  totalDoneOrders: bigint;
+  totalAcceptedOrders: bigint;
+  /**
+   * Traded notional in quote atoms. Stored as a decimal integer in a TEXT column, not an int64, because it
+   * only ever grows and a busy simulated user could pass 2^63 VND atoms; an overflow would fail a whole batch.
+   */
+  tradingVolume: bigint;
+}
+
+export interface ApiKeyRow {
+  apiKey: string;
+  userId: string;
+  /** Hash of the API secret; the secret itself is never stored (ARCHITECTURE rule 5). 32 bytes. */
+  secretHash: Buffer;
+  secretNonce: Buffer;
+  name: string;
+  createdAt: bigint;
+  expiredAt: bigint | null;
+  isReadOnly: boolean;
+  revoked: boolean;
+}
+
+export interface BalanceRow {
+  userId: string;
+  asset: string;
+  free: bigint;
+  locked: bigint;
+}
+
+export interface OrderRow {
+  orderId: string;
+  /** The engine's priority number: unique and increasing in arrival order. */
+  seq: number;
+  userId: string;
+  /** '' when the client gave none. */
+  clientOrderId: string;
+  productId: string;
+  side: Side;
+  type: OrderType;
+  timeInForce: TimeInForce;
+  postOnly: boolean;
+  stp: string;
+  stopType: string;
+  /** Decimal strings; '0' when unused. */
+  limitPrice: string;
+  baseSize: string;
+  quoteSize: string;
+  exactQuoteSize: string;
+  stopTriggerPrice: string;
+  status: OrderStatus;
+  doneReason: DoneReason;
+  /** Error reference of a rejection (e.g. 'E0201_InsufficientBalance'), or ''. */
+  rejectReason: string;
+  filledBaseSize: string;
+  filledQuoteSize: string;
+  feeTotal: string;
+  makerFeeRate: string;
+  takerFeeRate: string;
+  /** Lots still resting on the book. */
+  restingLots: number;
+  holdAsset: string;
+  holdRemaining: bigint;
+  createdAt: bigint;
+  updatedAt: bigint;
+  cancelRequestedAt: bigint | null;
+  expiredAt: bigint | null;
+  scheduledAt: bigint | null;
+  /** JSON bookkeeping of a TWAP order, or ''. */
+  twapState: string;
+}
+
+export interface TradeRow {
+  id: string;
+  /** Venue-wide trade number, increasing with time. */
+  seq: number;
+  productId: string;
+  price: string;
+  size: string;
+  takerSide: Side;
+  makerOrderId: string;
+  takerOrderId: string;
+  makerUserId: string;
+  takerUserId: string;
+  makerFee: string;
+  takerFee: string;
+  time: bigint;
+}
+
+const SIDES: readonly Side[] = ['BUY', 'SELL'];
+const ORDER_TYPES: readonly OrderType[] = ['LIMIT', 'MARKET', 'STOP', 'TWAP'];
+const TIMES_IN_FORCE: readonly TimeInForce[] = ['GTC', 'IOC', 'FOK', 'GTT'];
+const ORDER_STATUSES: readonly OrderStatus[] = ['SUBMITTED', 'ACTIVE', 'DONE', 'SCHEDULED'];
+const DONE_REASONS: readonly DoneReason[] = ['', 'FILLED', 'CANCELED', 'EXPIRED', 'REJECTED'];
+
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+const UNSIGNED_INTEGER = /^\d+$/;
+
+/** Reads the columns of one row of one table; every failure names both. Values are never echoed (they may be hashes). */
+class Columns {
+  private readonly row: Record<string, unknown>;
+
+  constructor(
+    private readonly table: string,
+    raw: unknown,
+  ) {
+    if (typeof raw !== 'object' || raw === null) throw new Error(`malformed row in ${table}: not a row object`);
+    this.row = raw as Record<string, unknown>;
+  }
+
+  private fail(column: string, expected: string): never {
+    const value = this.row[column];
+    const got = value === null ? 'null' : value === undefined ? 'nothing' : typeof value;
+    throw new Error(`malformed row in ${this.table}: column ${column} should be ${expected}, got ${got}`);
+  }
+
+  text(column: string): string {
+    const value = this.row[column];
+    return typeof value === 'string' ? value : this.fail(column, 'text');
+  }
+
+  decimal(column: string): string {
+    const value = this.row[column];
+    return typeof value === 'string' && DECIMAL.test(value) ? value : this.fail(column, 'a decimal string');
+  }
+
+  oneOf<T extends string>(column: string, allowed: readonly T[]): T {
+    const value = this.row[column];
+    return typeof value === 'string' && (allowed as readonly string[]).includes(value)
+      ? (value as T)
+      : this.fail(column, `one of ${allowed.map((a) => `'${a}'`).join(', ')}`);
+  }
+
+  int64(column: string): bigint {
+    const value = this.row[column];
+    return typeof value === 'bigint' ? value : this.fail(column, 'an integer');
+  }
+
+  int64OrNull(column: string): bigint | null {
+    return this.row[column] === null ? null : this.int64(column);
+  }
+
+  /** A non-negative integer kept as decimal text because it may outgrow int64. */
+  bigText(column: string): bigint {
+    const value = this.row[column];
+    return typeof value === 'string' && UNSIGNED_INTEGER.test(value) ? BigInt(value) : this.fail(column, 'a non-negative integer in text');
+  }
+
+  safeInt(column: string): number {
+    const value = this.row[column];
+    if (typeof value === 'bigint' && value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)) {
+      return Number(value);
+    }
+    return this.fail(column, 'a safe integer');
+  }
+
+  bool(column: string): boolean {
+    const value = this.row[column];
+    if (value === 0n) return false;
+    if (value === 1n) return true;
+    return this.fail(column, '0 or 1');
+  }
+
+  blob(column: string, length?: number): Buffer {
+    const value = this.row[column];
+    return Buffer.isBuffer(value) && (length === undefined || value.length === length)
+      ? value
+      : this.fail(column, length === undefined ? 'a blob' : `a blob of ${length} bytes`);
+  }
+}
+
+export const SECRET_HASH_BYTES = 32;
+
+export function userFromRow(raw: unknown): UserRow {
+  const c = new Columns('users', raw);
+  return {
+    id: c.text('id'),
+    number: c.safeInt('number'),
+    isAdmin: c.bool('is_admin'),
+    makerFeeRate: c.decimal('maker_fee_rate'),
+    takerFeeRate: c.decimal('taker_fee_rate'),
+    createdAt: c.int64('created_at'),
+    totalOrders: c.int64('total_orders'),
+    totalDoneOrders: c.int64('total_done_orders'),
+    totalAcceptedOrders: c.int64('total_accepted_orders'),
+    tradingVolume: c.bigText('trading_volume'),
+  };
+}
+
+export function apiKeyFromRow(raw: unknown): ApiKeyRow {
+  const c = new Columns('api_keys', raw);
+  return {
+    apiKey: c.text('api_key'),
+    userId: c.text('user_id'),
+    secretHash: c.blob('secret_hash', SECRET_HASH_BYTES),
+    secretNonce: c.blob('secret_nonce'),
+    name: c.text('name'),
+    createdAt: c.int64('created_at'),
+    expiredAt: c.int64OrNull('expired_at'),
+    isReadOnly: c.bool('is_read_only'),
+    revoked: c.bool('revoked'),
+  };
+}
+
+export function balanceFromRow(raw: unknown): BalanceRow {
+  const c = new Columns('balances', raw);
+  return {
+    userId: c.text('user_id'),
+    asset: c.text('asset'),
+    free: c.int64('free'),
+    locked: c.int64('locked'),
+  };
+}
+
+export function orderFromRow(raw: unknown): OrderRow {
+  const c = new Columns('orders', raw);
+  return {
+    orderId: c.text('order_id'),
+    seq: c.safeInt('seq'),
+    userId: c.text('user_id'),
+    clientOrderId: c.text('client_order_id'),
+    productId: c.text('product_id'),
+    side: c.oneOf('side', SIDES),
+    type: c.oneOf('type', ORDER_TYPES),
+    timeInForce: c.oneOf('time_in_force', TIMES_IN_FORCE),
+    postOnly: c.bool('post_only'),
+    stp: c.text('stp'),
+    stopType: c.text('stop_type'),
+    limitPrice: c.decimal('limit_price'),
+    baseSize: c.decimal('base_size'),
+    quoteSize: c.decimal('quote_size'),
+    exactQuoteSize: c.decimal('exact_quote_size'),
+    stopTriggerPrice: c.decimal('stop_trigger_price'),
+    status: c.oneOf('status', ORDER_STATUSES),
+    doneReason: c.oneOf('done_reason', DONE_REASONS),
+    rejectReason: c.text('reject_reason'),
+    filledBaseSize: c.decimal('filled_base_size'),
+    filledQuoteSize: c.decimal('filled_quote_size'),
+    feeTotal: c.decimal('fee_total'),
+    makerFeeRate: c.decimal('maker_fee_rate'),
+    takerFeeRate: c.decimal('taker_fee_rate'),
+    restingLots: c.safeInt('resting_lots'),
+    holdAsset: c.text('hold_asset'),
+    holdRemaining: c.int64('hold_remaining'),
+    createdAt: c.int64('created_at'),
+    updatedAt: c.int64('updated_at'),
+    cancelRequestedAt: c.int64OrNull('cancel_requested_at'),
+    expiredAt: c.int64OrNull('expired_at'),
+    scheduledAt: c.int64OrNull('scheduled_at'),
+    twapState: c.text('twap_state'),
+  };
+}
+
+export function tradeFromRow(raw: unknown): TradeRow {
+  const c = new Columns('trades', raw);
+  return {
+    id: c.text('id'),
+    seq: c.safeInt('seq'),
+    productId: c.text('product_id'),
+    price: c.decimal('price'),
+    size: c.decimal('size'),
+    takerSide: c.oneOf('taker_side', SIDES),
+    makerOrderId: c.text('maker_order_id'),
+    takerOrderId: c.text('taker_order_id'),
+    makerUserId: c.text('maker_user_id'),
+    takerUserId: c.text('taker_user_id'),
+    makerFee: c.decimal('maker_fee'),
+    takerFee: c.decimal('taker_fee'),
+    time: c.int64('time'),
+  };
+}
+
+export function metaFromRow(raw: unknown): { key: string; value: string } {
+  const c = new Columns('meta', raw);
+  return { key: c.text('key'), value: c.text('value') };
+}

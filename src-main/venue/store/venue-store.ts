@@ -1,0 +1,299 @@
+/**
+ * The venue's durable state. The core keeps the live state in memory; every change it makes reaches SQLite
+ * through `commit()` (group commit), and `load()` rebuilds the live state after a restart. Reads are synchronous
+ * and see what has been committed, never what is still queued.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { ChangeSetWriter, type ChangeSet } from './change-set';
+import { GroupCommit, type GroupCommitStats } from './group-commit';
+import { migrate } from './migrations';
+import {
+  apiKeyFromRow,
+  balanceFromRow,
+  metaFromRow,
+  orderFromRow,
+  tradeFromRow,
+  userFromRow,
+  type ApiKeyRow,
+  type BalanceRow,
+  type OrderRow,
+  type OrderStatus,
+  type TradeRow,
+  type UserRow,
+} from './rows';
+
+export interface MarketSnapshot {
+  productId: string;
+  lastTradePrice: string;
+  /** Newest first. */
+  recentTrades: TradeRow[];
+}
+
+/** Everything needed to rebuild the live state. */
+export interface Snapshot {
+  meta: Record<string, string>;
+  users: UserRow[];
+  apiKeys: ApiKeyRow[];
+  balances: BalanceRow[];
+  /** Orders not DONE (SUBMITTED, ACTIVE, SCHEDULED), in seq (priority) order. */
+  openOrders: OrderRow[];
+  /** 0 when there is none. */
+  lastTradeSeq: number;
+  /** 0 when there is none. */
+  maxOrderSeq: number;
+  /** Products that have traded. */
+  markets: MarketSnapshot[];
+}
+
+export type ArchivedOrderSort = 'created_at' | '-created_at' | 'updated_at' | '-updated_at';
+
+export interface ArchivedOrderQuery {
+  /** Absent or empty: every product. */
+  productIds?: string[];
+  /** Inclusive bounds on created_at, UNIX nanoseconds. */
+  startTime?: bigint;
+  endTime?: bigint;
+  limit: number;
+  status?: OrderStatus;
+  sort: ArchivedOrderSort;
+  /** Compared case-insensitively; absent or '': no filter. */
+  clientOrderId?: string;
+}
+
+export interface StoreOptions {
+  /** better-sqlite3's native module built for this runtime (Electron has its own ABI). */
+  nativeBinding?: string;
+  /** A batch this large is written at once rather than on the next turn of the event loop. */
+  maxBatch?: number;
+}
+
+export const DEFAULT_MAX_BATCH = 5_000;
+export const DEFAULT_RECENT_TRADES = 100;
+
+// Ties on a timestamp are broken by seq, so pages are stable.
+const ORDER_BY: Record<ArchivedOrderSort, string> = {
+  created_at: 'created_at ASC, seq ASC',
+  '-created_at': 'created_at DESC, seq DESC',
+  updated_at: 'updated_at ASC, seq ASC',
+  '-updated_at': 'updated_at DESC, seq DESC',
+};
+
+type Bind = Record<string, string | number | bigint>;
+
+export class VenueStore {
+  private readonly writer: ChangeSetWriter;
+  private readonly queue: GroupCommit<ChangeSet>;
+  private readonly archivedQueries = new Map<string, Database.Statement<[Bind]>>();
+
+  private readonly selectMeta: Database.Statement<[], unknown>;
+  private readonly selectMetaValue: Database.Statement<[string], unknown>;
+  private readonly selectUsers: Database.Statement<[], unknown>;
+  private readonly selectApiKeys: Database.Statement<[], unknown>;
+  private readonly selectBalances: Database.Statement<[], unknown>;
+  private readonly selectOpenOrders: Database.Statement<[], unknown>;
+  private readonly selectMaxOrderSeq: Database.Statement<[], unknown>;
+  private readonly selectMaxTradeSeq: Database.Statement<[], unknown>;
+  private readonly selectTradedProducts: Database.Statement<[], unknown>;
+  private readonly selectRecentTrades: Database.Statement<[string, number], unknown>;
+  private readonly selectOrder: Database.Statement<[string, string], unknown>;
+  private readonly selectNewestByClientId: Database.Statement<[string, string], unknown>;
+  private readonly selectTradesOfOrders: Database.Statement<[{ ids: string }], unknown>;
+  private readonly readSnapshot: Database.Transaction<(recent: number) => Snapshot>;
+
+  constructor(
+    private readonly db: Database.Database,
+    maxBatch: number,
+  ) {
+    this.writer = new ChangeSetWriter(db);
+    this.queue = new GroupCommit<ChangeSet>((sets) => this.writer.write(sets), maxBatch);
+
+    this.selectMeta = db.prepare('SELECT key, value FROM meta');
+    this.selectMetaValue = db.prepare('SELECT value FROM meta WHERE key = ?').pluck();
+    this.selectUsers = db.prepare('SELECT * FROM users');
+    this.selectApiKeys = db.prepare('SELECT * FROM api_keys');
+    this.selectBalances = db.prepare('SELECT * FROM balances');
+    // The condition matches the partial index orders_open word for word, which is what lets SQLite use it.
+    this.selectOpenOrders = db.prepare("SELECT * FROM orders WHERE status != 'DONE' ORDER BY seq");
+    this.selectMaxOrderSeq = db.prepare('SELECT max(seq) FROM orders').pluck();
+    this.selectMaxTradeSeq = db.prepare('SELECT max(seq) FROM trades').pluck();
+    // Distinct products by hopping through the index: one seek per product, not a scan of every trade.
+    this.selectTradedProducts = db
+      .prepare(
+        `WITH RECURSIVE traded (id) AS (
+           SELECT min(product_id) FROM trades
+           UNION ALL
+           SELECT (SELECT min(product_id) FROM trades WHERE product_id > traded.id) FROM traded WHERE traded.id IS NOT NULL
+         )
+         SELECT id FROM traded WHERE id IS NOT NULL`,
+      )
+      .pluck();
+    this.selectRecentTrades = db.prepare('SELECT * FROM trades WHERE product_id = ? ORDER BY seq DESC LIMIT ?');
+    this.selectOrder = db.prepare('SELECT * FROM orders WHERE order_id = ? AND user_id = ?');
+    this.selectNewestByClientId = db.prepare(
+      'SELECT * FROM orders WHERE user_id = ? AND client_order_id = ? COLLATE NOCASE ORDER BY created_at DESC, seq DESC LIMIT 1',
+    );
+    // The ids travel as one JSON array so a single prepared statement serves any number of them.
+    this.selectTradesOfOrders = db.prepare(
+      `SELECT * FROM trades
+       WHERE maker_order_id IN (SELECT value FROM json_each(@ids)) OR taker_order_id IN (SELECT value FROM json_each(@ids))
+       ORDER BY seq`,
+    );
+    // One read transaction, so the snapshot is consistent even if another connection writes meanwhile.
+    this.readSnapshot = db.transaction((recent: number) => this.snapshot(recent));
+  }
+
+  /** Queues the change set; settles once it is committed (together with whatever else arrived this turn). */
+  commit(changes: ChangeSet): Promise<void> {
+    return this.queue.commit(changes);
+  }
+
+  /** Settles once everything committed before it is written. */
+  flush(): Promise<void> {
+    return this.queue.flush();
+  }
+
+  /** Writes what is queued (synchronously) and closes the database. Throws if that last write failed. */
+  close(): void {
+    if (!this.db.open) return;
+    const err = this.queue.close();
+    this.db.close();
+    if (err !== undefined) throw err;
+  }
+
+  stats(): GroupCommitStats {
+    return this.queue.stats();
+  }
+
+  load(recentTradesPerProduct: number = DEFAULT_RECENT_TRADES): Snapshot {
+    return this.readSnapshot.deferred(positiveInteger('recentTradesPerProduct', recentTradesPerProduct));
+  }
+
+  getMeta(key: string): string | undefined {
+    const value = this.selectMetaValue.get(key);
+    if (value === undefined || typeof value === 'string') return value;
+    throw new Error('malformed row in meta: column value should be text');
+  }
+
+  orderById(userId: string, orderId: string): OrderRow | undefined {
+    const row = this.selectOrder.get(orderId, userId);
+    return row === undefined ? undefined : orderFromRow(row);
+  }
+
+  /** The newest of the user's orders with this client order id (case-insensitive); '' never matches. */
+  newestOrderByClientId(userId: string, clientOrderId: string): OrderRow | undefined {
+    if (clientOrderId === '') return undefined;
+    const row = this.selectNewestByClientId.get(userId, clientOrderId);
+    return row === undefined ? undefined : orderFromRow(row);
+  }
+
+  archivedOrders(userId: string, query: ArchivedOrderQuery): OrderRow[] {
+    const where = ['user_id = @userId'];
+    const bind: Bind = { userId, limit: positiveInteger('limit', query.limit) };
+    if (query.productIds !== undefined && query.productIds.length > 0) {
+      where.push('product_id IN (SELECT value FROM json_each(@productIds))');
+      bind.productIds = JSON.stringify(query.productIds);
+    }
+    if (query.startTime !== undefined) {
+      where.push('created_at >= @startTime');
+      bind.startTime = query.startTime;
+    }
+    if (query.endTime !== undefined) {
+      where.push('created_at <= @endTime');
+      bind.endTime = query.endTime;
+    }
+    if (query.status !== undefined) {
+      where.push('status = @status');
+      bind.status = query.status;
+    }
+    if (query.clientOrderId !== undefined && query.clientOrderId !== '') {
+      where.push('client_order_id = @clientOrderId COLLATE NOCASE');
+      bind.clientOrderId = query.clientOrderId;
+    }
+    const sql = `SELECT * FROM orders WHERE ${where.join(' AND ')} ORDER BY ${ORDER_BY[query.sort]} LIMIT @limit`;
+    // At most 2^5 filter shapes times 4 sorts: each is prepared once and reused.
+    let statement = this.archivedQueries.get(sql);
+    if (statement === undefined) {
+      statement = this.db.prepare<[Bind]>(sql);
+      this.archivedQueries.set(sql, statement);
+    }
+    return statement.all(bind).map(orderFromRow);
+  }
+
+  /** Fills of these orders on either side, in time order. */
+  tradesOfOrders(orderIds: readonly string[]): TradeRow[] {
+    if (orderIds.length === 0) return [];
+    return this.selectTradesOfOrders.all({ ids: JSON.stringify(orderIds) }).map(tradeFromRow);
+  }
+
+  /** Newest first. */
+  recentTrades(productId: string, limit: number): TradeRow[] {
+    return this.selectRecentTrades.all(productId, positiveInteger('limit', limit)).map(tradeFromRow);
+  }
+
+  /** `PRAGMA integrity_check`: 'ok' when the file is sound, otherwise the problems it found, one a line. */
+  integrityCheck(): string {
+    const lines: unknown[] = this.db.prepare('PRAGMA integrity_check').pluck().all();
+    return lines.map((line) => (typeof line === 'string' ? line : String(line))).join('\n');
+  }
+
+  private snapshot(recent: number): Snapshot {
+    const meta: Record<string, string> = {};
+    for (const row of this.selectMeta.all()) {
+      const { key, value } = metaFromRow(row);
+      meta[key] = value;
+    }
+    const markets: MarketSnapshot[] = [];
+    for (const productId of this.selectTradedProducts.all()) {
+      if (typeof productId !== 'string') throw new Error('malformed row in trades: column product_id should be text');
+      const recentTrades = this.recentTrades(productId, recent);
+      const last = recentTrades[0];
+      if (last !== undefined) markets.push({ productId, lastTradePrice: last.price, recentTrades });
+    }
+    return {
+      meta,
+      users: this.selectUsers.all().map(userFromRow),
+      apiKeys: this.selectApiKeys.all().map(apiKeyFromRow),
+      balances: this.selectBalances.all().map(balanceFromRow),
+      openOrders: this.selectOpenOrders.all().map(orderFromRow),
+      lastTradeSeq: maxSeq('trades', this.selectMaxTradeSeq.get()),
+      maxOrderSeq: maxSeq('orders', this.selectMaxOrderSeq.get()),
+      markets,
+    };
+  }
+}
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer, got ${value}`);
+  return value;
+}
+
+function maxSeq(table: string, value: unknown): number {
+  if (value === null || value === undefined) return 0;
+  if (typeof value === 'bigint' && value <= BigInt(Number.MAX_SAFE_INTEGER)) return Number(value);
+  throw new Error(`malformed row in ${table}: column seq should be a safe integer`);
+}
+
+/**
+ * Opens (creating the folder and file if needed) and migrates the venue database. WAL with synchronous FULL:
+ * a commit that returned survives a power cut, and readers never block the writer.
+ */
+export function openStore(file: string, options: StoreOptions = {}): VenueStore {
+  fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const db = new Database(file, options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding });
+  try {
+    const journalMode: unknown = db.pragma('journal_mode = WAL', { simple: true });
+    if (journalMode !== 'wal') throw new Error(`the venue database could not use WAL journaling (got ${String(journalMode)})`);
+    db.pragma('synchronous = FULL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    // Balances in atoms and nanosecond timestamps exceed 2^53: every INTEGER is read as a bigint.
+    db.defaultSafeIntegers(true);
+    migrate(db);
+    return new VenueStore(db, options.maxBatch ?? DEFAULT_MAX_BATCH);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}

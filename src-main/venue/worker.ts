@@ -1,0 +1,26 @@
+// Entry of the venue's worker thread inside the desk: start the venue on a free loopback port, report, stop on request.
+import { parentPort, workerData } from 'node:worker_threads';
+import { startVenue } from './server';
+import type { WorkerCommand, WorkerOptions, WorkerReport } from './worker-protocol';
+
+const options = workerData as WorkerOptions;
+const port = parentPort;
+if (port === null) throw new Error('venue worker started outside a worker thread');
+const report = (message: WorkerReport): void => port.postMessage(message);
+
+startVenue({ port: 0, dataDir: options.dataDir, simulate: options.simulate, nativeBinding: options.nativeBinding })
+  .then((venue) => {
+    report({ type: 'ready', baseUrl: venue.baseUrl, wsUrl: venue.wsUrl });
+    port.on('message', (command: WorkerCommand) => {
+      if (command.type === 'stop') {
+        void venue.close().then(() => {
+          report({ type: 'stopped' });
+          port.close();
+        });
+      }
+    });
+  })
+  .catch((err: unknown) => {
+    report({ type: 'failed', reason: err instanceof Error ? err.message : String(err) });
+    port.close();
+  });

@@ -1,0 +1,51 @@
+import { useEffect, useState } from 'react';
+import type { VenueStatus } from '../../../src-shared/ipc/contract';
+import { call } from '../../bridge';
+
+const POLL_MS = 1000;
+
+export function VenueStatusPanel(): React.JSX.Element {
+  const [status, setStatus] = useState<VenueStatus | undefined>();
+  const [error, setError] = useState<string | undefined>();
+
+  useEffect(() => {
+    let live = true;
+    const poll = (): void => {
+      call('venue.status', {})
+        .then((s) => live && (setStatus(s), setError(undefined)))
+        .catch((err: unknown) => live && setError(err instanceof Error ? err.message : String(err)));
+    };
+    poll();
+    const timer = setInterval(poll, POLL_MS);
+    return () => {
+      live = false;
+      clearInterval(timer);
+    };
+  }, []);
+
+  return (
+    <section className="panel" aria-label="Local venue">
+      <h1>Nova Desk</h1>
+      <h2>Local venue</h2>
+      {error !== undefined && <p role="alert">{error}</p>}
+      {status !== undefined && (
+        <dl>
+          <dt>State</dt>
+          <dd>{status.state}</dd>
+          <dt>REST</dt>
+          <dd>{status.baseUrl || '—'}</dd>
+          <dt>WebSocket</dt>
+          <dd>{status.wsUrl || '—'}</dd>
+          <dt>Simulator</dt>
+          <dd>{status.simulate ? 'on' : 'off'}</dd>
+          {status.detail !== '' && (
+            <>
+              <dt>Detail</dt>
+              <dd className="muted">{status.detail}</dd>
+            </>
+          )}
+        </dl>
+      )}
+    </section>
+  );
+}
