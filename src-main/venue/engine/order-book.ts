@@ -64,6 +64,11 @@ export class OrderBook {
     return this.lastTrade;
   }
 
+  /** After a restart: the last trade price as persisted, which stop triggers compare against. */
+  restoreLastTrade(ticks: number): void {
+    this.lastTrade = ticks;
+  }
+
   /**
    * Matches the order against the book, then rests or drops what is left according to its time in force.
    *
@@ -203,6 +208,11 @@ export class OrderBook {
         this.lastTrade = price;
         if (lotsLeft === 0) {
           stop = SIZE_DONE;
+          break levelsLoop;
+        }
+        if (!makerDone) {
+          // The budget capped this fill, so it cannot pay for another lot at this price, which is still the best.
+          stop = BUDGET_SPENT;
           break levelsLoop;
         }
         maker = next;
@@ -372,7 +382,7 @@ export class OrderBook {
         worst = price;
         lotsLeft -= take;
         budget -= take * unit;
-        if (lotsLeft === 0) break levelsLoop;
+        if (lotsLeft === 0 || take < maker.lots) break levelsLoop;
       }
     }
     this.walkLots = taken;

@@ -1,0 +1,99 @@
+/**
+ * API keys and their secrets. The venue never stores a secret: it stores SHA-256 of it and compares hashes in
+ * constant time. WebSocket authentication is an HMAC keyed with the secret, which a hash cannot check, so a
+ * secret is derived rather than random: HMAC-SHA256(master key, api key ‖ nonce). The master key lives in the
+ * data folder (mode 0600) and lets the venue re-derive a key's secret to check a signature; the database alone
+ * reveals no secret.
+ */
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { apiError, type ApiError } from '../../../src-shared/errors/api-error';
+import type { ApiKeyRow } from '../store';
+
+export interface Caller {
+  userId: string;
+  apiKey: string;
+  readOnly: boolean;
+}
+
+export interface NewKey {
+  name: string;
+  readOnly: boolean;
+  expiredAt: bigint | null;
+}
+
+const NONCE_BYTES = 16;
+
+export class KeyRing {
+  private readonly keys = new Map<string, ApiKeyRow>();
+
+  constructor(private readonly masterKey: Buffer) {
+    if (masterKey.length < 32) throw new Error('the venue master key must be at least 32 bytes');
+  }
+
+  load(rows: readonly ApiKeyRow[]): void {
+    for (const row of rows) this.keys.set(row.apiKey, row);
+  }
+
+  create(userId: string, spec: NewKey, now: bigint): { row: ApiKeyRow; secret: string } {
+    const apiKey = `nk_${randomBytes(12).toString('hex')}`;
+    const secretNonce = randomBytes(NONCE_BYTES);
+    const secret = this.derive(apiKey, secretNonce);
+    const row: ApiKeyRow = {
+      apiKey,
+      userId,
+      secretHash: hashSecret(secret),
+      secretNonce,
+      name: spec.name,
+      createdAt: now,
+      expiredAt: spec.expiredAt,
+      isReadOnly: spec.readOnly,
+      revoked: false,
+    };
+    this.keys.set(apiKey, row);
+    return { row, secret };
+  }
+
+  /** REST: the key and its secret, as sent in NOVA-KEY and NOVA-SECRET. */
+  authenticate(apiKey: string | undefined, secret: string | undefined, now: bigint): Caller | ApiError {
+    if (apiKey === undefined || secret === undefined || apiKey === '' || secret === '') {
+      return apiError('E0001_AuthRequired', 'NOVA-KEY and NOVA-SECRET headers are required');
+    }
+    const row = this.keys.get(apiKey);
+    // Hash even when the key is unknown, so the answer takes the same time either way.
+    const presented = hashSecret(secret);
+    const matches = row !== undefined && timingSafeEqual(presented, row.secretHash);
+    if (row === undefined || !matches) return apiError('E0001_AuthRequired', 'invalid API key or secret');
+    return this.usable(row, now);
+  }
+
+  /** WebSocket: a signature of `<key>,<timestamp>` with the key's secret, as lowercase hex HMAC-SHA256. */
+  verifySignature(apiKey: string, timestamp: number, signature: string, now: bigint): Caller | ApiError {
+    const row = this.keys.get(apiKey);
+    if (row === undefined) return apiError('E0001_AuthRequired', 'invalid API key or signature');
+    const secret = this.derive(apiKey, row.secretNonce);
+    const expected = createHmac('sha256', secret).update(`${apiKey},${timestamp}`).digest();
+    const given = /^[0-9a-f]{64}$/.test(signature) ? Buffer.from(signature, 'hex') : Buffer.alloc(expected.length);
+    if (!timingSafeEqual(expected, given) || !/^[0-9a-f]{64}$/.test(signature)) {
+      return apiError('E0001_AuthRequired', 'invalid API key or signature');
+    }
+    return this.usable(row, now);
+  }
+
+  keysOf(userId: string): ApiKeyRow[] {
+    return [...this.keys.values()].filter((k) => k.userId === userId);
+  }
+
+  private usable(row: ApiKeyRow, now: bigint): Caller | ApiError {
+    if (row.revoked) return apiError('E0005_ApiKeyRevoked', 'this API key was revoked');
+    if (row.expiredAt !== null && row.expiredAt <= now) return apiError('E0002_ApiKeyExpired', 'this API key has expired');
+    return { userId: row.userId, apiKey: row.apiKey, readOnly: row.isReadOnly };
+  }
+
+  private derive(apiKey: string, nonce: Buffer): string {
+    return createHmac('sha256', this.masterKey).update(apiKey).update(nonce).digest('base64url');
+  }
+}
+
+export function hashSecret(secret: string): Buffer {
+  return createHash('sha256').update(secret, 'utf8').digest();
+}

@@ -1,0 +1,300 @@
+/**
+ * The venue's REST API (interface section 4.1-4.11, the contract's public records and /sim endpoints) on
+ * Fastify. Every input arrives as unknown and goes through one parser of src-shared/protocol; every failure is
+ * the interface's error object with the catalogue's HTTP status. Nothing here decides trading: the exchange does.
+ */
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { ApiError, apiError, errorBody, lookupErrors } from '../../../src-shared/errors/api-error';
+import { parseCreateOrder } from '../../../src-shared/protocol/orders';
+import { DEFAULT_MAKER_FEE_RATE, DEFAULT_TAKER_FEE_RATE } from '../../../src-shared/protocol/products';
+import {
+  parseActiveOrdersQuery,
+  parseArchivedOrderQuery,
+  parseArchivedOrdersQuery,
+  parseBulkCancelBody,
+  parseCancelAllQuery,
+  parseCancelOrderQuery,
+  parseCreateApiKeyBody,
+  parseErrorCodesQuery,
+  parseOrderBookQuery,
+  parseProductPath,
+  parseSimDepositBody,
+  parseSimUserBody,
+  parseTradesQuery,
+} from '../../../src-shared/protocol/queries';
+import type { Caller } from '../accounts/key-ring';
+import type { LiveOrder } from '../exchange/live-order';
+import type { Market } from '../exchange/market';
+import type { OrderRow, TradeRow } from '../store';
+import type { Venue } from '../venue';
+import { RateLimitError, RateLimiter } from './rate-limit';
+import { accountRecord, apiKeyRecord, assetRecords, orderBookRecord, orderRecord, productRecord, publicTradeRecord } from './records';
+
+export interface HttpApiOptions {
+  /** Per key and second; 0 = unlimited. */
+  requestRate: number;
+  orderRate: number;
+  /** Largest accepted request body. */
+  bodyLimit?: number;
+}
+
+export const DEFAULT_BODY_LIMIT = 64 * 1024;
+
+type Scope = 'read' | 'trade';
+
+function fail(error: ApiError, reply: FastifyReply): FastifyReply {
+  return reply.code(error.httpStatus).send(errorBody(error));
+}
+
+function ok<T>(value: T | ApiError): T {
+  if (value instanceof ApiError) throw value;
+  return value;
+}
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInstance {
+  const app = Fastify({
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    logger: false,
+    return503OnClosing: true,
+  });
+  const requests = new RateLimiter(options.requestRate);
+  const orders = new RateLimiter(options.orderRate);
+  const { exchange, store, keys } = venue;
+
+  function authenticate(request: FastifyRequest, scope: Scope): Caller {
+    const caller = ok(keys.authenticate(header(request, 'nova-key'), header(request, 'nova-secret'), venue.now()));
+    const wait = requests.take(caller.apiKey, Date.now());
+    if (wait !== undefined) throw new RateLimitError('E0501_RateLimitExceeded', wait);
+    if (scope === 'trade' && caller.readOnly) throw apiError('E0004_InsufficientScope', 'this API key is read-only and cannot trade');
+    return caller;
+  }
+
+  function market(productId: string): Market {
+    const m = exchange.markets.get(productId);
+    if (m === undefined) throw apiError('E0104_InvalidSymbol', `unknown product ${productId}`);
+    return m;
+  }
+
+  const liveRecord = (order: LiveOrder) => orderRecord(order.row, order.trades, order.market);
+
+  /** A row from the database, unless the exchange holds a fresher one in memory. */
+  function archivedRecord(row: OrderRow, tradesOf: (id: string) => TradeRow[]) {
+    const live = exchange.liveOrder(row.orderId);
+    if (live !== undefined) return liveRecord(live);
+    return orderRecord(row, tradesOf(row.orderId), market(row.productId));
+  }
+
+  function recordsOf(rows: OrderRow[]) {
+    const trades = store.tradesOfOrders(rows.filter((r) => exchange.liveOrder(r.orderId) === undefined).map((r) => r.orderId));
+    const byOrder = new Map<string, typeof trades>();
+    for (const t of trades) {
+      for (const id of [t.makerOrderId, t.takerOrderId]) {
+        const list = byOrder.get(id) ?? [];
+        list.push(t);
+        byOrder.set(id, list);
+      }
+    }
+    return rows.map((row) => archivedRecord(row, (id) => byOrder.get(id) ?? []));
+  }
+
+  app.setErrorHandler((error: unknown, _request, reply) => {
+    if (error instanceof ApiError) {
+      if (error instanceof RateLimitError) void reply.header('retry-after', String(error.retryAfterSeconds));
+      return fail(error, reply);
+    }
+    const code = (error as { code?: unknown }).code;
+    switch (code) {
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return fail(apiError('E0103_BodyTooLarge', `request body larger than ${options.bodyLimit ?? DEFAULT_BODY_LIMIT} bytes`), reply);
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return fail(apiError('E0106_UnsupportedMediaType', 'request bodies must be application/json'), reply);
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+        return fail(apiError('E0102_MalformedJson', 'request body is not valid JSON'), reply);
+      default: {
+        const status = (error as { statusCode?: unknown }).statusCode;
+        if (typeof status === 'number' && status >= 400 && status < 500) {
+          // JSON with __proto__ or constructor keys, a bad header: the request is refused, never half-read.
+          return fail(apiError('E0101_InvalidArgument', (error as Error).message.slice(0, 200)), reply);
+        }
+        return fail(apiError('E0901_InternalError', 'the venue could not complete this request'), reply);
+      }
+    }
+  });
+  app.setNotFoundHandler((request, reply) =>
+    fail(apiError('E0105_RouteNotFound', `no route ${request.method} ${request.url.split('?')[0]?.slice(0, 100) ?? ''}`), reply),
+  );
+
+  // ---- API keys (4.1) --------------------------------------------------------------------------------------
+  app.post('/api-keys', async (request) => {
+    const caller = authenticate(request, 'trade');
+    const spec = ok(parseCreateApiKeyBody(request.body ?? {}, { now: venue.now() }));
+    const created = keys.create(caller.userId, { name: spec.name, readOnly: spec.readOnly, expiredAt: spec.expiresAt === 0n ? null : spec.expiresAt }, venue.now());
+    await store.commit({ apiKeys: [created.row] });
+    return { api_key: apiKeyRecord(created.row, created.secret) };
+  });
+
+  // ---- orders (4.2-4.8) ------------------------------------------------------------------------------------
+  app.post('/api/v1/orders', async (request) => {
+    const caller = authenticate(request, 'trade');
+    const wait = orders.take(caller.apiKey, Date.now());
+    if (wait !== undefined) throw new RateLimitError('E0503_OrderRateLimitExceeded', wait);
+    const order = ok(parseCreateOrder(request.body, { now: venue.now() }));
+    return venue.run(() => {
+      const { submitted, processed } = exchange.place(caller.userId, order);
+      const row = order.wait ? processed.row : submitted;
+      return { order: orderRecord(row, order.wait ? processed.trades : [], processed.market) };
+    });
+  });
+
+  app.get('/api/v1/orders/active', (request) => {
+    const caller = authenticate(request, 'read');
+    const q = ok(parseActiveOrdersQuery(request.query));
+    const filter = {
+      ...(q.productId === undefined ? {} : { productIds: [q.productId] }),
+      ...(q.clientOrderId === undefined ? {} : { clientOrderId: q.clientOrderId }),
+    };
+    return Promise.resolve({ orders: exchange.activeOrders(caller.userId, filter).map(liveRecord) });
+  });
+
+  app.delete('/api/v1/order/active', (request) => {
+    const caller = authenticate(request, 'trade');
+    const target = ok(parseCancelOrderQuery(request.query));
+    return venue.run(() => {
+      const row = exchange.cancel(caller.userId, target);
+      return { order: orderRecord(row, exchange.liveOrder(row.orderId)?.trades ?? store.tradesOfOrders([row.orderId]), market(row.productId)) };
+    });
+  });
+
+  app.delete('/api/v1/orders/active', (request) => {
+    const caller = authenticate(request, 'trade');
+    const select = ok(parseBulkCancelBody(request.body));
+    return venue.run(() => {
+      const ids = [...select.ids];
+      const result = exchange.cancelMany(caller.userId, {
+        ...(select.by === 'order_ids' ? { orderIds: ids } : {}),
+        ...(select.by === 'client_order_ids' ? { clientOrderIds: ids } : {}),
+        ...(select.by === 'product_ids' ? { productIds: ids } : {}),
+      });
+      const pair = (o: { id: string; clientOrderId: string }) => ({ id: o.id, client_order_id: o.clientOrderId });
+      return {
+        cancel_requested_orders: result.cancelRequested.map(pair),
+        not_opened_orders: result.notOpened.map(pair),
+        already_cancel_requested_orders: result.alreadyCancelRequested.map(pair),
+      };
+    });
+  });
+
+  app.delete('/api/v1/orders/active/all', (request) => {
+    const caller = authenticate(request, 'trade');
+    const q = ok(parseCancelAllQuery(request.query));
+    return venue.run(() => ({
+      cancel_requested_orders: exchange
+        .cancelAll(caller.userId, q.productId)
+        .map((row) => ({ order_id: row.orderId, client_order_id: row.clientOrderId })),
+    }));
+  });
+
+  app.get('/api/v1/orders/archived', (request) => {
+    const caller = authenticate(request, 'read');
+    const q = ok(parseArchivedOrdersQuery(request.query));
+    const rows = store.archivedOrders(caller.userId, {
+      ...(q.productIds.length > 0 ? { productIds: [...q.productIds] } : {}),
+      ...(q.startTime === undefined ? {} : { startTime: q.startTime }),
+      ...(q.endTime === undefined ? {} : { endTime: q.endTime }),
+      limit: q.limit,
+      ...(q.status === undefined ? {} : { status: q.status }),
+      sort: q.sort,
+      ...(q.clientOrderId === undefined ? {} : { clientOrderId: q.clientOrderId }),
+    });
+    return Promise.resolve({ orders: recordsOf(rows) });
+  });
+
+  app.get('/api/v1/order/archived', (request) => {
+    const caller = authenticate(request, 'read');
+    const q = ok(parseArchivedOrderQuery(request.query));
+    const row =
+      (q.uuidShaped ? store.orderById(caller.userId, q.order.toLowerCase()) : undefined) ??
+      store.newestOrderByClientId(caller.userId, q.order);
+    if (row === undefined) throw apiError('E0301_OrderNotFound', 'no order with that id or client order id');
+    const [record] = recordsOf([row]);
+    return Promise.resolve({ order: record });
+  });
+
+  // ---- account (4.9) ---------------------------------------------------------------------------------------
+  app.get('/accounts/:user_id', (request) => {
+    const caller = authenticate(request, 'read');
+    const { user_id: userId } = request.params as { user_id: string };
+    if (userId !== caller.userId) throw apiError('E0003_PermissionDenied', 'these credentials belong to another account');
+    const user = exchange.user(userId);
+    if (user === undefined) throw apiError('E0304_UserNotFound', 'no such account');
+    return Promise.resolve({ account: accountRecord(user, exchange.ledger.balances(userId), exchange.orderCounts(userId)) });
+  });
+
+  // ---- error codes (4.10) ----------------------------------------------------------------------------------
+  app.get('/v1/error-codes', (request) => {
+    const q = ok(parseErrorCodesQuery(request.query));
+    return Promise.resolve({ data: { errors: ok(lookupErrors(q)) } });
+  });
+
+  // ---- public (4.11) ---------------------------------------------------------------------------------------
+  app.get('/products', () => Promise.resolve({ products: [...exchange.markets.values()].map(productRecord) }));
+  app.get('/assets', () => Promise.resolve({ assets: assetRecords() }));
+  app.get('/products/:id/orderbook', (request, reply) => {
+    const id = productPathOr404((request.params as { id: string }).id);
+    const { depth } = ok(parseOrderBookQuery(request.query));
+    return reply.send({ orderbook: orderBookRecord(market(id), depth, venue.now()) });
+  });
+  app.get('/products/:id/trades', (request) => {
+    const id = productPathOr404((request.params as { id: string }).id);
+    const { limit } = ok(parseTradesQuery(request.query));
+    const trades = market(id).recentTrades;
+    return Promise.resolve({ trades: trades.slice(-limit).reverse().map(publicTradeRecord) });
+  });
+
+  /** The contract: an unknown product in the path is a 404 naming E0104_InvalidSymbol. */
+  function productPathOr404(id: string): string {
+    const parsed = parseProductPath(id);
+    if (parsed instanceof ApiError) throw apiError(parsed.ref, parsed.description, 404);
+    return parsed;
+  }
+
+  // ---- simulation (venue contract) -------------------------------------------------------------------------
+  function admin(request: FastifyRequest): Caller {
+    const caller = authenticate(request, 'trade');
+    if (exchange.user(caller.userId)?.isAdmin !== true) throw apiError('E0003_PermissionDenied', 'the simulation endpoints need the venue admin key');
+    return caller;
+  }
+
+  app.post('/sim/users', async (request) => {
+    admin(request);
+    const body = ok(parseSimUserBody(request.body));
+    const created = await venue.run(() => {
+      const user = exchange.createUser({ isAdmin: false, makerFeeRate: DEFAULT_MAKER_FEE_RATE, takerFeeRate: DEFAULT_TAKER_FEE_RATE });
+      for (const b of body.balances) exchange.deposit(user.id, b.assetId, b.atoms);
+      return user;
+    });
+    const key = keys.create(created.id, { name: 'simulated', readOnly: false, expiredAt: null }, venue.now());
+    await store.commit({ apiKeys: [key.row] });
+    return { user_id: created.id, api_key: apiKeyRecord(key.row, key.secret) };
+  });
+
+  app.post('/sim/deposit', async (request) => {
+    admin(request);
+    const body = ok(parseSimDepositBody(request.body));
+    return venue.run(() => {
+      const user = exchange.user(body.userId);
+      if (user === undefined) throw apiError('E0304_UserNotFound', `no user ${body.userId}`);
+      exchange.deposit(body.userId, body.assetId, body.atoms);
+      return { account: accountRecord(user, exchange.ledger.balances(body.userId), exchange.orderCounts(body.userId)) };
+    });
+  });
+
+  return app;
+}

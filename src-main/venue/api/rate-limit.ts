@@ -1,0 +1,44 @@
+import { ApiError } from '../../../src-shared/errors/api-error';
+/**
+ * Per-key rate limits (venue contract: --request-rate, --order-rate per second). A token bucket per key and
+ * kind: a burst of up to one second's worth, refilled continuously. An exhausted bucket tells the caller how
+ * many whole seconds to wait, for the Retry-After header.
+ */
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+export class RateLimiter {
+  private readonly buckets = new Map<string, Bucket>();
+
+  /** `perSecond` 0 disables the limit. */
+  constructor(private readonly perSecond: number) {}
+
+  /** Undefined when allowed; otherwise the seconds to wait before a retry can succeed. */
+  take(key: string, nowMs: number): number | undefined {
+    if (this.perSecond <= 0) return undefined;
+    let bucket = this.buckets.get(key);
+    if (bucket === undefined) {
+      bucket = { tokens: this.perSecond, at: nowMs };
+      this.buckets.set(key, bucket);
+    }
+    bucket.tokens = Math.min(this.perSecond, bucket.tokens + ((nowMs - bucket.at) / 1000) * this.perSecond);
+    bucket.at = nowMs;
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return undefined;
+    }
+    return Math.max(1, Math.ceil((1 - bucket.tokens) / this.perSecond));
+  }
+}
+
+/** A refusal for rate; the seconds go into the Retry-After header (interface 7.3). */
+export class RateLimitError extends ApiError {
+  constructor(
+    ref: 'E0501_RateLimitExceeded' | 'E0503_OrderRateLimitExceeded',
+    readonly retryAfterSeconds: number,
+  ) {
+    super(ref, `rate limit exceeded; retry in ${retryAfterSeconds} s`);
+  }
+}

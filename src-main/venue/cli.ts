@@ -1,0 +1,70 @@
+/**
+ * `npm run venue -- --port 8787 --data ./venue-data [--simulate] [--max-open-orders 1000] [--order-rate 50]
+ * [--request-rate 200]`: the local venue headless, exactly as the venue contract describes it.
+ */
+import { parseArgs } from 'node:util';
+import { DEFAULT_ORDER_RATE, DEFAULT_REQUEST_RATE, startVenue } from './server';
+import { DEFAULT_MAX_OPEN_ORDERS } from './venue';
+
+function die(reason: string, code = 2): never {
+  process.stderr.write(`venue: ${reason}\n`);
+  process.exit(code);
+}
+
+function count(text: string | undefined, flag: string, fallback: number, min = 0, max = 65535 * 1000): number {
+  if (text === undefined) return fallback;
+  if (!/^\d{1,9}$/.test(text)) die(`--${flag} must be a whole number, got ${JSON.stringify(text)}`);
+  const value = Number(text);
+  if (value < min || value > max) die(`--${flag} must be between ${min} and ${max}`);
+  return value;
+}
+
+let args;
+try {
+  args = parseArgs({
+    options: {
+      port: { type: 'string' },
+      data: { type: 'string' },
+      simulate: { type: 'boolean', default: false },
+      'max-open-orders': { type: 'string' },
+      'order-rate': { type: 'string' },
+      'request-rate': { type: 'string' },
+    },
+    strict: true,
+    allowPositionals: false,
+  }).values;
+} catch (err) {
+  die(err instanceof Error ? err.message.split('\n')[0] ?? 'bad arguments' : 'bad arguments');
+}
+
+const port = count(args.port, 'port', 8787, 0, 65535);
+const dataDir = args.data ?? './venue-data';
+if (dataDir === '') die('--data must name a folder');
+
+startVenue({
+  port,
+  dataDir,
+  simulate: args.simulate,
+  maxOpenOrders: count(args['max-open-orders'], 'max-open-orders', DEFAULT_MAX_OPEN_ORDERS, 1),
+  orderRate: count(args['order-rate'], 'order-rate', DEFAULT_ORDER_RATE),
+  requestRate: count(args['request-rate'], 'request-rate', DEFAULT_REQUEST_RATE),
+})
+  .then((running) => {
+    process.stdout.write(`venue listening on ${running.baseUrl}\n`);
+    let stopping = false;
+    const stop = (): void => {
+      if (stopping) return;
+      stopping = true;
+      running.close().then(
+        () => process.exit(0),
+        (err: unknown) => die(`could not stop cleanly: ${err instanceof Error ? err.message : String(err)}`, 1),
+      );
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  })
+  .catch((err: unknown) => {
+    const code = (err as { code?: unknown }).code;
+    if (code === 'EADDRINUSE') die(`port ${port} is busy`, 1);
+    die(err instanceof Error ? err.message : String(err), 1);
+  });

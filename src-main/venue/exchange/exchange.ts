@@ -1,0 +1,893 @@
+/**
+ * The simulated exchange: accounts, the order lifecycle, holds and settlement around the matching engine.
+ *
+ * It is single-threaded and synchronous: a command (place, cancel, tick) runs to completion, changing books,
+ * balances and orders, and leaves what changed in a pending change set that the caller commits to the store
+ * before answering (an order is acknowledged only after what the answer says is durable). Time and ids are
+ * injected, so the same commands replayed give the same state.
+ */
+import { apiError } from '../../../src-shared/errors/api-error';
+import { formatRate, isReason, parseRate, toAtoms, toUnits } from '../../../src-shared/protocol/decimal';
+import { PRODUCTS } from '../../../src-shared/protocol/products';
+import { productRules } from '../../../src-shared/protocol/product-rules';
+import type { NewOrderRequest } from '../../../src-shared/protocol/orders';
+import type { Fill, MatchResult } from '../engine';
+import { costWithFee, feeOf, notionalReaching, notionalWithin } from '../ledger/fees';
+import { Ledger } from '../ledger/ledger';
+import type { ChangeSet, DoneReason, OrderRow, TradeRow, UserRow } from '../store';
+import { holdRatePpm, type LiveOrder } from './live-order';
+import { Market } from './market';
+
+/** The venue's own account, which fees are paid into so every asset's total is conserved. */
+export const FEE_ACCOUNT_ID = '00000000-0000-0000-0000-000000000000';
+
+/** A stop-market buy reserves this share of trigger price × size (plus fee) and pays no more once triggered. */
+const STOP_MARKET_BUY_RESERVE_PERCENT = 110n;
+/** TWAP slices at most once a second. */
+const TWAP_MIN_INTERVAL_NS = 1_000_000_000n;
+
+export interface ExchangeOptions {
+  now(): bigint;
+  newId(): string;
+  maxOpenOrders: number;
+}
+
+export interface OrderEvent {
+  /** The order as it is after the change. */
+  readonly row: OrderRow;
+  readonly trades: readonly TradeRow[];
+}
+
+type Listener = (event: OrderEvent) => void;
+
+interface UserState {
+  row: UserRow;
+  makerPpm: number;
+  takerPpm: number;
+  openOrders: number;
+  pendingOrders: number;
+}
+
+export interface CancelTarget {
+  orderId?: string;
+  clientOrderId?: string;
+}
+
+export interface BulkCancelResult {
+  cancelRequested: { id: string; clientOrderId: string }[];
+  notOpened: { id: string; clientOrderId: string }[];
+  alreadyCancelRequested: { id: string; clientOrderId: string }[];
+}
+
+/** What the exchange needs from the store to answer about orders it no longer works on. */
+export interface OrderArchive {
+  orderById(userId: string, orderId: string): OrderRow | undefined;
+  newestOrderByClientId(userId: string, clientOrderId: string): OrderRow | undefined;
+}
+
+export class Exchange {
+  readonly ledger = new Ledger();
+  readonly markets = new Map<string, Market>();
+  private readonly users = new Map<string, UserState>();
+  private readonly bySeq = new Map<number, LiveOrder>();
+  private readonly byId = new Map<string, LiveOrder>();
+  private readonly byClientId = new Map<string, LiveOrder>();
+  /** Orders waiting on a clock: GTT expiry, scheduled start, TWAP slices. */
+  private readonly timed = new Set<LiveOrder>();
+  private seq = 0;
+  private tradeSeq = 0;
+  private nextUserNumber = 1;
+  private readonly changedOrders = new Set<LiveOrder>();
+  private readonly doneRows: OrderRow[] = [];
+  private readonly newTrades: TradeRow[] = [];
+  private readonly changedUsers = new Set<UserState>();
+  private readonly listeners = new Set<Listener>();
+
+  constructor(private readonly options: ExchangeOptions) {
+    for (const spec of PRODUCTS) {
+      const rules = productRules(spec.id);
+      if (rules === undefined) throw new Error(`no rules for ${spec.id}`);
+      this.markets.set(spec.id, new Market(rules));
+    }
+  }
+
+  // ---- accounts -------------------------------------------------------------------------------------------
+
+  addUser(row: UserRow): void {
+    const maker = parseRate(row.makerFeeRate);
+    const taker = parseRate(row.takerFeeRate);
+    if (isReason(maker) || isReason(taker)) throw new Error(`user ${row.id} has an unreadable fee rate`);
+    const state: UserState = { row, makerPpm: maker, takerPpm: taker, openOrders: 0, pendingOrders: 0 };
+    this.users.set(row.id, state);
+    this.nextUserNumber = Math.max(this.nextUserNumber, row.number + 1);
+  }
+
+  /** A new account, persisted with the next change set. */
+  createUser(spec: { isAdmin: boolean; makerFeeRate: string; takerFeeRate: string; id?: string }): UserRow {
+    const { isAdmin, makerFeeRate, takerFeeRate } = spec;
+    const row: UserRow = {
+      id: spec.id ?? this.options.newId(),
+      number: this.nextUserNumber,
+      isAdmin,
+      makerFeeRate: formatRate(this.mustRate(makerFeeRate)),
+      takerFeeRate: formatRate(this.mustRate(takerFeeRate)),
+      createdAt: this.options.now(),
+      totalOrders: 0n,
+      totalDoneOrders: 0n,
+      totalAcceptedOrders: 0n,
+      tradingVolume: 0n,
+    };
+    this.addUser(row);
+    this.changedUsers.add(this.mustUser(row.id));
+    return row;
+  }
+
+  user(userId: string): UserRow | undefined {
+    return this.users.get(userId)?.row;
+  }
+
+  orderCounts(userId: string): { open: number; pending: number } {
+    const state = this.mustUser(userId);
+    return { open: state.openOrders, pending: state.pendingOrders };
+  }
+
+  deposit(userId: string, asset: string, atoms: bigint): void {
+    this.mustUser(userId);
+    this.ledger.deposit(userId, asset, atoms);
+  }
+
+  // ---- recovery -------------------------------------------------------------------------------------------
+
+  /** Put back an order that was live when the venue stopped, exactly as persisted (rows come in seq order). */
+  restoreOrder(row: OrderRow, trades: TradeRow[]): void {
+    const market = this.markets.get(row.productId);
+    if (market === undefined) throw new Error(`order ${row.orderId} names unknown product ${row.productId}`);
+    const order = this.liveFromRow(row, market, trades);
+    this.track(order);
+    const user = this.mustUser(row.userId);
+    if (row.status === 'ACTIVE') {
+      if (order.twap === undefined && row.restingLots > 0) {
+        market.book.submit({
+          seq: row.seq,
+          owner: order.owner,
+          side: order.side,
+          limitTicks: order.limitTicks,
+          lots: row.restingLots,
+          quoteBudget: Number.POSITIVE_INFINITY,
+          tif: order.tif === 'GTT' ? 'GTT' : 'GTC',
+          postOnly: false,
+          stp: order.stp,
+        });
+      }
+      user.openOrders += 1;
+    } else {
+      user.pendingOrders += 1;
+      if (row.status === 'SCHEDULED' && row.type === 'STOP' && !this.timed.has(order)) {
+        market.stops.add(row.seq, order.side, row.stopType === 'TAKE_PROFIT' ? 'TAKE_PROFIT' : 'STOP_LOSS', order.stopTriggerTicks);
+      }
+    }
+    this.seq = Math.max(this.seq, row.seq);
+  }
+
+  restoreCounters(maxOrderSeq: number, lastTradeSeq: number): void {
+    this.seq = Math.max(this.seq, maxOrderSeq);
+    this.tradeSeq = Math.max(this.tradeSeq, lastTradeSeq);
+  }
+
+  // ---- orders ---------------------------------------------------------------------------------------------
+
+  onOrderEvent(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Accept an order. Input errors that the request alone decides (and a client order id already open, a stop
+   * already triggered, the open-order limit) throw an ApiError and change nothing. Everything else is decided
+   * by the engine and shows in the returned row: ACTIVE, SCHEDULED or DONE with its reason.
+   * Returns the row as submitted (status SUBMITTED) and the row after processing.
+   */
+  place(userId: string, request: NewOrderRequest): { submitted: OrderRow; processed: LiveOrder } {
+    const user = this.mustUser(userId);
+    const market = this.markets.get(request.productId);
+    if (market === undefined) throw apiError('E0104_InvalidSymbol', `unknown product ${request.productId}`);
+    if (request.clientOrderId !== '' && this.byClientId.has(clientKey(userId, request.clientOrderId))) {
+      throw apiError('E0303_DuplicateClientOrderId', `client_order_id ${request.clientOrderId} is already used by an open order`);
+    }
+    if (user.openOrders + user.pendingOrders >= this.options.maxOpenOrders) {
+      throw apiError('E0210_OrderLimitExceeded', `at most ${this.options.maxOpenOrders} open orders per account`);
+    }
+    if (request.type === 'STOP' && market.book.lastTradeTicks !== undefined) {
+      const stopType = request.stopType === 'TAKE_PROFIT' ? 'TAKE_PROFIT' : 'STOP_LOSS';
+      if (market.stops.wouldTriggerNow(request.side, stopType, request.stopTriggerTicks, market.book.lastTradeTicks)) {
+        throw apiError(
+          'E0213_InvalidStopPrice',
+          `stop_trigger_price ${request.stopTriggerPrice} is already met by the last trade at ${market.price(market.book.lastTradeTicks)}`,
+        );
+      }
+    }
+
+    const now = this.options.now();
+    const seq = ++this.seq;
+    const row: OrderRow = {
+      orderId: this.options.newId(),
+      seq,
+      userId,
+      clientOrderId: request.clientOrderId,
+      productId: market.id,
+      side: request.side,
+      type: request.type,
+      timeInForce: request.timeInForce,
+      postOnly: request.postOnly,
+      stp: request.stp,
+      stopType: request.stopType,
+      limitPrice: request.limitPrice,
+      baseSize: request.baseSize,
+      quoteSize: request.quoteSize,
+      exactQuoteSize: request.exactQuoteSize,
+      stopTriggerPrice: request.stopTriggerPrice,
+      status: 'SUBMITTED',
+      doneReason: '',
+      rejectReason: '',
+      filledBaseSize: '0',
+      filledQuoteSize: '0',
+      feeTotal: '0',
+      makerFeeRate: user.row.makerFeeRate,
+      takerFeeRate: user.row.takerFeeRate,
+      restingLots: 0,
+      holdAsset: request.side === 'BUY' ? market.quoteAsset : market.baseAsset,
+      holdRemaining: 0n,
+      createdAt: now,
+      updatedAt: now,
+      cancelRequestedAt: null,
+      expiredAt: request.expiredAt === 0n ? null : request.expiredAt,
+      scheduledAt: request.scheduledAt === 0n ? null : request.scheduledAt,
+      twapState: '',
+    };
+    const order: LiveOrder = {
+      row,
+      market,
+      owner: user.row.number,
+      side: request.side,
+      tif: request.timeInForce,
+      stp: request.stp,
+      limitTicks: request.limitTicks,
+      lots: request.baseLots,
+      quoteAtoms: request.exactQuoteAtoms > 0n ? request.exactQuoteAtoms : request.quoteAtoms,
+      exactQuote: request.exactQuoteAtoms > 0n,
+      stopTriggerTicks: request.stopTriggerTicks,
+      makerRatePpm: user.makerPpm,
+      takerRatePpm: user.takerPpm,
+      hold: 0n,
+      filledLots: 0,
+      filledNotional: 0n,
+      fees: 0n,
+      trades: [],
+      twap: undefined,
+    };
+    user.row.totalOrders += 1n;
+    user.pendingOrders += 1;
+    this.changedUsers.add(user);
+    this.track(order);
+    const submitted = { ...row };
+    this.changed(order);
+
+    if (!this.reserve(order)) {
+      this.finish(order, 'REJECTED', 'E0201_InsufficientBalance');
+      return { submitted, processed: order };
+    }
+    user.row.totalAcceptedOrders += 1n;
+    if (request.scheduledAt > now) {
+      this.setStatus(order, 'SCHEDULED');
+      this.timed.add(order);
+    } else {
+      this.start(order);
+    }
+    return { submitted, processed: order };
+  }
+
+  cancel(userId: string, target: CancelTarget): OrderRow {
+    const order = this.findLive(userId, target);
+    if (order === undefined) {
+      const archived = this.findArchived(userId, target);
+      if (archived !== undefined) throw apiError('E0302_OrderAlreadyDone', `order ${archived.orderId} is already done`);
+      throw apiError('E0301_OrderNotFound', 'no such order');
+    }
+    this.cancelLive(order);
+    return order.row;
+  }
+
+  cancelMany(userId: string, select: { orderIds?: string[]; clientOrderIds?: string[]; productIds?: string[] }): BulkCancelResult {
+    const result: BulkCancelResult = { cancelRequested: [], notOpened: [], alreadyCancelRequested: [] };
+    const classify = (target: CancelTarget, label: { id: string; clientOrderId: string }): void => {
+      const live = this.findLive(userId, target);
+      if (live !== undefined) {
+        this.cancelLive(live);
+        result.cancelRequested.push({ id: live.row.orderId, clientOrderId: live.row.clientOrderId });
+        return;
+      }
+      const archived = this.findArchived(userId, target);
+      if (archived !== undefined && archived.cancelRequestedAt !== null) {
+        result.alreadyCancelRequested.push({ id: archived.orderId, clientOrderId: archived.clientOrderId });
+      } else {
+        result.notOpened.push(archived === undefined ? label : { id: archived.orderId, clientOrderId: archived.clientOrderId });
+      }
+    };
+    for (const id of select.orderIds ?? []) classify({ orderId: id }, { id, clientOrderId: '' });
+    for (const cid of select.clientOrderIds ?? []) classify({ clientOrderId: cid }, { id: '', clientOrderId: cid });
+    if (select.productIds !== undefined) {
+      for (const order of this.activeOrders(userId, { productIds: select.productIds })) {
+        this.cancelLive(order);
+        result.cancelRequested.push({ id: order.row.orderId, clientOrderId: order.row.clientOrderId });
+      }
+    }
+    return result;
+  }
+
+  cancelAll(userId: string, productId: string | undefined): OrderRow[] {
+    const orders = this.activeOrders(userId, productId === undefined ? {} : { productIds: [productId] });
+    for (const order of orders) this.cancelLive(order);
+    return orders.map((o) => o.row);
+  }
+
+  /** The caller's orders the exchange still works on, oldest first. */
+  activeOrders(userId: string, filter: { productIds?: string[]; clientOrderId?: string }): LiveOrder[] {
+    if (filter.clientOrderId !== undefined) {
+      const order = this.byClientId.get(clientKey(userId, filter.clientOrderId));
+      const keep = order !== undefined && (filter.productIds === undefined || filter.productIds.includes(order.row.productId));
+      return keep ? [order] : [];
+    }
+    const out: LiveOrder[] = [];
+    for (const order of this.byId.values()) {
+      if (order.row.userId !== userId) continue;
+      if (filter.productIds !== undefined && !filter.productIds.includes(order.row.productId)) continue;
+      out.push(order);
+    }
+    return out.sort((a, b) => a.row.seq - b.row.seq);
+  }
+
+  liveOrder(orderId: string): LiveOrder | undefined {
+    return this.byId.get(orderId);
+  }
+
+  /** Run what the clock makes due: GTT expiry, scheduled starts, TWAP slices. */
+  tick(): void {
+    if (this.timed.size === 0) return;
+    const now = this.options.now();
+    for (const order of [...this.timed]) {
+      if (!this.byId.has(order.row.orderId)) {
+        this.timed.delete(order);
+        continue;
+      }
+      if (order.row.status === 'SCHEDULED' && order.row.scheduledAt !== null && order.row.scheduledAt <= now) {
+        this.start(order);
+      } else if (order.twap !== undefined && order.twap.nextAt <= now) {
+        this.slice(order, now);
+      } else if (order.row.expiredAt !== null && order.row.expiredAt <= now && order.twap === undefined) {
+        this.finish(order, 'EXPIRED', '');
+      }
+    }
+  }
+
+  /** What to persist for everything since the last call. Rows are copies: later commands cannot change them. */
+  takeChanges(): ChangeSet {
+    const orders = this.doneRows.splice(0);
+    for (const order of this.changedOrders) orders.push({ ...order.row, holdRemaining: order.hold });
+    this.changedOrders.clear();
+    const users = [...this.changedUsers].map((u) => ({ ...u.row }));
+    this.changedUsers.clear();
+    const balances = this.ledger.drainChanged().map((b) => ({ userId: b.account, asset: b.asset, free: b.free, locked: b.locked }));
+    const trades = this.newTrades.splice(0);
+    const changes: ChangeSet = {};
+    if (orders.length > 0) changes.orders = orders;
+    if (users.length > 0) changes.users = users;
+    if (balances.length > 0) changes.balances = balances;
+    if (trades.length > 0) changes.trades = trades;
+    return changes;
+  }
+
+  // ---- lifecycle ------------------------------------------------------------------------------------------
+
+  /** Take the order's hold; false when the free balance does not cover it. */
+  private reserve(order: LiveOrder): boolean {
+    const { market } = order;
+    let amount: bigint;
+    if (order.side === 'SELL') {
+      if (order.lots > 0) amount = market.baseAtoms(order.lots);
+      else {
+        // A market sell for a quote amount: the lots the book would take right now to raise it.
+        const target = notionalReaching(order.quoteAtoms, order.takerRatePpm);
+        amount = market.baseAtoms(market.book.estimate('SELL', 0, 0, Number(target), order.owner, order.stp).lots);
+      }
+    } else if (order.exactQuote || (order.row.type === 'MARKET' && order.lots === 0)) {
+      amount = order.quoteAtoms;
+    } else if (order.row.type === 'TWAP' && order.limitTicks === 0) {
+      amount = 0n; // an uncapped TWAP buy reserves slice by slice
+    } else if (order.limitTicks > 0) {
+      amount = costWithFee(market.notional(order.limitTicks, order.lots), holdRatePpm(order));
+    } else if (order.row.type === 'STOP') {
+      const notional = (market.notional(order.stopTriggerTicks, order.lots) * STOP_MARKET_BUY_RESERVE_PERCENT) / 100n;
+      amount = costWithFee(notional, order.takerRatePpm);
+    } else {
+      // A market buy of a base size: what walking the book for it costs right now.
+      const estimate = market.book.estimate('BUY', 0, order.lots, Number.POSITIVE_INFINITY, order.owner, order.stp);
+      amount = costWithFee(BigInt(estimate.notional), order.takerRatePpm);
+    }
+    if (!this.ledger.hold(order.row.userId, order.row.holdAsset, amount)) return false;
+    order.hold = amount;
+    return true;
+  }
+
+  /** The order's time has come: wait for a stop trigger, start slicing, or go to the book. */
+  private start(order: LiveOrder): void {
+    this.timed.delete(order);
+    const { row, market } = order;
+    if (row.type === 'STOP') {
+      this.setStatus(order, 'SCHEDULED');
+      const last = market.book.lastTradeTicks;
+      const stopType = row.stopType === 'TAKE_PROFIT' ? 'TAKE_PROFIT' : 'STOP_LOSS';
+      if (last !== undefined && market.stops.wouldTriggerNow(order.side, stopType, order.stopTriggerTicks, last)) {
+        this.trigger(order);
+      } else {
+        market.stops.add(row.seq, order.side, stopType, order.stopTriggerTicks);
+      }
+      return;
+    }
+    if (row.type === 'TWAP') {
+      this.planTwap(order);
+      return;
+    }
+    if (row.expiredAt !== null) this.timed.add(order);
+    this.match(order, order.lots);
+  }
+
+  private trigger(order: LiveOrder): void {
+    // A triggered stop joins the queue now: its time priority is the trigger, not its arrival.
+    this.bySeq.delete(order.row.seq);
+    order.row.seq = ++this.seq;
+    this.bySeq.set(order.row.seq, order);
+    if (order.row.expiredAt !== null) this.timed.add(order);
+    this.match(order, order.lots);
+  }
+
+  /** Submit `lots` of the order (all of it, or one TWAP slice) to the book and settle what happens. */
+  private match(order: LiveOrder, lots: number): void {
+    const { market, row } = order;
+    const isMarket = order.limitTicks === 0;
+    const slicing = order.twap !== undefined;
+    let tif = order.tif;
+    if (isMarket || slicing) tif = 'IOC';
+    if (order.exactQuote) tif = 'FOK';
+    let limitTicks = order.limitTicks;
+    let quoteBudget = Number.POSITIVE_INFINITY;
+    let engineLots = lots;
+    if (order.exactQuote) {
+      limitTicks = this.exactQuoteLimit(order);
+      if (limitTicks <= 0) return this.finish(order, 'CANCELED', 'E0203_FillOrKillNotFilled');
+    } else if (isMarket && order.side === 'BUY') {
+      // Never trade past the hold: the budget is the notional whose cost with fee fits in it.
+      quoteBudget = Number(notionalWithin(order.hold, order.takerRatePpm));
+    } else if (isMarket && order.side === 'SELL' && order.lots === 0) {
+      quoteBudget = Number(notionalReaching(order.quoteAtoms, order.takerRatePpm));
+      engineLots = Number(order.hold / market.lotAtoms);
+    }
+    if (engineLots === 0 && quoteBudget === Number.POSITIVE_INFINITY) {
+      return this.finish(order, 'CANCELED', '');
+    }
+    const result: MatchResult = market.book.submit({
+      seq: row.seq,
+      owner: order.owner,
+      side: order.side,
+      limitTicks,
+      lots: engineLots,
+      quoteBudget,
+      tif,
+      postOnly: row.postOnly,
+      stp: order.stp,
+    });
+    const outcome = result.outcome;
+    // Copy what we need: the result object is reused by the next submit (stops below submit again).
+    const fills = result.fills.slice();
+    const cancelledMakers = result.makersCancelled.slice();
+    const decreasedMakers = result.makersDecreased.slice();
+    const restingLots = result.restingLots;
+    if (fills.length > 0 || cancelledMakers.length > 0 || decreasedMakers.length > 0 || outcome === 'RESTED') market.sequence += 1;
+
+    for (const fill of fills) this.settle(order, fill);
+    for (const cancelled of cancelledMakers) {
+      const maker = this.bySeq.get(cancelled.seq);
+      if (maker !== undefined) this.finish(maker, 'CANCELED', 'E0204_SelfTradePrevented', false);
+    }
+    for (const decreased of decreasedMakers) {
+      const maker = this.bySeq.get(decreased.seq);
+      if (maker === undefined) continue;
+      maker.row.restingLots -= decreased.lots;
+      this.trimHold(maker);
+      this.changed(maker);
+    }
+
+    if (slicing) {
+      if (outcome === 'SELF_TRADE_CANCELLED') this.finish(order, 'CANCELED', 'E0204_SelfTradePrevented');
+      else this.changed(order);
+    } else {
+      switch (outcome) {
+        case 'RESTED':
+          order.row.restingLots = restingLots;
+          this.setStatus(order, 'ACTIVE');
+          this.trimHold(order);
+          break;
+        case 'FILLED':
+          this.finish(order, 'FILLED', '');
+          break;
+        case 'CANCELLED': {
+          const filled = order.lots > 0 && order.filledLots >= order.lots;
+          const fokMissed = tif === 'FOK' && fills.length === 0;
+          this.finish(order, filled ? 'FILLED' : 'CANCELED', fokMissed ? 'E0203_FillOrKillNotFilled' : '');
+          break;
+        }
+        case 'POST_ONLY_WOULD_TAKE':
+          this.finish(order, 'REJECTED', 'E0202_PostOnlyWouldMatch');
+          break;
+        case 'SELF_TRADE_CANCELLED':
+          this.finish(order, 'CANCELED', 'E0204_SelfTradePrevented');
+          break;
+      }
+    }
+    if (fills.length > 0) this.fireStops(market);
+  }
+
+  /** The worst price at which the exact-quote order's size plus fees fits its quote amount (or is raised by it). */
+  private exactQuoteLimit(order: LiveOrder): number {
+    const perTick = order.market.notional(1, order.lots);
+    if (order.side === 'BUY') {
+      const notional = notionalWithin(order.quoteAtoms, order.takerRatePpm);
+      return Number(notional / perTick);
+    }
+    const notional = notionalReaching(order.quoteAtoms, order.takerRatePpm);
+    return Number((notional + perTick - 1n) / perTick);
+  }
+
+  private settle(taker: LiveOrder, fill: Fill): void {
+    const maker = this.bySeq.get(fill.makerSeq);
+    if (maker === undefined) throw new Error(`fill against unknown maker ${fill.makerSeq}`);
+    const { market } = taker;
+    const notional = BigInt(fill.notional);
+    const base = market.baseAtoms(fill.lots);
+    const buyer = taker.side === 'BUY' ? taker : maker;
+    const seller = taker.side === 'BUY' ? maker : taker;
+    const buyerFee = feeOf(notional, buyer === taker ? buyer.takerRatePpm : buyer.makerRatePpm);
+    const sellerFee = feeOf(notional, seller === taker ? seller.takerRatePpm : seller.makerRatePpm);
+    const quote = market.quoteAsset;
+
+    this.ledger.payFromLocked(buyer.row.userId, seller.row.userId, quote, notional);
+    this.ledger.payFromLocked(buyer.row.userId, FEE_ACCOUNT_ID, quote, buyerFee);
+    buyer.hold -= notional + buyerFee;
+    this.ledger.payFromLocked(seller.row.userId, buyer.row.userId, market.baseAsset, base);
+    seller.hold -= base;
+    this.ledger.payFromFree(seller.row.userId, FEE_ACCOUNT_ID, quote, sellerFee);
+
+    const now = this.options.now();
+    const trade: TradeRow = {
+      id: this.options.newId(),
+      seq: ++this.tradeSeq,
+      productId: market.id,
+      price: market.price(fill.priceTicks),
+      size: market.size(fill.lots),
+      takerSide: taker.side,
+      makerOrderId: maker.row.orderId,
+      takerOrderId: taker.row.orderId,
+      makerUserId: maker.row.userId,
+      takerUserId: taker.row.userId,
+      makerFee: market.quote(maker === buyer ? buyerFee : sellerFee),
+      takerFee: market.quote(taker === buyer ? buyerFee : sellerFee),
+      time: now,
+    };
+    this.newTrades.push(trade);
+    market.remember(trade);
+    for (const [order, fee] of [
+      [maker, maker === buyer ? buyerFee : sellerFee],
+      [taker, taker === buyer ? buyerFee : sellerFee],
+    ] as const) {
+      order.filledLots += fill.lots;
+      order.filledNotional += notional;
+      order.fees += fee;
+      order.trades.push(trade);
+      order.row.filledBaseSize = market.size(order.filledLots);
+      order.row.filledQuoteSize = market.quote(order.filledNotional);
+      order.row.feeTotal = market.quote(order.fees);
+      order.row.updatedAt = now;
+      const user = this.mustUser(order.row.userId);
+      user.row.tradingVolume += notional;
+      this.changedUsers.add(user);
+      this.changed(order);
+    }
+    if (fill.makerDone) {
+      maker.row.restingLots = 0;
+      this.finish(maker, 'FILLED', '', false);
+    } else {
+      maker.row.restingLots -= fill.lots;
+      this.trimHold(maker);
+    }
+  }
+
+  private fireStops(market: Market): void {
+    const last = market.book.lastTradeTicks;
+    if (last === undefined) return;
+    for (const seq of market.stops.triggered(last)) {
+      const order = this.bySeq.get(seq);
+      if (order !== undefined && order.row.status === 'SCHEDULED') this.trigger(order);
+    }
+  }
+
+  private planTwap(order: LiveOrder): void {
+    const now = this.options.now();
+    const start = order.row.scheduledAt !== null && order.row.scheduledAt > now ? order.row.scheduledAt : now;
+    const end = order.row.expiredAt ?? start;
+    const window = end > start ? end - start : 0n;
+    const slices = Math.max(1, Math.min(order.lots, Number(window / TWAP_MIN_INTERVAL_NS)));
+    order.twap = { lotsLeft: order.lots, slicesLeft: slices, nextAt: start, intervalNs: window / BigInt(slices) };
+    this.setStatus(order, 'ACTIVE');
+    this.timed.add(order);
+    this.slice(order, now);
+  }
+
+  /** One TWAP slice: an even share of what is left, as an IOC capped by the order's limit price. */
+  private slice(order: LiveOrder, now: bigint): void {
+    const plan = order.twap;
+    if (plan === undefined) return;
+    const end = order.row.expiredAt ?? now;
+    if (plan.slicesLeft <= 0 || plan.lotsLeft <= 0 || now > end) {
+      return this.finish(order, order.filledLots >= order.lots ? 'FILLED' : 'EXPIRED', '');
+    }
+    const lots = Math.ceil(plan.lotsLeft / plan.slicesLeft);
+    plan.slicesLeft -= 1;
+    plan.lotsLeft -= lots;
+    plan.nextAt += plan.intervalNs;
+    order.row.twapState = JSON.stringify({ lotsLeft: plan.lotsLeft, slicesLeft: plan.slicesLeft, nextAt: String(plan.nextAt) });
+    const sliceSeq = ++this.seq;
+    this.bySeq.delete(order.row.seq);
+    order.row.seq = sliceSeq;
+    this.bySeq.set(sliceSeq, order);
+    if (order.side === 'BUY' && order.limitTicks === 0) {
+      // Uncapped buys reserve per slice: what the book asks for this slice right now.
+      const estimate = order.market.book.estimate('BUY', 0, lots, Number.POSITIVE_INFINITY, order.owner, order.stp);
+      const amount = costWithFee(BigInt(estimate.notional), order.takerRatePpm);
+      if (this.ledger.hold(order.row.userId, order.row.holdAsset, amount)) order.hold += amount;
+    }
+    this.match(order, lots);
+    if (this.byId.has(order.row.orderId) && order.side === 'BUY' && order.limitTicks === 0) {
+      this.ledger.release(order.row.userId, order.row.holdAsset, order.hold);
+      order.hold = 0n;
+    }
+    if (this.byId.has(order.row.orderId) && (plan.slicesLeft === 0 || order.filledLots >= order.lots)) {
+      this.finish(order, order.filledLots >= order.lots ? 'FILLED' : 'EXPIRED', '');
+    }
+  }
+
+  private cancelLive(order: LiveOrder): void {
+    order.row.cancelRequestedAt = this.options.now();
+    this.finish(order, 'CANCELED', '');
+  }
+
+  /**
+   * The order is done: off the book and the stop book, its hold released (an exact-quote order's leftover is
+   * charged to the fee account instead), counters updated, and it leaves the live maps.
+   */
+  private finish(order: LiveOrder, reason: Exclude<DoneReason, ''>, rejectReason: string, removeFromBook = true): void {
+    const { row, market } = order;
+    if (row.status === 'DONE') return;
+    const user = this.mustUser(row.userId);
+    if (row.status === 'ACTIVE') user.openOrders -= 1;
+    else user.pendingOrders -= 1;
+    if (removeFromBook && market.book.has(row.seq)) {
+      market.book.cancel(row.seq);
+      market.sequence += 1;
+    }
+    market.stops.remove(row.seq);
+    this.timed.delete(order);
+    if (order.exactQuote && reason === 'FILLED') this.settleExactQuote(order);
+    if (order.hold > 0n) this.ledger.release(row.userId, row.holdAsset, order.hold);
+    order.hold = 0n;
+    row.status = 'DONE';
+    row.doneReason = reason;
+    row.rejectReason = rejectReason;
+    row.restingLots = 0;
+    row.updatedAt = this.options.now();
+    user.row.totalDoneOrders += 1n;
+    this.changedUsers.add(user);
+    this.untrack(order);
+    this.changedOrders.delete(order);
+    const done = { ...row, holdRemaining: 0n };
+    this.doneRows.push(done);
+    this.emit(order, done);
+  }
+
+  /** The trader's quote balance moves by exactly the exact quote size; what fills and fees left goes to fees. */
+  private settleExactQuote(order: LiveOrder): void {
+    const { row } = order;
+    const quote = order.market.quoteAsset;
+    if (order.side === 'BUY') {
+      this.ledger.payFromLocked(row.userId, FEE_ACCOUNT_ID, quote, order.hold);
+      order.fees += order.hold;
+      order.hold = 0n;
+    } else {
+      const proceeds = order.filledNotional - order.fees;
+      const excess = proceeds - order.quoteAtoms;
+      if (excess > 0n) this.ledger.payFromFree(row.userId, FEE_ACCOUNT_ID, quote, excess);
+      if (excess > 0n) order.fees += excess;
+    }
+    row.feeTotal = order.market.quote(order.fees);
+  }
+
+  /** A resting buy keeps exactly what its remaining size at its limit price could cost; the rest goes back. */
+  private trimHold(order: LiveOrder): void {
+    if (order.side === 'SELL' || order.exactQuote) {
+      if (order.side === 'SELL') {
+        const needed = order.market.baseAtoms(order.row.restingLots);
+        if (order.hold > needed) {
+          this.ledger.release(order.row.userId, order.row.holdAsset, order.hold - needed);
+          order.hold = needed;
+        }
+      }
+      return;
+    }
+    const needed = costWithFee(order.market.notional(order.limitTicks, order.row.restingLots), holdRatePpm(order));
+    if (order.hold > needed) {
+      this.ledger.release(order.row.userId, order.row.holdAsset, order.hold - needed);
+      order.hold = needed;
+    }
+  }
+
+  private setStatus(order: LiveOrder, status: 'ACTIVE' | 'SCHEDULED'): void {
+    const user = this.mustUser(order.row.userId);
+    const wasOpen = order.row.status === 'ACTIVE';
+    if (wasOpen !== (status === 'ACTIVE')) {
+      if (status === 'ACTIVE') {
+        user.openOrders += 1;
+        user.pendingOrders -= 1;
+      } else {
+        user.openOrders -= 1;
+        user.pendingOrders += 1;
+      }
+    }
+    order.row.status = status;
+    order.row.updatedAt = this.options.now();
+    this.changed(order);
+  }
+
+  private changed(order: LiveOrder): void {
+    this.changedOrders.add(order);
+    this.emit(order, order.row);
+  }
+
+  private emit(order: LiveOrder, row: OrderRow): void {
+    if (this.listeners.size === 0) return;
+    const event: OrderEvent = { row: { ...row }, trades: order.trades };
+    for (const listener of this.listeners) listener(event);
+  }
+
+  private track(order: LiveOrder): void {
+    this.bySeq.set(order.row.seq, order);
+    this.byId.set(order.row.orderId, order);
+    if (order.row.clientOrderId !== '') this.byClientId.set(clientKey(order.row.userId, order.row.clientOrderId), order);
+    if (order.row.expiredAt !== null || order.row.scheduledAt !== null || order.twap !== undefined) {
+      if (order.row.status !== 'SUBMITTED') this.timed.add(order);
+    }
+  }
+
+  private untrack(order: LiveOrder): void {
+    this.bySeq.delete(order.row.seq);
+    this.byId.delete(order.row.orderId);
+    if (order.row.clientOrderId !== '') {
+      const key = clientKey(order.row.userId, order.row.clientOrderId);
+      if (this.byClientId.get(key) === order) this.byClientId.delete(key);
+    }
+  }
+
+  private findLive(userId: string, target: CancelTarget): LiveOrder | undefined {
+    if (target.orderId !== undefined) {
+      const order = this.byId.get(target.orderId);
+      return order !== undefined && order.row.userId === userId ? order : undefined;
+    }
+    if (target.clientOrderId !== undefined) return this.byClientId.get(clientKey(userId, target.clientOrderId));
+    return undefined;
+  }
+
+  private archive: OrderArchive | undefined;
+
+  /** Where finished orders are looked up (the store); without it every unknown order is "not found". */
+  setArchive(archive: OrderArchive): void {
+    this.archive = archive;
+  }
+
+  private findArchived(userId: string, target: CancelTarget): OrderRow | undefined {
+    const pending = this.doneRows.find((r) =>
+      r.userId === userId && (target.orderId !== undefined ? r.orderId === target.orderId : r.clientOrderId.toLowerCase() === target.clientOrderId?.toLowerCase()),
+    );
+    if (pending !== undefined) return pending;
+    if (this.archive === undefined) return undefined;
+    if (target.orderId !== undefined) return this.archive.orderById(userId, target.orderId);
+    if (target.clientOrderId !== undefined) return this.archive.newestOrderByClientId(userId, target.clientOrderId);
+    return undefined;
+  }
+
+  private liveFromRow(row: OrderRow, market: Market, trades: TradeRow[]): LiveOrder {
+    const user = this.mustUser(row.userId);
+    const maker = parseRate(row.makerFeeRate);
+    const taker = parseRate(row.takerFeeRate);
+    if (isReason(maker) || isReason(taker)) throw new Error(`order ${row.orderId} has an unreadable fee rate`);
+    const ticks = (text: string): number => unitsOf(text, market.rules.spec.priceIncrement);
+    const lots = unitsOf(row.baseSize, market.rules.spec.sizeIncrement);
+    const quoteText = row.exactQuoteSize !== '0' ? row.exactQuoteSize : row.quoteSize;
+    let filledLots = 0;
+    let filledNotional = 0n;
+    let fees = 0n;
+    for (const t of trades) {
+      const tradeLots = unitsOf(t.size, market.rules.spec.sizeIncrement);
+      filledLots += tradeLots;
+      filledNotional += market.notional(ticks(t.price), tradeLots);
+      fees += atomsOf(t.makerOrderId === row.orderId ? t.makerFee : t.takerFee, market.rules.quote.decimals);
+    }
+    let twap: LiveOrder['twap'];
+    if (row.twapState !== '') {
+      const state = JSON.parse(row.twapState) as { lotsLeft: number; slicesLeft: number; nextAt: string };
+      const end = row.expiredAt ?? 0n;
+      const nextAt = BigInt(state.nextAt);
+      twap = {
+        lotsLeft: state.lotsLeft,
+        slicesLeft: state.slicesLeft,
+        nextAt,
+        intervalNs: state.slicesLeft > 0 && end > nextAt ? (end - nextAt) / BigInt(state.slicesLeft) : 0n,
+      };
+    }
+    return {
+      row,
+      market,
+      owner: user.row.number,
+      side: row.side,
+      tif: row.timeInForce,
+      stp: row.stp as LiveOrder['stp'],
+      limitTicks: ticks(row.limitPrice),
+      lots,
+      quoteAtoms: atomsOf(quoteText, market.rules.quote.decimals),
+      exactQuote: row.exactQuoteSize !== '0',
+      stopTriggerTicks: ticks(row.stopTriggerPrice),
+      makerRatePpm: maker,
+      takerRatePpm: taker,
+      hold: row.holdRemaining,
+      filledLots,
+      filledNotional,
+      fees,
+      trades,
+      twap,
+    };
+  }
+
+  private mustUser(userId: string): UserState {
+    const user = this.users.get(userId);
+    if (user === undefined) throw apiError('E0304_UserNotFound', `no user ${userId}`);
+    return user;
+  }
+
+  private mustRate(text: string): number {
+    const rate = parseRate(text);
+    if (isReason(rate)) throw new Error(`fee rate ${text}: ${rate.reason}`);
+    return rate;
+  }
+}
+
+function clientKey(userId: string, clientOrderId: string): string {
+  return `${userId}\u0000${clientOrderId.toLowerCase()}`;
+}
+
+function unitsOf(text: string, increment: string): number {
+  const value = toUnits(text, increment);
+  if (isReason(value)) throw new Error(`stored value ${text}: ${value.reason}`);
+  return value;
+}
+
+function atomsOf(text: string, decimals: number): bigint {
+  const value = toAtoms(text, decimals);
+  if (isReason(value)) throw new Error(`stored amount ${text}: ${value.reason}`);
+  return value;
+}

@@ -1,0 +1,44 @@
+// An order the exchange is still working on (submitted, scheduled, resting or slicing), with the integer state
+// matching and settlement need beside the row that is persisted and rendered.
+import type { Side, SelfTradePrevention, TimeInForce } from '../engine';
+import type { OrderRow, TradeRow } from '../store';
+import type { Market } from './market';
+
+export interface TwapPlan {
+  /** Lots still to slice. */
+  lotsLeft: number;
+  slicesLeft: number;
+  nextAt: bigint;
+  intervalNs: bigint;
+}
+
+export interface LiveOrder {
+  readonly row: OrderRow;
+  readonly market: Market;
+  readonly owner: number;
+  readonly side: Side;
+  readonly tif: TimeInForce;
+  readonly stp: SelfTradePrevention;
+  /** 0 = market. */
+  limitTicks: number;
+  /** Ordered size in lots; 0 when a quote amount bounds the order. */
+  readonly lots: number;
+  /** Quote atoms a market order may spend or must receive (fees included), or the exact quote amount. */
+  readonly quoteAtoms: bigint;
+  readonly exactQuote: boolean;
+  readonly stopTriggerTicks: number;
+  readonly makerRatePpm: number;
+  readonly takerRatePpm: number;
+  /** Atoms of row.holdAsset still locked for this order. */
+  hold: bigint;
+  filledLots: number;
+  filledNotional: bigint;
+  fees: bigint;
+  trades: TradeRow[];
+  twap: TwapPlan | undefined;
+}
+
+/** Rate the hold of a resting buy is sized with: the order may trade as taker or maker, so the larger. */
+export function holdRatePpm(order: LiveOrder): number {
+  return Math.max(order.makerRatePpm, order.takerRatePpm);
+}

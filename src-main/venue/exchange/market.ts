@@ -1,0 +1,74 @@
+// One product's live market: its order book, its waiting stops, and the conversions between the engine's
+// integers and the wire's decimal strings.
+import { formatAtoms, formatUnits, isReason, toUnits } from '../../../src-shared/protocol/decimal';
+import type { ProductRules } from '../../../src-shared/protocol/product-rules';
+import { OrderBook, StopBook } from '../engine';
+import type { TradeRow } from '../store';
+
+const RECENT_TRADES = 1000;
+
+export class Market {
+  readonly book: OrderBook;
+  readonly stops = new StopBook();
+  /** Base atoms in one lot. */
+  readonly lotAtoms: bigint;
+  /** Newest last; what GET /products/{id}/trades serves without a database read. */
+  readonly recentTrades: TradeRow[] = [];
+  /** Bumped on every change of the book, for market-data consumers that check for gaps. */
+  sequence = 0;
+
+  constructor(readonly rules: ProductRules) {
+    this.book = new OrderBook(rules.spec.id, rules.quoteAtomsPerTickLot);
+    const [whole = '0', fraction = ''] = rules.spec.sizeIncrement.split('.');
+    this.lotAtoms = BigInt(whole + fraction.padEnd(rules.base.decimals, '0'));
+  }
+
+  get id(): string {
+    return this.rules.spec.id;
+  }
+
+  get baseAsset(): string {
+    return this.rules.base.id;
+  }
+
+  get quoteAsset(): string {
+    return this.rules.quote.id;
+  }
+
+  notional(ticks: number, lots: number): bigint {
+    return BigInt(ticks * lots * this.rules.quoteAtomsPerTickLot);
+  }
+
+  price(ticks: number): string {
+    return formatUnits(ticks, this.rules.spec.priceIncrement);
+  }
+
+  size(lots: number): string {
+    return formatUnits(lots, this.rules.spec.sizeIncrement);
+  }
+
+  quote(atoms: bigint): string {
+    return formatAtoms(atoms, this.rules.quote.decimals);
+  }
+
+  baseAtoms(lots: number): bigint {
+    return BigInt(lots) * this.lotAtoms;
+  }
+
+  /** After a restart: the last trade price (stops trigger against it) and the trades the tape shows. */
+  restoreLastTrade(price: string, trades: TradeRow[]): void {
+    this.book.restoreLastTrade(toUnitsOrThrow(price, this.rules.spec.priceIncrement));
+    this.recentTrades.push(...trades);
+  }
+
+  remember(trade: TradeRow): void {
+    this.recentTrades.push(trade);
+    if (this.recentTrades.length > RECENT_TRADES * 2) this.recentTrades.splice(0, this.recentTrades.length - RECENT_TRADES);
+  }
+}
+
+function toUnitsOrThrow(text: string, increment: string): number {
+  const value = toUnits(text, increment);
+  if (isReason(value)) throw new Error(`stored price ${text}: ${value.reason}`);
+  return value;
+}

@@ -1,0 +1,78 @@
+/**
+ * The local venue as a running server: open the data folder, serve the API on 127.0.0.1, run the clock.
+ * Used by `npm run venue`, by the desk's venue worker and by the tests, all the same way.
+ */
+import type { AddressInfo } from 'node:net';
+import { buildHttpApi } from './api/http-api';
+import { Venue } from './venue';
+
+export interface StartVenueOptions {
+  /** 0 picks a free port. */
+  port: number;
+  dataDir: string;
+  simulate?: boolean;
+  nativeBinding?: string;
+  maxOpenOrders?: number;
+  /** Per key and second; 0 = unlimited. Defaults are the contract's. */
+  orderRate?: number;
+  requestRate?: number;
+  now?: () => bigint;
+}
+
+export interface RunningVenue {
+  readonly venue: Venue;
+  readonly baseUrl: string;
+  readonly wsUrl: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_ORDER_RATE = 50;
+export const DEFAULT_REQUEST_RATE = 200;
+/** How often the clock looks for GTT expiries, scheduled starts and TWAP slices. */
+const CLOCK_MS = 50;
+
+export async function startVenue(options: StartVenueOptions): Promise<RunningVenue> {
+  const venue = await Venue.open({
+    dataDir: options.dataDir,
+    ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }),
+    ...(options.maxOpenOrders === undefined ? {} : { maxOpenOrders: options.maxOpenOrders }),
+    ...(options.now === undefined ? {} : { now: options.now }),
+  });
+  const app = buildHttpApi(venue, {
+    orderRate: options.orderRate ?? DEFAULT_ORDER_RATE,
+    requestRate: options.requestRate ?? DEFAULT_REQUEST_RATE,
+  });
+  try {
+    await app.listen({ host: '127.0.0.1', port: options.port });
+  } catch (err) {
+    await venue.close();
+    throw err;
+  }
+  const { port } = app.server.address() as AddressInfo;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const wsUrl = `ws://127.0.0.1:${port}/ws`;
+  venue.writeBootstrap(baseUrl, wsUrl);
+
+  const clock = setInterval(() => {
+    venue.run(() => venue.exchange.tick()).catch(() => undefined);
+  }, CLOCK_MS);
+  clock.unref();
+
+  let closing: Promise<void> | undefined;
+  return {
+    venue,
+    baseUrl,
+    wsUrl,
+    port,
+    close: () => {
+      closing ??= (async () => {
+        clearInterval(clock);
+        // Stop accepting, let requests in flight finish (they await their commits), then flush and close.
+        await app.close();
+        await venue.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,156 @@
+/**
+ * The local venue's state: the exchange in memory, made durable by the store, with the API keys. Opening a
+ * data folder restores everything a previous run acknowledged; the first open of an empty folder creates the
+ * venue's fee account and the local user (funded, admin) and writes bootstrap.json.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isReason, toAtoms } from '../../src-shared/protocol/decimal';
+import { DEFAULT_MAKER_FEE_RATE, DEFAULT_TAKER_FEE_RATE, LOCAL_USER_BALANCES, findAsset } from '../../src-shared/protocol/products';
+import { KeyRing } from './accounts/key-ring';
+import { Exchange, FEE_ACCOUNT_ID } from './exchange/exchange';
+import { openStore, type VenueStore } from './store';
+
+export interface VenueOptions {
+  dataDir: string;
+  nativeBinding?: string;
+  maxOpenOrders?: number;
+  /** UNIX nanoseconds; injected so tests can move time. */
+  now?: () => bigint;
+}
+
+export interface Bootstrap {
+  user_id: string;
+  api_key: string;
+  api_secret: string;
+  base_url: string;
+  ws_url: string;
+}
+
+export const DEFAULT_MAX_OPEN_ORDERS = 1000;
+const MASTER_KEY_FILE = 'venue.key';
+const DATABASE_FILE = 'venue.sqlite';
+const BOOTSTRAP_FILE = 'bootstrap.json';
+
+
+export class Venue {
+  readonly exchange: Exchange;
+  readonly store: VenueStore;
+  readonly keys: KeyRing;
+  readonly now: () => bigint;
+  /** Set on the first open of an empty folder; its urls are filled in once the server listens. */
+  createdBootstrap: Bootstrap | undefined;
+  private closed = false;
+
+  static async open(options: VenueOptions): Promise<Venue> {
+    const venue = new Venue(options);
+    if (venue.fresh) venue.createdBootstrap = await venue.createLocalUser();
+    return venue;
+  }
+
+  private readonly fresh: boolean;
+
+  private constructor(readonly options: VenueOptions) {
+    mkdirSync(options.dataDir, { recursive: true });
+    this.now = options.now ?? monotonicNanos();
+    this.store = openStore(join(options.dataDir, DATABASE_FILE), options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding });
+    this.keys = new KeyRing(masterKey(options.dataDir));
+    this.exchange = new Exchange({
+      now: this.now,
+      newId: randomUUID,
+      maxOpenOrders: options.maxOpenOrders ?? DEFAULT_MAX_OPEN_ORDERS,
+    });
+    this.exchange.setArchive(this.store);
+    this.fresh = this.restore();
+  }
+
+  /**
+   * Run a command against the exchange and make what it changed durable before resolving: callers answer a
+   * client only after this resolves. Commands from concurrent requests share one transaction (group commit).
+   */
+  async run<T>(command: () => T): Promise<T> {
+    const value = command();
+    const changes = this.exchange.takeChanges();
+    if (Object.keys(changes).length > 0) await this.store.commit(changes);
+    return value;
+  }
+
+  /** Write bootstrap.json (mode 0600) with the urls this run listens on. */
+  writeBootstrap(baseUrl: string, wsUrl: string): void {
+    const file = join(this.options.dataDir, BOOTSTRAP_FILE);
+    let content: Bootstrap | undefined = this.createdBootstrap;
+    if (content === undefined && existsSync(file)) content = JSON.parse(readFileSync(file, 'utf8')) as Bootstrap;
+    if (content === undefined) return;
+    writeFileSync(file, JSON.stringify({ ...content, base_url: baseUrl, ws_url: wsUrl }, null, 2) + '\n', { mode: 0o600 });
+    chmodSync(file, 0o600);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.run(() => undefined);
+    await this.store.flush();
+    this.store.close();
+  }
+
+  private restore(): boolean {
+    const snapshot = this.store.load();
+    if (snapshot.users.length === 0) return true;
+    for (const user of snapshot.users) this.exchange.addUser(user);
+    for (const b of snapshot.balances) this.exchange.ledger.restore(b.userId, b.asset, b.free, b.locked);
+    this.keys.load(snapshot.apiKeys);
+    const trades = this.store.tradesOfOrders(snapshot.openOrders.map((o) => o.orderId));
+    const tradesByOrder = new Map<string, typeof trades>();
+    for (const t of trades) {
+      for (const id of [t.makerOrderId, t.takerOrderId]) {
+        const list = tradesByOrder.get(id) ?? [];
+        list.push(t);
+        tradesByOrder.set(id, list);
+      }
+    }
+    for (const order of snapshot.openOrders) this.exchange.restoreOrder(order, tradesByOrder.get(order.orderId) ?? []);
+    this.exchange.restoreCounters(snapshot.maxOrderSeq, snapshot.lastTradeSeq);
+    for (const m of snapshot.markets) {
+      const market = this.exchange.markets.get(m.productId);
+      if (market === undefined) continue;
+      market.restoreLastTrade(m.lastTradePrice, [...m.recentTrades].reverse());
+    }
+    // A restart discards nothing in flight: the ledger and rows are exactly as committed.
+    this.exchange.ledger.drainChanged();
+    return false;
+  }
+
+  private async createLocalUser(): Promise<Bootstrap> {
+    this.exchange.createUser({ isAdmin: false, makerFeeRate: '0', takerFeeRate: '0', id: FEE_ACCOUNT_ID });
+    const user = this.exchange.createUser({ isAdmin: true, makerFeeRate: DEFAULT_MAKER_FEE_RATE, takerFeeRate: DEFAULT_TAKER_FEE_RATE });
+    for (const [asset, amount] of Object.entries(LOCAL_USER_BALANCES)) {
+      const spec = findAsset(asset);
+      if (spec === undefined) throw new Error(`LOCAL_USER_BALANCES names unknown asset ${asset}`);
+      const atoms = toAtoms(amount, spec.decimals);
+      if (isReason(atoms)) throw new Error(`LOCAL_USER_BALANCES ${asset}: ${atoms.reason}`);
+      this.exchange.deposit(user.id, asset, atoms);
+    }
+    const { row, secret } = this.keys.create(user.id, { name: 'local', readOnly: false, expiredAt: null }, this.now());
+    const changes = this.exchange.takeChanges();
+    changes.apiKeys = [row];
+    await this.store.commit(changes);
+    return { user_id: user.id, api_key: row.apiKey, api_secret: secret, base_url: '', ws_url: '' };
+  }
+}
+
+function masterKey(dataDir: string): Buffer {
+  const file = join(dataDir, MASTER_KEY_FILE);
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32), { mode: 0o600, flag: 'wx' });
+  return readFileSync(file);
+}
+
+/** Wall-clock nanoseconds that never go backwards within a run, so created_at orders match seq order. */
+function monotonicNanos(): () => bigint {
+  let last = 0n;
+  return () => {
+    const now = BigInt(Date.now()) * 1_000_000n;
+    last = now > last ? now : last + 1n;
+    return last;
+  };
+}
