@@ -43,7 +43,7 @@ const API_KEY_COLUMNS = [
 
 const BALANCE_COLUMNS = ['user_id', 'asset', 'free', 'locked'] as const;
 
-export const ORDER_COLUMNS = [
+const ORDER_COLUMNS = [
   'seq', 'order_id', 'user_id', 'client_order_id', 'product_id', 'side', 'type', 'time_in_force', 'post_only',
   'stp', 'stop_type', 'limit_price', 'base_size', 'quote_size', 'exact_quote_size', 'stop_trigger_price',
   'status', 'done_reason', 'reject_reason', 'filled_base_size', 'filled_quote_size', 'fee_total',
@@ -58,7 +58,7 @@ const TRADE_COLUMNS = [
 
 type ColumnParams<C extends readonly string[]> = Record<C[number], string | number | bigint | Buffer | null>;
 
-function userParams(u: UserRow): ColumnParams<typeof USER_COLUMNS> {
+function userParams(u: UserRow) {
   return {
     id: u.id,
     number: u.number,
@@ -70,28 +70,29 @@ function userParams(u: UserRow): ColumnParams<typeof USER_COLUMNS> {
     total_done_orders: u.totalDoneOrders,
     total_accepted_orders: u.totalAcceptedOrders,
     trading_volume: u.tradingVolume.toString(),
-  };
+  } satisfies ColumnParams<typeof USER_COLUMNS>;
 }
 
-function apiKeyParams(k: ApiKeyRow): ColumnParams<typeof API_KEY_COLUMNS> {
+function apiKeyParams(k: ApiKeyRow) {
   return {
     api_key: k.apiKey,
     user_id: k.userId,
-    secret_hash: k.secretHash,
-    secret_nonce: k.secretNonce,
+    // Copies, so that what is written is what was committed even if the caller reuses its buffers.
+    secret_hash: Buffer.from(k.secretHash),
+    secret_nonce: Buffer.from(k.secretNonce),
     name: k.name,
     created_at: k.createdAt,
     expired_at: k.expiredAt,
     is_read_only: bit(k.isReadOnly),
     revoked: bit(k.revoked),
-  };
+  } satisfies ColumnParams<typeof API_KEY_COLUMNS>;
 }
 
-function balanceParams(b: BalanceRow): ColumnParams<typeof BALANCE_COLUMNS> {
-  return { user_id: b.userId, asset: b.asset, free: b.free, locked: b.locked };
+function balanceParams(b: BalanceRow) {
+  return { user_id: b.userId, asset: b.asset, free: b.free, locked: b.locked } satisfies ColumnParams<typeof BALANCE_COLUMNS>;
 }
 
-export function orderParams(o: OrderRow): ColumnParams<typeof ORDER_COLUMNS> {
+export function orderParams(o: OrderRow) {
   return {
     seq: o.seq,
     order_id: o.orderId,
@@ -126,10 +127,10 @@ export function orderParams(o: OrderRow): ColumnParams<typeof ORDER_COLUMNS> {
     expired_at: o.expiredAt,
     scheduled_at: o.scheduledAt,
     twap_state: o.twapState,
-  };
+  } satisfies ColumnParams<typeof ORDER_COLUMNS>;
 }
 
-function tradeParams(t: TradeRow): ColumnParams<typeof TRADE_COLUMNS> {
+function tradeParams(t: TradeRow) {
   return {
     seq: t.seq,
     id: t.id,
@@ -144,11 +145,37 @@ function tradeParams(t: TradeRow): ColumnParams<typeof TRADE_COLUMNS> {
     maker_fee: t.makerFee,
     taker_fee: t.takerFee,
     time: t.time,
-  };
+  } satisfies ColumnParams<typeof TRADE_COLUMNS>;
 }
 
-export const ORDER_UPSERT_SQL = upsertSql('orders', ORDER_COLUMNS, ['order_id']);
+const ORDER_UPSERT_SQL = upsertSql('orders', ORDER_COLUMNS, ['order_id']);
 export const ORDER_INSERT_SQL = insertSql('orders', ORDER_COLUMNS);
+
+/**
+ * A change set as the values to bind, taken when commit() is called: the core may go on mutating its own row
+ * objects while the set waits for its batch, and what is written must be what it committed.
+ */
+export interface CapturedChangeSet {
+  users: readonly ReturnType<typeof userParams>[];
+  apiKeys: readonly ReturnType<typeof apiKeyParams>[];
+  balances: readonly ReturnType<typeof balanceParams>[];
+  orders: readonly ReturnType<typeof orderParams>[];
+  trades: readonly ReturnType<typeof tradeParams>[];
+  meta: readonly (readonly [string, string])[];
+}
+
+const NONE: readonly never[] = [];
+
+export function captureChangeSet(changes: ChangeSet): CapturedChangeSet {
+  return {
+    users: changes.users?.map(userParams) ?? NONE,
+    apiKeys: changes.apiKeys?.map(apiKeyParams) ?? NONE,
+    balances: changes.balances?.map(balanceParams) ?? NONE,
+    orders: changes.orders?.map(orderParams) ?? NONE,
+    trades: changes.trades?.map(tradeParams) ?? NONE,
+    meta: changes.meta === undefined ? NONE : Object.entries(changes.meta),
+  };
+}
 
 /**
  * Applies batches of change sets. Within a batch, repeated upserts of one key collapse to the last one: the sets
@@ -163,7 +190,7 @@ export class ChangeSetWriter {
   private readonly upsertOrder: Database.Statement<[Params]>;
   private readonly insertTrade: Database.Statement<[Params]>;
   private readonly upsertMeta: Database.Statement<[string, string]>;
-  private readonly applyInTransaction: (sets: readonly ChangeSet[]) => void;
+  private readonly applyInTransaction: (sets: readonly CapturedChangeSet[]) => void;
 
   constructor(db: Database.Database) {
     this.upsertUser = db.prepare(upsertSql('users', USER_COLUMNS, ['id']));
@@ -174,34 +201,47 @@ export class ChangeSetWriter {
     this.upsertMeta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
     // IMMEDIATE takes the write lock up front: a deferred transaction that reads first could fail with BUSY
     // on upgrade if another connection (a backup, an inspector) wrote in between.
-    const tx = db.transaction((sets: readonly ChangeSet[]) => this.apply(sets));
+    const tx = db.transaction((sets: readonly CapturedChangeSet[]) => this.apply(sets));
     this.applyInTransaction = (sets) => tx.immediate(sets);
   }
 
   /** Writes all the sets in one transaction; on any error nothing of them is written and the error is thrown. */
-  write(sets: readonly ChangeSet[]): void {
+  write(sets: readonly CapturedChangeSet[]): void {
     this.applyInTransaction(sets);
   }
 
-  private apply(sets: readonly ChangeSet[]): void {
-    const users = new Map<string, UserRow>();
-    const apiKeys = new Map<string, ApiKeyRow>();
-    const balances = new Map<string, BalanceRow>();
-    const orders = new Map<string, OrderRow>();
+  private apply(sets: readonly CapturedChangeSet[]): void {
+    const users = new Map<string, Params>();
+    const apiKeys = new Map<string, Params>();
+    const balances = new Map<string, Params>();
+    const orders = new Map<string, Params>();
     const meta = new Map<string, string>();
     for (const set of sets) {
-      for (const u of set.users ?? []) users.set(u.id, u);
-      for (const k of set.apiKeys ?? []) apiKeys.set(k.apiKey, k);
+      for (const u of set.users) users.set(u.id, u);
+      // An API key is a credential's name: it is left out of error messages, which name the owner instead.
+      for (const k of set.apiKeys) apiKeys.set(k.api_key, k);
       // User ids are UUIDs and never hold a NUL, so the pair is an unambiguous key.
-      for (const b of set.balances ?? []) balances.set(`${b.userId}\0${b.asset}`, b);
-      for (const o of set.orders ?? []) orders.set(o.orderId, o);
-      if (set.meta !== undefined) for (const [key, value] of Object.entries(set.meta)) meta.set(key, value);
+      for (const b of set.balances) balances.set(`${b.user_id}\0${b.asset}`, b);
+      for (const o of set.orders) orders.set(o.order_id, o);
+      for (const [key, value] of set.meta) meta.set(key, value);
     }
-    for (const u of users.values()) this.upsertUser.run(userParams(u));
-    for (const k of apiKeys.values()) this.upsertApiKey.run(apiKeyParams(k));
-    for (const b of balances.values()) this.upsertBalance.run(balanceParams(b));
-    for (const o of orders.values()) this.upsertOrder.run(orderParams(o));
-    for (const set of sets) for (const t of set.trades ?? []) this.insertTrade.run(tradeParams(t));
-    for (const [key, value] of meta) this.upsertMeta.run(key, value);
+    for (const [id, u] of users) writing('users', id, () => this.upsertUser.run(u));
+    for (const k of apiKeys.values()) writing('api_keys', `of user ${String(k.user_id)}`, () => this.upsertApiKey.run(k));
+    for (const [key, b] of balances) writing('balances', key.replace('\0', ' '), () => this.upsertBalance.run(b));
+    for (const [id, o] of orders) writing('orders', id, () => this.upsertOrder.run(o));
+    for (const set of sets) {
+      for (const t of set.trades) writing('trades', t.id, () => this.insertTrade.run(t));
+    }
+    for (const [key, value] of meta) writing('meta', key, () => this.upsertMeta.run(key, value));
+  }
+}
+
+/** Runs one row's write; a failure names the table and row, keeping SQLite's error (and its code) as the cause. */
+function writing(table: string, row: string, write: () => unknown): void {
+  try {
+    write();
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new Error(`could not write ${table} row ${row}: ${reason}`, { cause: err });
   }
 }

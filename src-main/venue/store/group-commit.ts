@@ -15,7 +15,7 @@ export interface GroupCommitStats {
 
 interface Waiter {
   resolve(): void;
-  reject(err: unknown): void;
+  reject(err: Error): void;
 }
 
 export class GroupCommit<T> {
@@ -57,7 +57,7 @@ export class GroupCommit<T> {
   }
 
   /** Writes what is queued now, synchronously, and refuses further commits. Returns the write's error, if any. */
-  close(): unknown {
+  close(): Error | undefined {
     this.closed = true;
     return this.drain();
   }
@@ -76,7 +76,7 @@ export class GroupCommit<T> {
     });
   }
 
-  private drain(): unknown {
+  private drain(): Error | undefined {
     const items = this.items;
     const waiters = this.waiters;
     this.items = [];
@@ -89,8 +89,9 @@ export class GroupCommit<T> {
       this.writeBatch(items);
     } catch (err) {
       this.counts.failedBatches += 1;
-      for (const w of waiters) w.reject(err);
-      return err;
+      const error = err instanceof Error ? err : new Error(String(err));
+      for (const w of waiters) w.reject(error);
+      return error;
     }
     this.counts.batches += 1;
     this.counts.changeSets += items.length;

@@ -6,9 +6,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { ChangeSetWriter, type ChangeSet } from './change-set';
+import { captureChangeSet, ChangeSetWriter, type CapturedChangeSet, type ChangeSet } from './change-set';
 import { GroupCommit, type GroupCommitStats } from './group-commit';
 import { migrate } from './migrations';
+import { Query } from './query';
 import {
   apiKeyFromRow,
   balanceFromRow,
@@ -84,22 +85,22 @@ type Bind = Record<string, string | number | bigint>;
 
 export class VenueStore {
   private readonly writer: ChangeSetWriter;
-  private readonly queue: GroupCommit<ChangeSet>;
-  private readonly archivedQueries = new Map<string, Database.Statement<[Bind]>>();
+  private readonly queue: GroupCommit<CapturedChangeSet>;
+  private readonly archivedQueries = new Map<string, Query<[Bind], OrderRow>>();
 
-  private readonly selectMeta: Database.Statement<[], unknown>;
+  private readonly selectMeta: Query<[], { key: string; value: string }>;
   private readonly selectMetaValue: Database.Statement<[string], unknown>;
-  private readonly selectUsers: Database.Statement<[], unknown>;
-  private readonly selectApiKeys: Database.Statement<[], unknown>;
-  private readonly selectBalances: Database.Statement<[], unknown>;
-  private readonly selectOpenOrders: Database.Statement<[], unknown>;
+  private readonly selectUsers: Query<[], UserRow>;
+  private readonly selectApiKeys: Query<[], ApiKeyRow>;
+  private readonly selectBalances: Query<[], BalanceRow>;
+  private readonly selectOpenOrders: Query<[], OrderRow>;
   private readonly selectMaxOrderSeq: Database.Statement<[], unknown>;
   private readonly selectMaxTradeSeq: Database.Statement<[], unknown>;
   private readonly selectTradedProducts: Database.Statement<[], unknown>;
-  private readonly selectRecentTrades: Database.Statement<[string, number], unknown>;
-  private readonly selectOrder: Database.Statement<[string, string], unknown>;
-  private readonly selectNewestByClientId: Database.Statement<[string, string], unknown>;
-  private readonly selectTradesOfOrders: Database.Statement<[{ ids: string }], unknown>;
+  private readonly selectRecentTrades: Query<[string, number], TradeRow>;
+  private readonly selectOrder: Query<[string, string], OrderRow>;
+  private readonly selectNewestByClientId: Query<[string, string], OrderRow>;
+  private readonly selectTradesOfOrders: Query<[{ ids: string }], TradeRow>;
   private readonly readSnapshot: Database.Transaction<(recent: number) => Snapshot>;
 
   constructor(
@@ -107,15 +108,15 @@ export class VenueStore {
     maxBatch: number,
   ) {
     this.writer = new ChangeSetWriter(db);
-    this.queue = new GroupCommit<ChangeSet>((sets) => this.writer.write(sets), maxBatch);
+    this.queue = new GroupCommit<CapturedChangeSet>((sets) => this.writer.write(sets), maxBatch);
 
-    this.selectMeta = db.prepare('SELECT key, value FROM meta');
+    this.selectMeta = new Query(db, 'SELECT key, value FROM meta', metaFromRow);
     this.selectMetaValue = db.prepare('SELECT value FROM meta WHERE key = ?').pluck();
-    this.selectUsers = db.prepare('SELECT * FROM users');
-    this.selectApiKeys = db.prepare('SELECT * FROM api_keys');
-    this.selectBalances = db.prepare('SELECT * FROM balances');
+    this.selectUsers = new Query(db, 'SELECT * FROM users', userFromRow);
+    this.selectApiKeys = new Query(db, 'SELECT * FROM api_keys', apiKeyFromRow);
+    this.selectBalances = new Query(db, 'SELECT * FROM balances', balanceFromRow);
     // The condition matches the partial index orders_open word for word, which is what lets SQLite use it.
-    this.selectOpenOrders = db.prepare("SELECT * FROM orders WHERE status != 'DONE' ORDER BY seq");
+    this.selectOpenOrders = new Query(db, "SELECT * FROM orders WHERE status != 'DONE' ORDER BY seq", orderFromRow);
     this.selectMaxOrderSeq = db.prepare('SELECT max(seq) FROM orders').pluck();
     this.selectMaxTradeSeq = db.prepare('SELECT max(seq) FROM trades').pluck();
     // Distinct products by hopping through the index: one seek per product, not a scan of every trade.
@@ -129,24 +130,31 @@ export class VenueStore {
          SELECT id FROM traded WHERE id IS NOT NULL`,
       )
       .pluck();
-    this.selectRecentTrades = db.prepare('SELECT * FROM trades WHERE product_id = ? ORDER BY seq DESC LIMIT ?');
-    this.selectOrder = db.prepare('SELECT * FROM orders WHERE order_id = ? AND user_id = ?');
-    this.selectNewestByClientId = db.prepare(
+    this.selectRecentTrades = new Query(db, 'SELECT * FROM trades WHERE product_id = ? ORDER BY seq DESC LIMIT ?', tradeFromRow);
+    this.selectOrder = new Query(db, 'SELECT * FROM orders WHERE order_id = ? AND user_id = ?', orderFromRow);
+    this.selectNewestByClientId = new Query(
+      db,
       'SELECT * FROM orders WHERE user_id = ? AND client_order_id = ? COLLATE NOCASE ORDER BY created_at DESC, seq DESC LIMIT 1',
+      orderFromRow,
     );
     // The ids travel as one JSON array so a single prepared statement serves any number of them.
-    this.selectTradesOfOrders = db.prepare(
+    this.selectTradesOfOrders = new Query(
+      db,
       `SELECT * FROM trades
        WHERE maker_order_id IN (SELECT value FROM json_each(@ids)) OR taker_order_id IN (SELECT value FROM json_each(@ids))
        ORDER BY seq`,
+      tradeFromRow,
     );
     // One read transaction, so the snapshot is consistent even if another connection writes meanwhile.
     this.readSnapshot = db.transaction((recent: number) => this.snapshot(recent));
   }
 
-  /** Queues the change set; settles once it is committed (together with whatever else arrived this turn). */
+  /**
+   * Queues the change set; settles once it is committed (together with whatever else arrived this turn). The
+   * values are taken now: changing the rows afterwards does not change what is written.
+   */
   commit(changes: ChangeSet): Promise<void> {
-    return this.queue.commit(changes);
+    return this.queue.commit(captureChangeSet(changes));
   }
 
   /** Settles once everything committed before it is written. */
@@ -177,15 +185,13 @@ export class VenueStore {
   }
 
   orderById(userId: string, orderId: string): OrderRow | undefined {
-    const row = this.selectOrder.get(orderId, userId);
-    return row === undefined ? undefined : orderFromRow(row);
+    return this.selectOrder.get(orderId, userId);
   }
 
   /** The newest of the user's orders with this client order id (case-insensitive); '' never matches. */
   newestOrderByClientId(userId: string, clientOrderId: string): OrderRow | undefined {
     if (clientOrderId === '') return undefined;
-    const row = this.selectNewestByClientId.get(userId, clientOrderId);
-    return row === undefined ? undefined : orderFromRow(row);
+    return this.selectNewestByClientId.get(userId, clientOrderId);
   }
 
   archivedOrders(userId: string, query: ArchivedOrderQuery): OrderRow[] {
@@ -215,21 +221,21 @@ export class VenueStore {
     // At most 2^5 filter shapes times 4 sorts: each is prepared once and reused.
     let statement = this.archivedQueries.get(sql);
     if (statement === undefined) {
-      statement = this.db.prepare<[Bind]>(sql);
+      statement = new Query<[Bind], OrderRow>(this.db, sql, orderFromRow);
       this.archivedQueries.set(sql, statement);
     }
-    return statement.all(bind).map(orderFromRow);
+    return statement.all(bind);
   }
 
   /** Fills of these orders on either side, in time order. */
   tradesOfOrders(orderIds: readonly string[]): TradeRow[] {
     if (orderIds.length === 0) return [];
-    return this.selectTradesOfOrders.all({ ids: JSON.stringify(orderIds) }).map(tradeFromRow);
+    return this.selectTradesOfOrders.all({ ids: JSON.stringify(orderIds) });
   }
 
   /** Newest first. */
   recentTrades(productId: string, limit: number): TradeRow[] {
-    return this.selectRecentTrades.all(productId, positiveInteger('limit', limit)).map(tradeFromRow);
+    return this.selectRecentTrades.all(productId, positiveInteger('limit', limit));
   }
 
   /** `PRAGMA integrity_check`: 'ok' when the file is sound, otherwise the problems it found, one a line. */
@@ -240,10 +246,7 @@ export class VenueStore {
 
   private snapshot(recent: number): Snapshot {
     const meta: Record<string, string> = {};
-    for (const row of this.selectMeta.all()) {
-      const { key, value } = metaFromRow(row);
-      meta[key] = value;
-    }
+    for (const { key, value } of this.selectMeta.all()) meta[key] = value;
     const markets: MarketSnapshot[] = [];
     for (const productId of this.selectTradedProducts.all()) {
       if (typeof productId !== 'string') throw new Error('malformed row in trades: column product_id should be text');
@@ -253,10 +256,10 @@ export class VenueStore {
     }
     return {
       meta,
-      users: this.selectUsers.all().map(userFromRow),
-      apiKeys: this.selectApiKeys.all().map(apiKeyFromRow),
-      balances: this.selectBalances.all().map(balanceFromRow),
-      openOrders: this.selectOpenOrders.all().map(orderFromRow),
+      users: this.selectUsers.all(),
+      apiKeys: this.selectApiKeys.all(),
+      balances: this.selectBalances.all(),
+      openOrders: this.selectOpenOrders.all(),
       lastTradeSeq: maxSeq('trades', this.selectMaxTradeSeq.get()),
       maxOrderSeq: maxSeq('orders', this.selectMaxOrderSeq.get()),
       markets,

@@ -1,0 +1,63 @@
+/**
+ * `npm run bench [-- --quick]`: every benchmark in one report. Each figure stands beside a baseline or peer
+ * measured in the same run on the same machine, with the ratio and the target; nothing here is asserted.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { benchCommittedOrders } from './committed-orders';
+import { benchEngine } from './engine';
+import { benchStore } from './store';
+
+interface Figure {
+  name: string;
+  value: string;
+  baseline: string;
+  ratio: number;
+  target: string;
+  met: boolean;
+}
+
+const quick = process.argv.includes('--quick');
+const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
+const figures: Figure[] = [];
+
+const engineOps = quick ? 200_000 : 1_000_000;
+const engine = await benchEngine({ operations: engineOps, seed: 42 });
+const [ours, peer] = engine.rows;
+if (ours !== undefined && peer !== undefined) {
+  figures.push({
+    name: `Engine ops/s on the seeded ${fmt(engineOps)}-operation stream (p50/p99 µs)`,
+    value: `${fmt(ours.opsPerSec)} (${ours.p50us.toFixed(2)}/${ours.p99us.toFixed(2)})`,
+    baseline: `nodejs-order-book ${fmt(peer.opsPerSec)} (${peer.p50us.toFixed(2)}/${peer.p99us.toFixed(2)})`,
+    ratio: engine.ratio,
+    target: '>= 10x, same final book',
+    met: engine.ratio >= 10 && engine.sameFinalBook,
+  });
+}
+
+const orders = quick ? 50_000 : 200_000;
+const dir = mkdtempSync(join(tmpdir(), 'nova-bench-'));
+try {
+  const store = await benchStore({ orders, dir });
+  const committed = await benchCommittedOrders({ orders });
+  const baseline = store.rows[0]?.perSec ?? Number.NaN;
+  figures.push({
+    name: 'Orders durably committed per second through exchange + store, no network',
+    value: fmt(committed.ordersPerSec),
+    baseline: `batched SQLite inserts of order rows ${fmt(baseline)}`,
+    ratio: committed.ordersPerSec / baseline,
+    target: '>= 0.5x and >= 100,000/s',
+    met: committed.ordersPerSec / baseline >= 0.5 && committed.ordersPerSec >= 100_000,
+  });
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+const date = new Date().toISOString().slice(0, 10);
+console.log(`\nNova Desk benchmarks, ${date}${quick ? ' (quick)' : ''}\n`);
+console.log('| Figure | Ours | Baseline in the same run | Ratio | Target | Verdict |');
+console.log('|---|---|---|---|---|---|');
+for (const f of figures) {
+  console.log(`| ${f.name} | ${f.value} | ${f.baseline} | ${f.ratio.toFixed(2)}x | ${f.target} | ${f.met ? 'met' : 'short'} |`);
+}
