@@ -4,6 +4,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { buildHttpApi } from './api/http-api';
+import { createWsApi, type WsApiOptions } from './api/ws-api';
 import { Venue } from './venue';
 
 export interface StartVenueOptions {
@@ -17,6 +18,7 @@ export interface StartVenueOptions {
   orderRate?: number;
   requestRate?: number;
   now?: () => bigint;
+  ws?: Partial<WsApiOptions>;
 }
 
 export interface RunningVenue {
@@ -43,6 +45,8 @@ export async function startVenue(options: StartVenueOptions): Promise<RunningVen
     orderRate: options.orderRate ?? DEFAULT_ORDER_RATE,
     requestRate: options.requestRate ?? DEFAULT_REQUEST_RATE,
   });
+  const ws = createWsApi(venue, options.ws ?? {});
+  app.server.on('upgrade', (request, socket, head) => ws.handleUpgrade(request, socket, head));
   try {
     await app.listen({ host: '127.0.0.1', port: options.port });
   } catch (err) {
@@ -68,6 +72,7 @@ export async function startVenue(options: StartVenueOptions): Promise<RunningVen
     close: () => {
       closing ??= (async () => {
         clearInterval(clock);
+        ws.close();
         // Stop accepting, let requests in flight finish (they await their commits), then flush and close.
         await app.close();
         await venue.close();

@@ -9,8 +9,10 @@ import { join } from 'node:path';
 import { isReason, toAtoms } from '../../src-shared/protocol/decimal';
 import { DEFAULT_MAKER_FEE_RATE, DEFAULT_TAKER_FEE_RATE, LOCAL_USER_BALANCES, findAsset } from '../../src-shared/protocol/products';
 import { KeyRing } from './accounts/key-ring';
-import { Exchange, FEE_ACCOUNT_ID } from './exchange/exchange';
-import { openStore, type VenueStore } from './store';
+import type { Level2Change } from '../../src-shared/protocol/ws';
+import { Exchange, FEE_ACCOUNT_ID, type OrderEvent } from './exchange/exchange';
+import { PublishedBook } from './market-data/level2';
+import { openStore, type TradeRow, type VenueStore } from './store';
 
 export interface VenueOptions {
   dataDir: string;
@@ -28,6 +30,19 @@ export interface Bootstrap {
   ws_url: string;
 }
 
+/** What one commit made durable. */
+export interface CommittedBatch {
+  orders: OrderEvent[];
+  trades: TradeRow[];
+  books: BookChange[];
+}
+
+export interface BookChange {
+  productId: string;
+  sequence: number;
+  changes: Level2Change[];
+}
+
 export const DEFAULT_MAX_OPEN_ORDERS = 1000;
 const MASTER_KEY_FILE = 'venue.key';
 const DATABASE_FILE = 'venue.sqlite';
@@ -42,6 +57,9 @@ export class Venue {
   /** Set on the first open of an empty folder; its urls are filled in once the server listens. */
   createdBootstrap: Bootstrap | undefined;
   private closed = false;
+  private readonly orderEvents: OrderEvent[] = [];
+  private readonly committedListeners = new Set<(batch: CommittedBatch) => void>();
+  private readonly level2 = new Map<string, PublishedBook>();
 
   static async open(options: VenueOptions): Promise<Venue> {
     const venue = new Venue(options);
@@ -63,6 +81,8 @@ export class Venue {
     });
     this.exchange.setArchive(this.store);
     this.fresh = this.restore();
+    this.exchange.onOrderEvent((event) => this.orderEvents.push(event));
+    for (const market of this.exchange.markets.values()) this.level2.set(market.id, new PublishedBook(market));
   }
 
   /**
@@ -70,10 +90,48 @@ export class Venue {
    * client only after this resolves. Commands from concurrent requests share one transaction (group commit).
    */
   async run<T>(command: () => T): Promise<T> {
-    const value = command();
+    let value: T | undefined;
+    let failure: unknown;
+    let failed = false;
+    try {
+      value = command();
+    } catch (err) {
+      failed = true;
+      failure = err;
+    }
+    // Whatever the command changed is committed even when it then threw: memory and disk never disagree.
     const changes = this.exchange.takeChanges();
+    const batch: CommittedBatch = { orders: this.orderEvents.splice(0), trades: changes.trades ?? [], books: this.bookChanges() };
     if (Object.keys(changes).length > 0) await this.store.commit(changes);
-    return value;
+    if (batch.orders.length > 0 || batch.trades.length > 0 || batch.books.length > 0) {
+      for (const listener of this.committedListeners) listener(batch);
+    }
+    if (failed) throw failure;
+    return value as T;
+  }
+
+  /** Called after each commit with what it made durable, in commit order: the source of every push event. */
+  onCommitted(listener: (batch: CommittedBatch) => void): () => void {
+    this.committedListeners.add(listener);
+    return () => this.committedListeners.delete(listener);
+  }
+
+  /** The book as last published to level2 subscribers, for their snapshots. */
+  publishedBook(productId: string): PublishedBook | undefined {
+    return this.level2.get(productId);
+  }
+
+  private bookChanges(): BookChange[] {
+    const out: BookChange[] = [];
+    for (const market of this.exchange.markets.values()) {
+      if (!market.bookChanged) continue;
+      market.bookChanged = false;
+      const changes = this.level2.get(market.id)?.diff() ?? [];
+      if (changes.length === 0) continue;
+      market.sequence += 1;
+      out.push({ productId: market.id, sequence: market.sequence, changes });
+    }
+    return out;
   }
 
   /** Write bootstrap.json (mode 0600) with the urls this run listens on. */

@@ -66,6 +66,36 @@ export function orderRecord(row: OrderRow, trades: readonly TradeRow[], market: 
 
 export type OrderRecord = ReturnType<typeof orderRecord>;
 
+/** The contract's lowercase WebSocket status of an order as it stands. */
+export function wsStatus(row: OrderRow): string {
+  switch (row.status) {
+    case 'SUBMITTED':
+      return row.filledBaseSize === '0' ? 'pending' : 'partially_filled';
+    case 'SCHEDULED':
+      return 'scheduled';
+    case 'ACTIVE':
+      return row.filledBaseSize === '0' ? 'open' : 'partially_filled';
+    case 'DONE':
+      switch (row.doneReason) {
+        case 'FILLED':
+          return 'filled';
+        case 'EXPIRED':
+          return 'expired';
+        case 'REJECTED':
+          return 'rejected';
+        case 'CANCELED':
+        case '':
+          return 'cancelled';
+      }
+  }
+}
+
+/** An order on the orders channel: the REST record with `id` for `order_id` and the WebSocket status. */
+export function wsOrderRecord(row: OrderRow, trades: readonly TradeRow[], market: Market) {
+  const { order_id: id, status: _status, ...rest } = orderRecord(row, trades, market);
+  return { id, ...rest, status: wsStatus(row) };
+}
+
 export function accountRecord(user: UserRow, balances: ReadonlyMap<string, Readonly<Balance>>, counts: { open: number; pending: number }) {
   return {
     id: user.id,

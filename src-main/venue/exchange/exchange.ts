@@ -491,7 +491,7 @@ export class Exchange {
     const cancelledMakers = result.makersCancelled.slice();
     const decreasedMakers = result.makersDecreased.slice();
     const restingLots = result.restingLots;
-    if (fills.length > 0 || cancelledMakers.length > 0 || decreasedMakers.length > 0 || outcome === 'RESTED') market.sequence += 1;
+    if (fills.length > 0 || cancelledMakers.length > 0 || decreasedMakers.length > 0 || outcome === 'RESTED') market.bookChanged = true;
 
     for (const fill of fills) this.settle(order, fill);
     for (const cancelled of cancelledMakers) {
@@ -681,7 +681,7 @@ export class Exchange {
     else user.pendingOrders -= 1;
     if (removeFromBook && market.book.has(row.seq)) {
       market.book.cancel(row.seq);
-      market.sequence += 1;
+      market.bookChanged = true;
     }
     market.stops.remove(row.seq);
     this.timed.delete(order);
@@ -762,7 +762,7 @@ export class Exchange {
 
   private emit(order: LiveOrder, row: OrderRow): void {
     if (this.listeners.size === 0) return;
-    const event: OrderEvent = { row: { ...row }, trades: order.trades };
+    const event: OrderEvent = { row: { ...row }, trades: order.trades.slice() };
     for (const listener of this.listeners) listener(event);
   }
 

@@ -14,7 +14,9 @@ export class Market {
   readonly lotAtoms: bigint;
   /** Newest last; what GET /products/{id}/trades serves without a database read. */
   readonly recentTrades: TradeRow[] = [];
-  /** Bumped on every change of the book, for market-data consumers that check for gaps. */
+  /** Set by every change of the book; the market-data feed clears it when it publishes the change. */
+  bookChanged = false;
+  /** Number of the last published book change, for clients that check for gaps (REST and WebSocket). */
   sequence = 0;
 
   constructor(readonly rules: ProductRules) {

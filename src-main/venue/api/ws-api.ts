@@ -1,0 +1,300 @@
+/**
+ * The venue's WebSocket at /ws (interface 4.12 and 6, the contract's market data): auth, the orders channel,
+ * create_order and cancel_order, and the public market-data channels. Every frame arrives as unknown and goes
+ * through src-shared/protocol/ws; every failure is an error event with the code of 7.4.
+ *
+ * Robustness: frames above maxFrameBytes close the connection (ws does it, code 1009); each connection has a
+ * message rate limit; the server pings and drops a peer that stops answering; a peer whose send buffer grows
+ * past maxBufferedBytes is disconnected with close code 1008 rather than slowing the venue.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { ApiError, apiError, wsCode } from '../../../src-shared/errors/api-error';
+import { parseWsCreateOrder } from '../../../src-shared/protocol/orders';
+import { errorEventFor, parseClientMessage, parseWsCancelOrder, type Channel, type MarketDataChannel } from '../../../src-shared/protocol/ws';
+import type { Caller } from '../accounts/key-ring';
+import type { OrderEvent } from '../exchange/exchange';
+import { MarketDataFeed } from '../market-data/feed';
+import type { Venue } from '../venue';
+import { RateLimiter } from './rate-limit';
+import { wsOrderRecord } from './records';
+
+export interface WsApiOptions {
+  maxFrameBytes: number;
+  /** Messages a connection may send per second (burst of the same size). */
+  messagesPerSecond: number;
+  maxBufferedBytes: number;
+  pingIntervalMs: number;
+  /** How far an auth timestamp may be from the venue's clock, either way. */
+  authWindowSeconds: number;
+}
+
+export const DEFAULT_WS_OPTIONS: WsApiOptions = {
+  maxFrameBytes: 16 * 1024,
+  messagesPerSecond: 200,
+  maxBufferedBytes: 4 * 1024 * 1024,
+  pingIntervalMs: 15_000,
+  authWindowSeconds: 30,
+};
+
+export const CLOSE_SLOW_CONSUMER = 1008;
+export const CLOSE_RATE_LIMIT = 1008;
+
+/** The message texts the interface's 7.4 lists, by reference. */
+const MESSAGE_OF: Partial<Record<string, string>> = {
+  E0001_AuthRequired: 'authentication required',
+  E0002_ApiKeyExpired: 'authentication failed',
+  E0005_ApiKeyRevoked: 'authentication failed',
+  E0004_InsufficientScope: 'read-only api key',
+  E0104_InvalidSymbol: 'invalid product',
+  E0201_InsufficientBalance: 'insufficient balance',
+  E0202_PostOnlyWouldMatch: 'post only would match',
+  E0301_OrderNotFound: 'order not found',
+  E0302_OrderAlreadyDone: 'order already done',
+};
+
+/** The 7.4 text for an invalid field: which field decides it. */
+function fieldMessage(description: string): string | undefined {
+  const field = description.split(':')[0] ?? '';
+  if (field === 'product_id') return 'invalid product';
+  if (field === 'price' || field === 'limit_price' || field === 'stop_trigger_price') return 'invalid price';
+  if (field === 'size' || field === 'base_size' || field === 'quote_size' || field === 'exact_quote_size') return 'invalid size';
+  if (/order_id|client_order_id/.test(field) && /one of them is required/.test(description)) return 'missing order id, client order id';
+  return undefined;
+}
+
+/** The error with the interface's message text in front of the specific reason. */
+function withListedMessage(err: ApiError): ApiError {
+  const listed = MESSAGE_OF[err.ref] ?? fieldMessage(err.description);
+  if (listed === undefined || err.description.startsWith(listed)) return err;
+  return new ApiError(err.ref, `${listed} (${err.description})`, err.httpStatus);
+}
+
+class Session {
+  caller: Caller | undefined;
+  orders = false;
+  readonly market = new Map<MarketDataChannel, Set<string>>();
+  alive = true;
+  overLimit = 0;
+
+  constructor(readonly socket: WebSocket) {}
+
+  subscriptions(): { channel: string; product_ids: string[] }[] {
+    const out: { channel: string; product_ids: string[] }[] = [];
+    if (this.orders) out.push({ channel: 'orders', product_ids: [] });
+    for (const [channel, products] of this.market) if (products.size > 0) out.push({ channel, product_ids: [...products] });
+    return out;
+  }
+}
+
+export interface WsApi {
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
+  close(): void;
+}
+
+export function createWsApi(venue: Venue, partial: Partial<WsApiOptions> = {}): WsApi {
+  const options = { ...DEFAULT_WS_OPTIONS, ...partial };
+  const { exchange, keys } = venue;
+  const feed = new MarketDataFeed(exchange.markets, venue.now);
+  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxFrameBytes, perMessageDeflate: false });
+  const sessions = new Set<Session>();
+  const limiter = new RateLimiter(options.messagesPerSecond);
+  /** Signatures seen within the auth window, so a captured auth frame cannot be replayed. */
+  const usedSignatures = new Map<string, number>();
+  /** The connection that created an order gets its updates even when it is not subscribed. */
+  const creators = new Map<string, { session: Session; requestId: string | undefined }>();
+
+  function send(session: Session, message: unknown): void {
+    const { socket } = session;
+    if (socket.readyState !== socket.OPEN) return;
+    if (socket.bufferedAmount > options.maxBufferedBytes) {
+      socket.close(CLOSE_SLOW_CONSUMER, 'slow consumer');
+      setTimeout(() => socket.terminate(), 1_000).unref();
+      return;
+    }
+    socket.send(JSON.stringify(message));
+  }
+
+  function fail(session: Session, frame: unknown, err: ApiError): void {
+    send(session, errorEventFor(frame, withListedMessage(err)));
+  }
+
+  const unsubscribe = venue.onCommitted((batch) => {
+    if (sessions.size === 0 && creators.size === 0) return;
+    deliverOrders(batch.orders);
+    for (const { channel, productId, event } of feed.eventsOf(batch)) {
+      for (const session of sessions) if (session.market.get(channel)?.has(productId) === true) send(session, event);
+    }
+  });
+
+  function deliverOrders(events: readonly OrderEvent[]): void {
+    for (const event of events) {
+      const market = exchange.markets.get(event.row.productId);
+      if (market === undefined) continue;
+      const creator = creators.get(event.row.orderId);
+      const record = wsOrderRecord(event.row, event.trades, market);
+      for (const session of sessions) {
+        const subscribed = session.orders && session.caller?.userId === event.row.userId;
+        const created = creator?.session === session;
+        if (!subscribed && !created) continue;
+        const requestId = created ? creator?.requestId : undefined;
+        send(session, { channel: 'orders', type: 'update', ...(requestId === undefined ? {} : { request_id: requestId }), data: [record] });
+      }
+    }
+    for (const event of events) creators.delete(event.row.orderId);
+  }
+
+  function authenticate(session: Session, frame: unknown, key: string, timestamp: number, signature: string): void {
+    const nowSeconds = Number(venue.now() / 1_000_000_000n);
+    if (Math.abs(nowSeconds - timestamp) > options.authWindowSeconds) {
+      return fail(session, frame, apiError('E0001_AuthRequired', `timestamp outside ±${options.authWindowSeconds} s of the venue's clock`));
+    }
+    for (const [used, at] of usedSignatures) if (at < nowSeconds - 2 * options.authWindowSeconds) usedSignatures.delete(used);
+    if (usedSignatures.has(signature)) return fail(session, frame, apiError('E0001_AuthRequired', 'signature already used'));
+    const caller = keys.verifySignature(key, timestamp, signature, venue.now());
+    if (caller instanceof ApiError) return fail(session, frame, caller);
+    usedSignatures.set(signature, nowSeconds);
+    session.caller = caller;
+    const requestId = (frame as { request_id?: unknown }).request_id;
+    send(session, { channel: 'auth', type: 'authenticated', ...(typeof requestId === 'string' ? { request_id: requestId } : {}) });
+  }
+
+  function trader(session: Session): Caller {
+    if (session.caller === undefined) throw apiError('E0001_AuthRequired', 'authenticate first');
+    if (session.caller.readOnly) throw apiError('E0004_InsufficientScope', 'this API key cannot trade');
+    return session.caller;
+  }
+
+  function subscribe(session: Session, op: 'sub' | 'unsub', channel: Channel, productIds: readonly string[], requestId: string | undefined): void {
+    if (channel === 'orders') {
+      if (op === 'sub' && session.caller === undefined) throw apiError('E0001_AuthRequired', 'authenticate before subscribing to orders');
+      session.orders = op === 'sub';
+    } else {
+      const set = session.market.get(channel) ?? new Set<string>();
+      session.market.set(channel, set);
+      for (const id of productIds) {
+        if (op === 'unsub') set.delete(id);
+        else set.add(id);
+      }
+    }
+    send(session, { channel: 'subscriptions', type: 'update', ...(requestId === undefined ? {} : { request_id: requestId }), subscriptions: session.subscriptions() });
+    if (op === 'unsub' || channel === 'orders') return;
+    for (const id of productIds) {
+      const initial = channel === 'level2' ? feed.level2Snapshot(id) : channel === 'ticker' ? feed.ticker(id) : channel === 'candles' ? feed.candleSnapshot(id) : undefined;
+      if (initial !== undefined) send(session, initial);
+    }
+  }
+
+  async function handle(session: Session, frame: unknown): Promise<void> {
+    const message = parseClientMessage(frame);
+    if (message instanceof ApiError) return fail(session, frame, message);
+    switch (message.op) {
+      case 'auth':
+        return authenticate(session, frame, message.key, message.timestamp, message.signature);
+      case 'sub':
+      case 'unsub':
+        return subscribe(session, message.op, message.channel, message.productIds, message.requestId);
+      case 'ping':
+        return send(session, { channel: 'heartbeat', type: 'pong', ...(message.requestId === undefined ? {} : { request_id: message.requestId }) });
+      case 'create_order': {
+        const caller = trader(session);
+        const request = parseWsCreateOrder(message.data, { now: venue.now() });
+        if (request instanceof ApiError) return fail(session, frame, request);
+        const placed = await venue.run(() => {
+          const result = exchange.place(caller.userId, request);
+          creators.set(result.processed.row.orderId, { session, requestId: message.requestId });
+          return result.processed.row;
+        });
+        // The engine's refusals arrive as a rejected order; the interface also names them as errors.
+        if (placed.doneReason === 'REJECTED' && placed.rejectReason !== '') {
+          const ref = placed.rejectReason as ApiError['ref'];
+          return fail(session, frame, apiError(ref, MESSAGE_OF[ref] ?? 'order rejected'));
+        }
+        return;
+      }
+      case 'cancel_order': {
+        const caller = trader(session);
+        const target = parseWsCancelOrder(message.data);
+        if (target instanceof ApiError) return fail(session, frame, target);
+        await venue.run(() => exchange.cancel(caller.userId, target));
+        return;
+      }
+    }
+  }
+
+  wss.on('connection', (socket: WebSocket) => {
+    const session = new Session(socket);
+    sessions.add(session);
+    socket.on('pong', () => {
+      session.alive = true;
+    });
+    socket.on('message', (data, isBinary) => {
+      const wait = limiter.take(String(socketId(socket)), Date.now());
+      if (wait !== undefined) {
+        session.overLimit += 1;
+        if (session.overLimit > options.messagesPerSecond) {
+          socket.close(CLOSE_RATE_LIMIT, 'rate limit exceeded');
+          return;
+        }
+        return send(session, { channel: 'system', type: 'error', message: `E0501_RateLimitExceeded: too many messages; retry in ${wait} s`, code: wsCode('E0501_RateLimitExceeded') });
+      }
+      session.overLimit = 0;
+      if (isBinary) return fail(session, null, apiError('E0101_InvalidArgument', 'frames must be JSON text'));
+      let frame: unknown;
+      try {
+        frame = JSON.parse(String(data));
+      } catch {
+        return fail(session, null, apiError('E0102_MalformedJson', 'frame is not valid JSON'));
+      }
+      handle(session, frame).catch((err: unknown) => {
+        fail(session, frame, err instanceof ApiError ? err : apiError('E0901_InternalError', 'the venue could not complete this request'));
+      });
+    });
+    socket.on('close', () => {
+      sessions.delete(session);
+      for (const [id, creator] of creators) if (creator.session === session) creators.delete(id);
+    });
+    socket.on('error', () => socket.terminate());
+  });
+
+  const heartbeat = setInterval(() => {
+    for (const session of sessions) {
+      if (!session.alive) {
+        session.socket.terminate();
+        continue;
+      }
+      session.alive = false;
+      session.socket.ping();
+    }
+  }, options.pingIntervalMs);
+  heartbeat.unref();
+
+  return {
+    handleUpgrade(request, socket, head) {
+      const path = (request.url ?? '').split('?')[0];
+      if (path !== '/ws') {
+        socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
+        return;
+      }
+      wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+    },
+    close() {
+      clearInterval(heartbeat);
+      unsubscribe();
+      for (const session of sessions) session.socket.terminate();
+      wss.close();
+    },
+  };
+}
+
+const ids = new WeakMap<WebSocket, number>();
+let nextId = 0;
+function socketId(socket: WebSocket): number {
+  let id = ids.get(socket);
+  if (id === undefined) {
+    id = ++nextId;
+    ids.set(socket, id);
+  }
+  return id;
+}

@@ -1,0 +1,57 @@
+/** One-minute candles of a product, built from its trades; the newest CANDLES_KEPT minutes are kept. */
+import type { Candle } from '../../../src-shared/protocol/ws';
+
+export const CANDLE_NS = 60_000_000_000n;
+export const CANDLES_KEPT = 60;
+
+interface Working {
+  start: bigint;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volumeLots: number;
+}
+
+export class CandleSeries {
+  private readonly candles: Working[] = [];
+
+  constructor(
+    private readonly price: (ticks: number) => string,
+    private readonly size: (lots: number) => string,
+  ) {}
+
+  /** Add a trade; returns the candle it changed. */
+  add(ticks: number, lots: number, time: bigint): Candle {
+    const start = time - (time % CANDLE_NS);
+    let current = this.candles[this.candles.length - 1];
+    if (current === undefined || current.start < start) {
+      current = { start, open: ticks, high: ticks, low: ticks, close: ticks, volumeLots: 0 };
+      this.candles.push(current);
+      if (this.candles.length > CANDLES_KEPT) this.candles.shift();
+    } else if (current.start > start) {
+      // A trade stamped before the newest candle (restored history out of order) changes nothing shown.
+      return this.render(current);
+    }
+    current.high = Math.max(current.high, ticks);
+    current.low = Math.min(current.low, ticks);
+    current.close = ticks;
+    current.volumeLots += lots;
+    return this.render(current);
+  }
+
+  all(): Candle[] {
+    return this.candles.map((c) => this.render(c));
+  }
+
+  private render(c: Working): Candle {
+    return {
+      start: c.start.toString(),
+      open: this.price(c.open),
+      high: this.price(c.high),
+      low: this.price(c.low),
+      close: this.price(c.close),
+      volume: this.size(c.volumeLots),
+    };
+  }
+}

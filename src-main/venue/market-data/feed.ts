@@ -1,0 +1,150 @@
+/**
+ * Public market data as WebSocket events: level2 snapshots and updates, trades, ticker and one-minute candles,
+ * built from what each commit made durable. Candles and ticker figures come from the trades the venue keeps in
+ * memory (restored from the store's recent trades after a restart).
+ */
+import { isReason, toUnits } from '../../../src-shared/protocol/decimal';
+import type { CandlesEvent, Level2SnapshotEvent, MarketDataChannel, TickerEvent } from '../../../src-shared/protocol/ws';
+import type { Market } from '../exchange/market';
+import type { TradeRow } from '../store';
+import type { CommittedBatch } from '../venue';
+import { CandleSeries } from './candles';
+import { LEVEL2_DEPTH } from './level2';
+
+const DAY_NS = 86_400_000_000_000n;
+
+export interface MarketDataEvent {
+  channel: MarketDataChannel;
+  productId: string;
+  event: unknown;
+}
+
+export class MarketDataFeed {
+  private readonly candles = new Map<string, CandleSeries>();
+
+  constructor(
+    private readonly markets: ReadonlyMap<string, Market>,
+    private readonly now: () => bigint,
+  ) {
+    for (const market of markets.values()) {
+      const series = new CandleSeries((t) => market.price(t), (l) => market.size(l));
+      for (const trade of market.recentTrades) this.addToCandles(series, market, trade);
+      this.candles.set(market.id, series);
+    }
+  }
+
+  level2Snapshot(productId: string): Level2SnapshotEvent | undefined {
+    const market = this.markets.get(productId);
+    if (market === undefined) return undefined;
+    const level = (l: { priceTicks: number; lots: number; orders: number }) => ({
+      price: market.price(l.priceTicks),
+      size: market.size(l.lots),
+      order_count: l.orders,
+    });
+    return {
+      channel: 'level2',
+      type: 'snapshot',
+      product_id: productId,
+      sequence: market.sequence,
+      time: this.now().toString(),
+      bids: market.book.depth('BUY', LEVEL2_DEPTH).map(level),
+      asks: market.book.depth('SELL', LEVEL2_DEPTH).map(level),
+    };
+  }
+
+  candleSnapshot(productId: string): CandlesEvent | undefined {
+    const series = this.candles.get(productId);
+    if (series === undefined) return undefined;
+    return { channel: 'candles', type: 'snapshot', product_id: productId, candles: series.all() };
+  }
+
+  ticker(productId: string): TickerEvent | undefined {
+    const market = this.markets.get(productId);
+    if (market === undefined) return undefined;
+    const now = this.now();
+    const day = market.recentTrades.filter((t) => t.time >= now - DAY_NS);
+    const prices = day.map((t) => ticksOf(market, t.price));
+    let volumeLots = 0;
+    for (const t of day) volumeLots += lotsOf(market, t.size);
+    const bestBid = market.book.depth('BUY', 1)[0];
+    const bestAsk = market.book.depth('SELL', 1)[0];
+    const last = market.book.lastTradeTicks;
+    return {
+      channel: 'ticker',
+      type: 'update',
+      product_id: productId,
+      price: last === undefined ? '' : market.price(last),
+      best_bid: bestBid === undefined ? '' : market.price(bestBid.priceTicks),
+      best_bid_size: bestBid === undefined ? '' : market.size(bestBid.lots),
+      best_ask: bestAsk === undefined ? '' : market.price(bestAsk.priceTicks),
+      best_ask_size: bestAsk === undefined ? '' : market.size(bestAsk.lots),
+      open_24h: prices.length === 0 ? '' : market.price(prices[0] as number),
+      high_24h: prices.length === 0 ? '' : market.price(Math.max(...prices)),
+      low_24h: prices.length === 0 ? '' : market.price(Math.min(...prices)),
+      volume_24h: market.size(volumeLots),
+      time: now.toString(),
+    };
+  }
+
+  /** The events one commit produces, in the order a subscriber should see them. */
+  eventsOf(batch: CommittedBatch): MarketDataEvent[] {
+    const out: MarketDataEvent[] = [];
+    const time = this.now().toString();
+    const touched = new Set<string>();
+    for (const book of batch.books) {
+      touched.add(book.productId);
+      out.push({
+        channel: 'level2',
+        productId: book.productId,
+        event: { channel: 'level2', type: 'l2update', product_id: book.productId, sequence: book.sequence, time, changes: book.changes },
+      });
+    }
+    const tradesByProduct = new Map<string, TradeRow[]>();
+    for (const trade of batch.trades) {
+      const list = tradesByProduct.get(trade.productId) ?? [];
+      list.push(trade);
+      tradesByProduct.set(trade.productId, list);
+    }
+    for (const [productId, trades] of tradesByProduct) {
+      const market = this.markets.get(productId);
+      const series = this.candles.get(productId);
+      if (market === undefined || series === undefined) continue;
+      touched.add(productId);
+      out.push({
+        channel: 'trades',
+        productId,
+        event: {
+          channel: 'trades',
+          type: 'update',
+          product_id: productId,
+          data: trades.map((t) => ({ id: t.id, product_id: t.productId, price: t.price, size: t.size, side: t.takerSide, time: t.time.toString() })),
+        },
+      });
+      const changed = new Map<string, unknown>();
+      for (const trade of trades) {
+        const candle = this.addToCandles(series, market, trade);
+        changed.set(candle.start, candle);
+      }
+      out.push({ channel: 'candles', productId, event: { channel: 'candles', type: 'update', product_id: productId, candles: [...changed.values()] } });
+    }
+    for (const productId of touched) {
+      const ticker = this.ticker(productId);
+      if (ticker !== undefined) out.push({ channel: 'ticker', productId, event: ticker });
+    }
+    return out;
+  }
+
+  private addToCandles(series: CandleSeries, market: Market, trade: TradeRow) {
+    return series.add(ticksOf(market, trade.price), lotsOf(market, trade.size), trade.time);
+  }
+}
+
+function ticksOf(market: Market, price: string): number {
+  const ticks = toUnits(price, market.rules.spec.priceIncrement);
+  return isReason(ticks) ? 0 : ticks;
+}
+
+function lotsOf(market: Market, size: string): number {
+  const lots = toUnits(size, market.rules.spec.sizeIncrement);
+  return isReason(lots) ? 0 : lots;
+}
