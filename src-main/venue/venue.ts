@@ -10,7 +10,7 @@ import { isReason, toAtoms } from '../../src-shared/protocol/decimal';
 import { DEFAULT_MAKER_FEE_RATE, DEFAULT_TAKER_FEE_RATE, LOCAL_USER_BALANCES, findAsset } from '../../src-shared/protocol/products';
 import { KeyRing } from './accounts/key-ring';
 import type { Level2Change } from '../../src-shared/protocol/ws';
-import { Exchange, FEE_ACCOUNT_ID, type OrderEvent } from './exchange/exchange';
+import { Exchange, FEE_ACCOUNT_ID, STARTING_BALANCES_KEY, type OrderEvent } from './exchange/exchange';
 import { PublishedBook } from './market-data/level2';
 import { openStore, type TradeRow, type VenueStore } from './store';
 
@@ -157,6 +157,8 @@ export class Venue {
     if (snapshot.users.length === 0) return true;
     for (const user of snapshot.users) this.exchange.addUser(user);
     for (const b of snapshot.balances) this.exchange.ledger.restore(b.userId, b.asset, b.free, b.locked);
+    const starting = snapshot.meta[STARTING_BALANCES_KEY];
+    if (starting !== undefined) this.exchange.restoreStartingBalances(starting);
     this.keys.load(snapshot.apiKeys);
     const trades = this.store.tradesOfOrders(snapshot.openOrders.map((o) => o.orderId));
     const tradesByOrder = new Map<string, typeof trades>();
@@ -187,7 +189,7 @@ export class Venue {
       if (spec === undefined) throw new Error(`LOCAL_USER_BALANCES names unknown asset ${asset}`);
       const atoms = toAtoms(amount, spec.decimals);
       if (isReason(atoms)) throw new Error(`LOCAL_USER_BALANCES ${asset}: ${atoms.reason}`);
-      this.exchange.deposit(user.id, asset, atoms);
+      this.exchange.fund(user.id, asset, atoms);
     }
     const { row, secret } = this.keys.create(user.id, { name: 'local', readOnly: false, expiredAt: null }, this.now());
     const changes = this.exchange.takeChanges();

@@ -277,12 +277,18 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
     const body = ok(parseSimUserBody(request.body));
     const created = await venue.run(() => {
       const user = exchange.createUser({ isAdmin: false, makerFeeRate: DEFAULT_MAKER_FEE_RATE, takerFeeRate: DEFAULT_TAKER_FEE_RATE });
-      for (const b of body.balances) exchange.deposit(user.id, b.assetId, b.atoms);
+      for (const b of body.balances) exchange.fund(user.id, b.assetId, b.atoms);
       return user;
     });
     const key = keys.create(created.id, { name: 'simulated', readOnly: false, expiredAt: null }, venue.now());
     await store.commit({ apiKeys: [key.row] });
     return { user_id: created.id, api_key: apiKeyRecord(key.row, key.secret) };
+  });
+
+  app.post('/sim/reset', async (request) => {
+    admin(request);
+    await venue.run(() => exchange.reset());
+    return { reset: true };
   });
 
   app.post('/sim/deposit', async (request) => {

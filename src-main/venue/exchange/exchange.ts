@@ -21,6 +21,9 @@ import { Market } from './market';
 /** The venue's own account, which fees are paid into so every asset's total is conserved. */
 export const FEE_ACCOUNT_ID = '00000000-0000-0000-0000-000000000000';
 
+/** Meta key of every account's starting funds, which /sim/reset restores. */
+export const STARTING_BALANCES_KEY = 'starting-balances';
+
 /** A stop-market buy reserves this share of trigger price × size (plus fee) and pays no more once triggered. */
 const STOP_MARKET_BUY_RESERVE_PERCENT = 110n;
 /** TWAP slices at most once a second. */
@@ -82,6 +85,8 @@ export class Exchange {
   private readonly newTrades: TradeRow[] = [];
   private readonly changedUsers = new Set<UserState>();
   private readonly listeners = new Set<Listener>();
+  private readonly starting = new Map<string, Map<string, bigint>>();
+  private startingChanged = false;
 
   constructor(private readonly options: ExchangeOptions) {
     for (const spec of PRODUCTS) {
@@ -134,6 +139,33 @@ export class Exchange {
   deposit(userId: string, asset: string, atoms: bigint): void {
     this.mustUser(userId);
     this.ledger.deposit(userId, asset, atoms);
+  }
+
+  /** A new account's first funds: deposited, and remembered as what a reset returns the account to. */
+  fund(userId: string, asset: string, atoms: bigint): void {
+    this.deposit(userId, asset, atoms);
+    const assets = this.starting.get(userId) ?? new Map<string, bigint>();
+    assets.set(asset, (assets.get(asset) ?? 0n) + atoms);
+    this.starting.set(userId, assets);
+    this.startingChanged = true;
+  }
+
+  /** Every account's starting funds as persisted (meta STARTING_BALANCES_KEY). */
+  restoreStartingBalances(json: string): void {
+    const parsed = JSON.parse(json) as Record<string, Record<string, string>>;
+    for (const [userId, assets] of Object.entries(parsed)) {
+      this.starting.set(userId, new Map(Object.entries(assets).map(([asset, atoms]) => [asset, BigInt(atoms)])));
+    }
+  }
+
+  /** The simulator's reset: every order cancelled, every account back to its starting funds, fees to zero. */
+  reset(): void {
+    for (const order of [...this.byId.values()]) this.cancelLive(order);
+    for (const account of [...this.ledger.accountIds()]) {
+      for (const asset of [...this.ledger.balances(account).keys()]) {
+        this.ledger.reset(account, asset, this.starting.get(account)?.get(asset) ?? 0n);
+      }
+    }
   }
 
   // ---- recovery -------------------------------------------------------------------------------------------
@@ -379,6 +411,12 @@ export class Exchange {
     const balances = this.ledger.drainChanged().map((b) => ({ userId: b.account, asset: b.asset, free: b.free, locked: b.locked }));
     const trades = this.newTrades.splice(0);
     const changes: ChangeSet = {};
+    if (this.startingChanged) {
+      this.startingChanged = false;
+      const json: Record<string, Record<string, string>> = {};
+      for (const [userId, assets] of this.starting) json[userId] = Object.fromEntries([...assets].map(([a, v]) => [a, v.toString()]));
+      changes.meta = { [STARTING_BALANCES_KEY]: JSON.stringify(json) };
+    }
     if (orders.length > 0) changes.orders = orders;
     if (users.length > 0) changes.users = users;
     if (balances.length > 0) changes.balances = balances;

@@ -30,6 +30,15 @@ export class Ledger {
     entry.locked = locked;
   }
 
+  /** Set a balance outright, nothing locked (the simulator's reset); the only operation that is not a transfer. */
+  reset(account: string, asset: string, free: bigint): void {
+    this.positive(free);
+    const entry = this.entry(account, asset);
+    entry.free = free;
+    entry.locked = 0n;
+    this.touch(account, asset);
+  }
+
   /** New value entering the venue: starting balances and the simulator's faucet. */
   deposit(account: string, asset: string, amount: bigint): void {
     this.positive(amount);

@@ -1,0 +1,32 @@
+// Start a benchmark server in its own process (so load and server do not share an event loop) and wait for
+// its "ready ..." line.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+
+export interface Server {
+  words: string[];
+  stop(): Promise<void>;
+}
+
+export function spawnServer(script: string): Promise<Server> {
+  const child: ChildProcess = spawn(process.execPath, [...(process.env['BENCH_SERVER_ARGS']?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', join(import.meta.dirname, 'servers', script)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const line = /^ready (.*)$/m.exec(out);
+      if (line?.[1] === undefined) return;
+      resolve({
+        words: line[1].trim().split(' '),
+        stop: () =>
+          new Promise((done) => {
+            child.once('exit', () => done());
+            child.kill('SIGTERM');
+          }),
+      });
+    });
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before it was ready`)));
+  });
+}

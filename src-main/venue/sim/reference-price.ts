@@ -1,0 +1,44 @@
+/**
+ * A product's reference price: the "fair value" the simulated makers quote around. It follows a driftless
+ * geometric random walk whose size is set by an annualised volatility, as traders quote it (0.8 = 80 % a year).
+ *
+ * The walk needs fractions of a tick to accumulate (a calm SOL market moves a fifth of a tick per step), so the
+ * level is kept as a whole number of millionths of a tick. The Gaussian noise is floating point, but it only
+ * decides where the level goes: every price the simulator quotes is whole ticks.
+ */
+const MICRO = 1_000_000;
+const SECONDS_PER_YEAR = 365 * 24 * 60 * 60;
+
+export class ReferencePrice {
+  private micro: number;
+
+  /** `minTicks` and `maxTicks` bound the walk; both must leave room for a quote ladder on either side. */
+  constructor(
+    ticks: number,
+    readonly minTicks: number,
+    readonly maxTicks: number,
+  ) {
+    if (!(minTicks >= 1 && maxTicks >= minTicks && maxTicks * MICRO <= Number.MAX_SAFE_INTEGER)) {
+      throw new RangeError(`reference price bounds ${minTicks}..${maxTicks} ticks are unusable`);
+    }
+    this.micro = this.clamp(ticks * MICRO);
+  }
+
+  get ticks(): number {
+    return Math.round(this.micro / MICRO);
+  }
+
+  set(ticks: number): void {
+    this.micro = this.clamp(ticks * MICRO);
+  }
+
+  /** One step of `seconds` with standard normal `z`; the -σ²/2 term keeps the expected price where it is. */
+  walk(volatility: number, seconds: number, z: number): void {
+    const sigma = volatility * Math.sqrt(seconds / SECONDS_PER_YEAR);
+    this.micro = this.clamp(Math.round(this.micro * Math.exp(sigma * z - (sigma * sigma) / 2)));
+  }
+
+  private clamp(micro: number): number {
+    return Math.min(this.maxTicks * MICRO, Math.max(this.minTicks * MICRO, micro));
+  }
+}
