@@ -5,6 +5,6 @@ const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate:
 wss.on('connection', (socket) => socket.on('message', (data) => socket.send(data)));
 wss.on('listening', () => {
   const address = wss.address();
-  if (typeof address === 'string') throw new Error('expected a TCP address');
+  if (address === null || typeof address === 'string') throw new Error('expected a TCP address');
   process.stdout.write(`ready ws://127.0.0.1:${address.port}\n`);
 });

@@ -20,6 +20,6 @@ export async function dispatch(services: DeskServices, method: unknown, request:
     const value = await services[name](parsed.data);
     return { ok: true, value };
   } catch (err) {
-    return fail('E0900_Internal', err instanceof Error ? err.message : 'internal error');
+    return fail('E0901_InternalError', err instanceof Error ? err.message : 'internal error');
   }
 }

@@ -20,7 +20,7 @@ export class BridgeError extends Error {
 
 export async function call<M extends MethodName>(method: M, request: Request<M>): Promise<Response<M>> {
   const nova = window.nova;
-  if (nova === undefined) throw new BridgeError('E0900_Internal', 'the desk bridge is not available in this window');
+  if (nova === undefined) throw new BridgeError('E0901_InternalError', 'the desk bridge is not available in this window');
   const result = await nova[method](request);
   if (!result.ok) throw new BridgeError(result.error.ref, result.error.message);
   return result.value;

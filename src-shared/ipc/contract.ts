@@ -4,6 +4,9 @@
  * against it (ARCHITECTURE rule 4).
  */
 import { z } from 'zod';
+import type { MethodName } from './methods';
+
+export { IPC_CHANNEL, METHOD_NAMES, type MethodName } from './methods';
 
 export const VenueStatus = z.object({
   state: z.enum(['starting', 'ready', 'stopped', 'failed']),
@@ -16,15 +19,11 @@ export type VenueStatus = z.infer<typeof VenueStatus>;
 
 export const contract = {
   'venue.status': { request: z.object({}).strict(), response: VenueStatus },
-} as const;
+} as const satisfies Record<MethodName, { request: z.ZodType; response: z.ZodType }>;
 
 export type Contract = typeof contract;
-export type MethodName = keyof Contract;
 export type Request<M extends MethodName> = z.infer<Contract[M]['request']>;
 export type Response<M extends MethodName> = z.infer<Contract[M]['response']>;
 
 /** Every answer crosses the bridge in this shape, so a window never has to catch a thrown Error. */
 export type Result<T> = { ok: true; value: T } | { ok: false; error: { ref: string; message: string } };
-
-export const methodNames = Object.keys(contract) as MethodName[];
-export const IPC_CHANNEL = 'nova:call';

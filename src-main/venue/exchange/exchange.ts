@@ -433,9 +433,7 @@ export class Exchange {
     if (order.side === 'SELL') {
       if (order.lots > 0) amount = market.baseAtoms(order.lots);
       else {
-        // A market sell for a quote amount: the lots the book would take right now to raise it.
-        const target = notionalReaching(order.quoteAtoms, order.takerRatePpm);
-        amount = market.baseAtoms(market.book.estimate('SELL', 0, 0, Number(target), order.owner, order.stp).lots);
+        amount = market.baseAtoms(this.lotsToRaise(order));
       }
     } else if (order.exactQuote || (order.row.type === 'MARKET' && order.lots === 0)) {
       amount = order.quoteAtoms;
@@ -454,6 +452,23 @@ export class Exchange {
     if (!this.ledger.hold(order.row.userId, order.row.holdAsset, amount)) return false;
     order.hold = amount;
     return true;
+  }
+
+  /**
+   * A market sell for a quote amount sells whole lots, so it sells the fewest lots whose proceeds after fee
+   * reach the amount (or all the book can take): what the book would take right now.
+   */
+  private lotsToRaise(order: LiveOrder): number {
+    const { book } = order.market;
+    const target = notionalReaching(order.quoteAtoms, order.takerRatePpm);
+    let lots = book.estimate('SELL', 0, 0, Number(target), order.owner, order.stp).lots;
+    for (;;) {
+      const next = book.estimate('SELL', 0, lots + 1, Number.POSITIVE_INFINITY, order.owner, order.stp);
+      // Lots 0 would mean "no lot bound" to the engine; nothing sold raises nothing.
+      const raised = lots === 0 ? 0 : book.estimate('SELL', 0, lots, Number.POSITIVE_INFINITY, order.owner, order.stp).notional;
+      if (BigInt(raised) >= target || next.lots <= lots) return lots;
+      lots += 1;
+    }
   }
 
   /** The order's time has come: wait for a stop trigger, start slicing, or go to the book. */
@@ -506,7 +521,6 @@ export class Exchange {
       // Never trade past the hold: the budget is the notional whose cost with fee fits in it.
       quoteBudget = Number(notionalWithin(order.hold, order.takerRatePpm));
     } else if (isMarket && order.side === 'SELL' && order.lots === 0) {
-      quoteBudget = Number(notionalReaching(order.quoteAtoms, order.takerRatePpm));
       engineLots = Number(order.hold / market.lotAtoms);
     }
     if (engineLots === 0 && quoteBudget === Number.POSITIVE_INFINITY) {

@@ -1,0 +1,111 @@
+/**
+ * A simulated market maker: rests a ladder of post-only limit orders on both sides of the reference price and
+ * keeps it there. Each step it cancels the quotes the reference moved off its ladder (or that takers ate down to
+ * less than half their size) and fills the gaps, nearest the mid first, while its free balances cover them.
+ */
+import type { Side } from '../engine';
+import type { Exchange } from '../exchange/exchange';
+import type { Market } from '../exchange/market';
+import type { OrderEntry } from './order-entry';
+import { ladderSizes, levelPrice, tradableLots, type QuoteGrid } from './quote-ladder';
+import type { SeededRandom } from './random';
+
+export interface MakerProfile {
+  /** Levels quoted on each side; at most 10 keeps the simulator's resting orders bounded. */
+  readonly levels: number;
+  /** Size of this maker's best level, in percent of the product's standard clip. */
+  readonly sizePercent: number;
+  /** Where this maker's prices sit between grid lines, in percent of a step: makers quoting between each other's levels make a denser book. */
+  readonly offsetPercent: number;
+}
+
+export interface QuoteContext {
+  readonly exchange: Exchange;
+  readonly entry: OrderEntry;
+  readonly rng: SeededRandom;
+  readonly referenceTicks: number;
+  readonly grid: QuoteGrid;
+  /** Lots of the product's standard clip at the reference. */
+  readonly clipLots: number;
+}
+
+const SIDES: readonly Side[] = ['BUY', 'SELL'];
+/** Placed sizes vary around the ladder's nominal size by this much either way, in percent. */
+const SIZE_JITTER_PERCENT = 25;
+/** A bid must leave this share of its notional free on top, for the fee its hold includes (in percent). */
+const FEE_ALLOWANCE_PERCENT = 1n;
+
+export class MarketMaker {
+  /** Price in ticks → id of the order resting there, per side. */
+  private readonly quotes: Record<Side, Map<number, string>> = { BUY: new Map(), SELL: new Map() };
+  /** Price in ticks → nominal lots of the ladder worked out by the last withdrawStale. */
+  private ladder: Record<Side, Map<number, number>> = { BUY: new Map(), SELL: new Map() };
+
+  constructor(
+    readonly userId: string,
+    readonly market: Market,
+    readonly profile: MakerProfile,
+  ) {}
+
+  /** Work out the ladder for this reference, then cancel every quote that is not on it or is mostly eaten. */
+  withdrawStale(ctx: QuoteContext): void {
+    const { grid, referenceTicks } = ctx;
+    const offset = Math.floor((grid.step * this.profile.offsetPercent) / 100);
+    const bestLots = Math.max(1, Math.floor((ctx.clipLots * this.profile.sizePercent) / 100));
+    const sizes = ladderSizes(bestLots, this.profile.levels);
+    for (const side of SIDES) {
+      const ladder = new Map<number, number>();
+      sizes.forEach((lots, level) => {
+        const price = levelPrice(side, referenceTicks, grid, offset, level, this.market.rules.maxTicks);
+        if (price !== undefined) ladder.set(price, lots);
+      });
+      this.ladder[side] = ladder;
+      for (const [price, orderId] of this.quotes[side]) {
+        const live = ctx.exchange.liveOrder(orderId);
+        if (live === undefined || live.row.status !== 'ACTIVE') {
+          this.quotes[side].delete(price);
+          continue;
+        }
+        const nominal = ladder.get(price);
+        if (nominal === undefined || live.row.restingLots * 2 < nominal) {
+          ctx.entry.cancel(this.userId, orderId);
+          this.quotes[side].delete(price);
+        }
+      }
+    }
+  }
+
+  /** Quote the ladder's empty levels. Runs after every maker has withdrawn, so no new quote meets a stale one. */
+  fillGaps(ctx: QuoteContext): void {
+    const { market } = this;
+    const book = market.book;
+    for (const side of SIDES) {
+      for (const [price, nominal] of this.ladder[side]) {
+        if (this.quotes[side].has(price)) continue;
+        const jitter = ctx.rng.int(100 - SIZE_JITTER_PERCENT, 100 + SIZE_JITTER_PERCENT);
+        // A quote that would cross someone else's order is skipped rather than sent to be refused as post-only.
+        const opposite = side === 'BUY' ? book.bestAsk() : book.bestBid();
+        if (opposite !== undefined && (side === 'BUY' ? price >= opposite : price <= opposite)) continue;
+        const lots = tradableLots(market.rules, price, Math.floor((nominal * jitter) / 100));
+        if (!this.canAfford(ctx.exchange, side, price, lots)) continue;
+        const order = ctx.entry.place(this.userId, {
+          type: 'LIMIT',
+          side,
+          product_id: market.id,
+          limit_price: market.price(price),
+          base_size: market.size(lots),
+          time_in_force: 'GTC',
+          post_only: true,
+        });
+        if (order?.row.status === 'ACTIVE') this.quotes[side].set(price, order.row.orderId);
+      }
+    }
+  }
+
+  private canAfford(exchange: Exchange, side: Side, price: number, lots: number): boolean {
+    const { market } = this;
+    if (side === 'SELL') return exchange.ledger.balance(this.userId, market.baseAsset).free >= market.baseAtoms(lots);
+    const notional = market.notional(price, lots);
+    return exchange.ledger.balance(this.userId, market.quoteAsset).free >= notional + (notional * FEE_ALLOWANCE_PERCENT) / 100n;
+  }
+}
