@@ -164,7 +164,7 @@ export function orderBookRecord(market: Market, depth: number, now: bigint) {
   });
   return {
     product_id: market.id,
-    sequence: String(market.sequence),
+    sequence: market.sequence,
     time: now.toString(),
     bids: market.book.depth('BUY', depth).map(level),
     asks: market.book.depth('SELL', depth).map(level),
