@@ -31,7 +31,7 @@ async function drive(url: string, count: number, request: (i: number) => string,
   const start = process.hrtime.bigint();
   await new Promise<void>((resolve) => {
     ws.on('message', (data) => {
-      const i = answerOf(String(data));
+      const i = answerOf(Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8'));
       if (i === undefined || answered[i] === 1) return;
       answered[i] = 1;
       done += 1;

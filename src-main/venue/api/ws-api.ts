@@ -243,7 +243,7 @@ export function createWsApi(venue: Venue, partial: Partial<WsApiOptions> = {}): 
       if (isBinary) return fail(session, null, apiError('E0101_InvalidArgument', 'frames must be JSON text'));
       let frame: unknown;
       try {
-        frame = JSON.parse(String(data));
+        frame = JSON.parse(Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8'));
       } catch {
         return fail(session, null, apiError('E0102_MalformedJson', 'frame is not valid JSON'));
       }
