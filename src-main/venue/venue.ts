@@ -3,12 +3,13 @@
  * data folder restores everything a previous run acknowledged; the first open of an empty folder creates the
  * venue's fee account and the local user (funded, admin) and writes bootstrap.json.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isReason, toAtoms } from '../../src-shared/protocol/decimal';
 import { DEFAULT_MAKER_FEE_RATE, DEFAULT_TAKER_FEE_RATE, LOCAL_USER_BALANCES, findAsset } from '../../src-shared/protocol/products';
 import { KeyRing } from './accounts/key-ring';
+import { newUuidV7 } from './ids';
 import type { Level2Change } from '../../src-shared/protocol/ws';
 import { Exchange, FEE_ACCOUNT_ID, STARTING_BALANCES_KEY, type OrderEvent } from './exchange/exchange';
 import { PublishedBook } from './market-data/level2';
@@ -76,7 +77,7 @@ export class Venue {
     this.keys = new KeyRing(masterKey(options.dataDir));
     this.exchange = new Exchange({
       now: this.now,
-      newId: randomUUID,
+      newId: () => newUuidV7(),
       maxOpenOrders: options.maxOpenOrders ?? DEFAULT_MAX_OPEN_ORDERS,
     });
     this.exchange.setArchive(this.store);
