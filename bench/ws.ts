@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import WebSocket from 'ws';
+import { frameText } from '../src-main/venue/api/ws-api';
 import { signature } from '../test/integration/ws/ws-client';
 import { spawnServer } from './spawn-server';
 
@@ -31,7 +32,7 @@ async function drive(url: string, count: number, request: (i: number) => string,
   const start = process.hrtime.bigint();
   await new Promise<void>((resolve) => {
     ws.on('message', (data) => {
-      const i = answerOf(Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8'));
+      const i = answerOf(frameText(data));
       if (i === undefined || answered[i] === 1) return;
       answered[i] = 1;
       done += 1;

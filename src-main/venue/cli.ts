@@ -1,9 +1,9 @@
 /**
- * `npm run venue -- --port 8787 --data ./venue-data [--simulate] [--max-open-orders 1000] [--order-rate 50]
- * [--request-rate 200]`: the local venue headless, exactly as the venue contract describes it.
+ * `npm run venue -- --port 8787 --data ./venue-data [--simulate] [--seed 1] [--max-open-orders 1000]
+ * [--order-rate 50] [--request-rate 200]`: the local venue headless, exactly as the venue contract describes it.
  */
 import { parseArgs } from 'node:util';
-import { DEFAULT_ORDER_RATE, DEFAULT_REQUEST_RATE, startVenue } from './server';
+import { DEFAULT_ORDER_RATE, DEFAULT_REQUEST_RATE, DEFAULT_SEED, startVenue } from './server';
 import { DEFAULT_MAX_OPEN_ORDERS } from './venue';
 
 function die(reason: string, code = 2): never {
@@ -26,6 +26,7 @@ try {
       port: { type: 'string' },
       data: { type: 'string' },
       simulate: { type: 'boolean', default: false },
+      seed: { type: 'string' },
       'max-open-orders': { type: 'string' },
       'order-rate': { type: 'string' },
       'request-rate': { type: 'string' },
@@ -45,6 +46,7 @@ startVenue({
   port,
   dataDir,
   simulate: args.simulate,
+  seed: count(args.seed, 'seed', DEFAULT_SEED, 0, 2 ** 31),
   maxOpenOrders: count(args['max-open-orders'], 'max-open-orders', DEFAULT_MAX_OPEN_ORDERS, 1),
   orderRate: count(args['order-rate'], 'order-rate', DEFAULT_ORDER_RATE),
   requestRate: count(args['request-rate'], 'request-rate', DEFAULT_REQUEST_RATE),

@@ -5,6 +5,7 @@
 import type { AddressInfo } from 'node:net';
 import { buildHttpApi } from './api/http-api';
 import { createWsApi, type WsApiOptions } from './api/ws-api';
+import { MarketSimulator } from './sim/market-simulator';
 import { Venue } from './venue';
 
 export interface StartVenueOptions {
@@ -12,6 +13,8 @@ export interface StartVenueOptions {
   port: number;
   dataDir: string;
   simulate?: boolean;
+  /** Seed of the market simulator's randomness (the same seed, the same market). */
+  seed?: number;
   nativeBinding?: string;
   maxOpenOrders?: number;
   /** Per key and second; 0 = unlimited. Defaults are the contract's. */
@@ -30,6 +33,7 @@ export interface RunningVenue {
 }
 
 export const DEFAULT_ORDER_RATE = 50;
+export const DEFAULT_SEED = 1;
 export const DEFAULT_REQUEST_RATE = 200;
 /** How often the clock looks for GTT expiries, scheduled starts and TWAP slices. */
 const CLOCK_MS = 50;
@@ -41,15 +45,22 @@ export async function startVenue(options: StartVenueOptions): Promise<RunningVen
     ...(options.maxOpenOrders === undefined ? {} : { maxOpenOrders: options.maxOpenOrders }),
     ...(options.now === undefined ? {} : { now: options.now }),
   });
+  let simulator: MarketSimulator | undefined;
+  if (options.simulate === true) {
+    simulator = new MarketSimulator(venue, { seed: options.seed ?? DEFAULT_SEED });
+    await simulator.setup();
+  }
   const app = buildHttpApi(venue, {
     orderRate: options.orderRate ?? DEFAULT_ORDER_RATE,
     requestRate: options.requestRate ?? DEFAULT_REQUEST_RATE,
+    ...(simulator === undefined ? {} : { simulator }),
   });
   const ws = createWsApi(venue, options.ws ?? {});
   app.server.on('upgrade', (request, socket, head) => ws.handleUpgrade(request, socket, head));
   try {
     await app.listen({ host: '127.0.0.1', port: options.port });
   } catch (err) {
+    await simulator?.stop();
     await venue.close();
     throw err;
   }
@@ -57,6 +68,7 @@ export async function startVenue(options: StartVenueOptions): Promise<RunningVen
   const baseUrl = `http://127.0.0.1:${port}`;
   const wsUrl = `ws://127.0.0.1:${port}/ws`;
   venue.writeBootstrap(baseUrl, wsUrl);
+  simulator?.start();
 
   const clock = setInterval(() => {
     venue.run(() => venue.exchange.tick()).catch(() => undefined);
@@ -72,6 +84,7 @@ export async function startVenue(options: StartVenueOptions): Promise<RunningVen
     close: () => {
       closing ??= (async () => {
         clearInterval(clock);
+        await simulator?.stop();
         ws.close();
         // Stop accepting, let requests in flight finish (they await their commits), then flush and close.
         await app.close();

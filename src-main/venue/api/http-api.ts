@@ -27,7 +27,9 @@ import type { LiveOrder } from '../exchange/live-order';
 import type { Market } from '../exchange/market';
 import type { OrderRow, TradeRow } from '../store';
 import type { Venue } from '../venue';
+import type { MarketSimulator } from '../sim/market-simulator';
 import { RateLimitError, RateLimiter } from './rate-limit';
+import { registerSimControls } from './sim-routes';
 import { accountRecord, apiKeyRecord, assetRecords, orderBookRecord, orderRecord, productRecord, publicTradeRecord } from './records';
 
 export interface HttpApiOptions {
@@ -36,6 +38,8 @@ export interface HttpApiOptions {
   orderRate: number;
   /** Largest accepted request body. */
   bodyLimit?: number;
+  /** The market simulator, when the venue runs one: its controls live under /sim. */
+  simulator?: MarketSimulator;
 }
 
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
@@ -62,6 +66,8 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
     logger: false,
     return503OnClosing: true,
   });
+  // Bodies are JSON only (interface section 4): without this, text/plain would reach a route as a string.
+  app.removeContentTypeParser('text/plain');
   const requests = new RateLimiter(options.requestRate);
   const orders = new RateLimiter(options.orderRate);
   const { exchange, store, keys } = venue;
@@ -113,8 +119,12 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
         return fail(apiError('E0103_BodyTooLarge', `request body larger than ${options.bodyLimit ?? DEFAULT_BODY_LIMIT} bytes`), reply);
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
         return fail(apiError('E0106_UnsupportedMediaType', 'request bodies must be application/json'), reply);
-      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
+        if (/prototype/i.test((error as Error).message)) {
+          return fail(apiError('E0101_InvalidArgument', 'request body: __proto__ and constructor keys are not allowed'), reply);
+        }
+        return fail(apiError('E0102_MalformedJson', 'request body is not valid JSON'), reply);
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
         return fail(apiError('E0102_MalformedJson', 'request body is not valid JSON'), reply);
       default: {
@@ -301,6 +311,8 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
       return { account: accountRecord(user, exchange.ledger.balances(body.userId), exchange.orderCounts(body.userId)) };
     });
   });
+
+  if (options.simulator !== undefined) registerSimControls(app, options.simulator, admin);
 
   return app;
 }

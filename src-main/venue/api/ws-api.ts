@@ -9,7 +9,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { ApiError, apiError, wsCode } from '../../../src-shared/errors/api-error';
 import { parseWsCreateOrder } from '../../../src-shared/protocol/orders';
 import { errorEventFor, parseClientMessage, parseWsCancelOrder, type Channel, type MarketDataChannel } from '../../../src-shared/protocol/ws';
@@ -243,7 +243,7 @@ export function createWsApi(venue: Venue, partial: Partial<WsApiOptions> = {}): 
       if (isBinary) return fail(session, null, apiError('E0101_InvalidArgument', 'frames must be JSON text'));
       let frame: unknown;
       try {
-        frame = JSON.parse(Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8'));
+        frame = JSON.parse(frameText(data));
       } catch {
         return fail(session, null, apiError('E0102_MalformedJson', 'frame is not valid JSON'));
       }
@@ -286,6 +286,13 @@ export function createWsApi(venue: Venue, partial: Partial<WsApiOptions> = {}): 
       wss.close();
     },
   };
+}
+
+/** A received frame's text, whatever form `ws` delivered it in. */
+export function frameText(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  if (data instanceof ArrayBuffer) return Buffer.from(new Uint8Array(data)).toString('utf8');
+  return data.toString('utf8');
 }
 
 const ids = new WeakMap<WebSocket, number>();

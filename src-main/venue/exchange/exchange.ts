@@ -393,8 +393,10 @@ export class Exchange {
       }
       if (order.row.status === 'SCHEDULED' && order.row.scheduledAt !== null && order.row.scheduledAt <= now) {
         this.start(order);
-      } else if (order.twap !== undefined && order.twap.nextAt <= now) {
-        this.slice(order, now);
+      } else if (order.twap !== undefined) {
+        // A TWAP is done when its window ends (or it fills), not when its last slice has run.
+        if (order.row.expiredAt !== null && order.row.expiredAt <= now) this.finish(order, order.filledLots >= order.lots ? 'FILLED' : 'EXPIRED', '');
+        else if (order.twap.slicesLeft > 0 && order.twap.nextAt <= now) this.slice(order);
       } else if (order.row.expiredAt !== null && order.row.expiredAt <= now && order.twap === undefined) {
         this.finish(order, 'EXPIRED', '');
       }
@@ -680,17 +682,13 @@ export class Exchange {
     order.twap = { lotsLeft: order.lots, slicesLeft: slices, nextAt: start, intervalNs: window / BigInt(slices) };
     this.setStatus(order, 'ACTIVE');
     this.timed.add(order);
-    this.slice(order, now);
+    this.slice(order);
   }
 
   /** One TWAP slice: an even share of what is left, as an IOC capped by the order's limit price. */
-  private slice(order: LiveOrder, now: bigint): void {
+  private slice(order: LiveOrder): void {
     const plan = order.twap;
-    if (plan === undefined) return;
-    const end = order.row.expiredAt ?? now;
-    if (plan.slicesLeft <= 0 || plan.lotsLeft <= 0 || now > end) {
-      return this.finish(order, order.filledLots >= order.lots ? 'FILLED' : 'EXPIRED', '');
-    }
+    if (plan === undefined || plan.slicesLeft <= 0 || plan.lotsLeft <= 0) return;
     const lots = Math.ceil(plan.lotsLeft / plan.slicesLeft);
     plan.slicesLeft -= 1;
     plan.lotsLeft -= lots;
@@ -711,9 +709,7 @@ export class Exchange {
       this.ledger.release(order.row.userId, order.row.holdAsset, order.hold);
       order.hold = 0n;
     }
-    if (this.byId.has(order.row.orderId) && (plan.slicesLeft === 0 || order.filledLots >= order.lots)) {
-      this.finish(order, order.filledLots >= order.lots ? 'FILLED' : 'EXPIRED', '');
-    }
+    if (this.byId.has(order.row.orderId) && order.filledLots >= order.lots) this.finish(order, 'FILLED', '');
   }
 
   private cancelLive(order: LiveOrder): void {

@@ -8,6 +8,8 @@
  */
 const MICRO = 1_000_000;
 const SECONDS_PER_YEAR = 365 * 24 * 60 * 60;
+/** The highest reference whose millionths of a tick are still a safe integer. */
+export const MAX_REFERENCE_TICKS = Math.floor(Number.MAX_SAFE_INTEGER / MICRO);
 
 export class ReferencePrice {
   private micro: number;
@@ -18,7 +20,7 @@ export class ReferencePrice {
     readonly minTicks: number,
     readonly maxTicks: number,
   ) {
-    if (!(minTicks >= 1 && maxTicks >= minTicks && maxTicks * MICRO <= Number.MAX_SAFE_INTEGER)) {
+    if (!(minTicks >= 1 && maxTicks >= minTicks && maxTicks <= MAX_REFERENCE_TICKS)) {
       throw new RangeError(`reference price bounds ${minTicks}..${maxTicks} ticks are unusable`);
     }
     this.micro = this.clamp(ticks * MICRO);

@@ -1,0 +1,59 @@
+/**
+ * The market simulator's controls under /sim (admin key required, like every /sim endpoint): status, pause,
+ * resume, speed, volatility and a product's reference price. Every answer is the simulator's status. Bodies are
+ * parsed from unknown; a bad one is the API's error object, which the app's error handler renders.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { shapeError } from '../../../src-shared/protocol/shape';
+import type { MarketSimulator } from '../sim/market-simulator';
+
+const SpeedBody = z.object({ speed: z.number() });
+const VolatilityBody = z.object({ volatility: z.number() });
+const ReferencePriceBody = z.object({ product_id: z.string(), price: z.string() });
+
+/** The shape here; the ranges and the price's increments are the simulator's to check (E0110, E0104, E0101). */
+function parse<T>(shape: z.ZodType<T>, body: unknown): T {
+  const parsed = shape.safeParse(body);
+  if (!parsed.success) throw shapeError(parsed.error, body);
+  return parsed.data;
+}
+
+/** `requireAdmin` throws the API's error when the request does not carry the venue admin's key. */
+export function registerSimControls(app: FastifyInstance, sim: MarketSimulator, requireAdmin: (request: FastifyRequest) => unknown): void {
+  app.get('/sim/status', (request) => {
+    requireAdmin(request);
+    return Promise.resolve(sim.status());
+  });
+
+  app.post('/sim/pause', (request) => {
+    requireAdmin(request);
+    sim.pause();
+    return Promise.resolve(sim.status());
+  });
+
+  app.post('/sim/resume', (request) => {
+    requireAdmin(request);
+    sim.resume();
+    return Promise.resolve(sim.status());
+  });
+
+  app.post('/sim/speed', (request) => {
+    requireAdmin(request);
+    sim.setSpeed(parse(SpeedBody, request.body).speed);
+    return Promise.resolve(sim.status());
+  });
+
+  app.post('/sim/volatility', (request) => {
+    requireAdmin(request);
+    sim.setVolatility(parse(VolatilityBody, request.body).volatility);
+    return Promise.resolve(sim.status());
+  });
+
+  app.post('/sim/reference-price', (request) => {
+    requireAdmin(request);
+    const body = parse(ReferencePriceBody, request.body);
+    sim.setReferencePrice(body.product_id, body.price);
+    return Promise.resolve(sim.status());
+  });
+}

@@ -1,0 +1,335 @@
+/**
+ * The market simulator: simulated users that make the local venue's markets look and behave like real ones.
+ * Market makers quote both sides around a reference price that follows a random walk; takers arrive at random
+ * and trade. They trade through the exchange like anyone else, so a user's orders rest against their quotes,
+ * fill, partially fill and walk the book.
+ *
+ * Deterministic from a seed: from the same state, the same seed and the same step() calls give the same orders
+ * and trades (ids aside). Each step is one venue.run, so one group commit however much it did. Nothing here
+ * throws into the venue: an unexpected error in a step is caught and counted in status().
+ */
+import { apiError } from '../../../src-shared/errors/api-error';
+import { isReason, toAtoms, toUnits } from '../../../src-shared/protocol/decimal';
+import { unknownProduct } from '../../../src-shared/protocol/orders';
+import { LOCAL_USER_BALANCES, PRODUCTS, findAsset } from '../../../src-shared/protocol/products';
+import type { Market } from '../exchange/market';
+import type { Venue } from '../venue';
+import { MarketMaker, type MakerProfile } from './market-maker';
+import { OrderEntry } from './order-entry';
+import { lotsFor } from './quote-ladder';
+import { SeededRandom } from './random';
+import { MAX_REFERENCE_TICKS, ReferencePrice } from './reference-price';
+import { Faucet, SIM_ROSTER_META_KEY, enlist, readRoster, writeRoster, type SimUser } from './sim-users';
+import { SimulatedMarket } from './simulated-market';
+import { TakerFlow } from './taker-flow';
+
+export interface MarketSimulatorOptions {
+  /** Any safe integer; only its low 32 bits matter. */
+  seed: number;
+  /** Annualised, as a decimal: 1 is 100 % a year. */
+  volatility?: number;
+  /** Simulated time per real time while start()ed. */
+  speed?: number;
+}
+
+export interface SimProductStatus {
+  product_id: string;
+  reference_price: string;
+  best_bid: string | null;
+  best_ask: string | null;
+  last_trade: string | null;
+}
+
+export interface SimStatus {
+  running: boolean;
+  paused: boolean;
+  speed: number;
+  volatility: number;
+  seed: number;
+  /** Simulated time the steps have covered since setup. */
+  simulated_ms: number;
+  orders_placed: number;
+  /** Simulated orders the venue refused (expected now and then, e.g. a maker short of funds). */
+  orders_rejected: number;
+  /** Unexpected failures caught in steps; 0 in a healthy run. */
+  errors: number;
+  last_error: string | null;
+  products: SimProductStatus[];
+}
+
+export const SIM_SPEED_MIN = 0.1;
+export const SIM_SPEED_MAX = 100;
+export const SIM_VOLATILITY_MIN = 0;
+export const SIM_VOLATILITY_MAX = 10;
+export const DEFAULT_SIM_VOLATILITY = 1;
+export const DEFAULT_SIM_SPEED = 1;
+/** Real time between steps while start()ed; each step covers this times the speed of simulated time. */
+export const SIM_STEP_INTERVAL_MS = 100;
+
+/** A long step is cut into pieces no longer than this, so takers cannot empty a book the makers never refill. */
+const MAX_SUBSTEP_MS = 1000;
+const MAX_SUBSTEPS = 100;
+/** Two makers per product: a deep one, and a smaller one quoting between its levels. */
+const MAKER_PROFILES: readonly MakerProfile[] = [
+  { levels: 10, sizePercent: 100, offsetPercent: 0 },
+  { levels: 8, sizePercent: 60, offsetPercent: 50 },
+];
+const TAKERS_PER_PRODUCT = 2;
+/**
+ * The standard clip (the deep maker's best level) is this percentage of what the local user starts with in the
+ * quote asset, so the local user's orders are big enough to walk the book but not to empty it.
+ */
+const CLIP_PERCENT_OF_LOCAL_BALANCE = 1n;
+/** Each simulated account works with this many clips of quote, and the same value of base. */
+const WORKING_BALANCE_CLIPS = 100n;
+/** The reference stays at least this many ticks, which leaves room for a ladder below it. */
+const MIN_REFERENCE_TICKS = 1000;
+
+export class MarketSimulator {
+  private readonly seed: number;
+  private readonly rng: SeededRandom;
+  private readonly entry: OrderEntry;
+  private readonly faucet = new Faucet();
+  private readonly references = new Map<string, ReferencePrice>();
+  private markets: SimulatedMarket[] = [];
+  private roster: SimUser[] = [];
+  private settingUp: Promise<void> | undefined;
+  private ready = false;
+  private paused = false;
+  private speed = DEFAULT_SIM_SPEED;
+  private volatility = DEFAULT_SIM_VOLATILITY;
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private inFlight: Promise<void> | undefined;
+  private simulatedMs = 0;
+  private errors = 0;
+  private lastError: string | null = null;
+
+  constructor(
+    private readonly venue: Venue,
+    options: MarketSimulatorOptions,
+  ) {
+    if (!Number.isSafeInteger(options.seed)) throw new RangeError(`seed must be a safe integer, got ${options.seed}`);
+    this.seed = options.seed;
+    this.rng = new SeededRandom(options.seed);
+    this.entry = new OrderEntry(venue.exchange, venue.now);
+    if (options.speed !== undefined) this.setSpeed(options.speed);
+    if (options.volatility !== undefined) this.setVolatility(options.volatility);
+    for (const market of venue.exchange.markets.values()) {
+      const upper = Math.min(Math.floor(market.rules.maxTicks / 2), MAX_REFERENCE_TICKS);
+      this.references.set(market.id, new ReferencePrice(startingReference(market), Math.min(MIN_REFERENCE_TICKS, upper), upper));
+    }
+  }
+
+  /**
+   * Open (or, after a restart, find again) the simulated users and fund the new ones, in one commit with the
+   * roster that names them. Quotes an earlier run left resting are cancelled; the next step lays fresh ones.
+   */
+  setup(): Promise<void> {
+    this.settingUp ??= this.enlistUsers().catch((err: unknown) => {
+      this.settingUp = undefined;
+      throw err;
+    });
+    return this.settingUp;
+  }
+
+  /** Advance the simulation by `elapsedMs` of simulated time, as one venue.run. Does nothing while paused. */
+  async step(elapsedMs: number): Promise<void> {
+    if (!this.ready) throw new Error('the market simulator is not set up: await setup() first');
+    if (this.paused || !Number.isFinite(elapsedMs) || elapsedMs <= 0) return;
+    try {
+      await this.venue.run(() => this.advance(elapsedMs));
+    } catch (err) {
+      this.record(err);
+    }
+  }
+
+  /** Step every SIM_STEP_INTERVAL_MS of real time until stop(). The timer never keeps the process alive. */
+  start(): void {
+    if (!this.ready) throw new Error('the market simulator is not set up: await setup() first');
+    if (this.timer !== undefined) return;
+    this.timer = setInterval(() => {
+      // A step still committing is not overtaken: a slow disk slows the simulation rather than piling up steps.
+      if (this.inFlight !== undefined || this.paused) return;
+      this.inFlight = this.step(SIM_STEP_INTERVAL_MS * this.speed)
+        .catch((err: unknown) => this.record(err))
+        .finally(() => {
+          this.inFlight = undefined;
+        });
+    }, SIM_STEP_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  /** Stop stepping; resolves once a step in flight has committed. Resting quotes stay where they are. */
+  async stop(): Promise<void> {
+    if (this.timer !== undefined) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.inFlight;
+  }
+
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    this.paused = false;
+  }
+
+  setSpeed(speed: number): void {
+    if (!(speed >= SIM_SPEED_MIN && speed <= SIM_SPEED_MAX)) {
+      throw apiError('E0110_ValueOutOfRange', `speed: must be between ${SIM_SPEED_MIN} and ${SIM_SPEED_MAX}`);
+    }
+    this.speed = speed;
+  }
+
+  setVolatility(volatility: number): void {
+    if (!(volatility >= SIM_VOLATILITY_MIN && volatility <= SIM_VOLATILITY_MAX)) {
+      throw apiError('E0110_ValueOutOfRange', `volatility: must be between ${SIM_VOLATILITY_MIN} and ${SIM_VOLATILITY_MAX}`);
+    }
+    this.volatility = volatility;
+  }
+
+  /** Move a product's reference price to `price` (a decimal string on its price increment); quotes follow on the next step. */
+  setReferencePrice(productId: string, price: string): void {
+    const reference = this.references.get(productId);
+    const market = this.venue.exchange.markets.get(productId);
+    if (reference === undefined || market === undefined) throw unknownProduct('product_id', productId);
+    const ticks = toUnits(price, market.rules.spec.priceIncrement);
+    if (isReason(ticks)) throw apiError(ticks.outOfRange === true ? 'E0110_ValueOutOfRange' : 'E0101_InvalidArgument', `price: ${ticks.reason}`);
+    if (ticks < reference.minTicks || ticks > reference.maxTicks) {
+      throw apiError('E0110_ValueOutOfRange', `price: must be between ${market.price(reference.minTicks)} and ${market.price(reference.maxTicks)}`);
+    }
+    reference.set(ticks);
+  }
+
+  status(): SimStatus {
+    const { markets } = this.venue.exchange;
+    const priceOrNull = (market: Market, ticks: number | undefined): string | null => (ticks === undefined ? null : market.price(ticks));
+    const products: SimProductStatus[] = [];
+    for (const [productId, reference] of this.references) {
+      const market = markets.get(productId);
+      if (market === undefined) continue;
+      products.push({
+        product_id: productId,
+        reference_price: market.price(reference.ticks),
+        best_bid: priceOrNull(market, market.book.bestBid()),
+        best_ask: priceOrNull(market, market.book.bestAsk()),
+        last_trade: priceOrNull(market, market.book.lastTradeTicks),
+      });
+    }
+    return {
+      running: this.timer !== undefined,
+      paused: this.paused,
+      speed: this.speed,
+      volatility: this.volatility,
+      seed: this.seed,
+      simulated_ms: Math.round(this.simulatedMs),
+      orders_placed: this.entry.placed,
+      orders_rejected: this.entry.rejected,
+      errors: this.errors,
+      last_error: this.lastError,
+      products,
+    };
+  }
+
+  /** The simulated users, makers and takers of every product. */
+  users(): readonly SimUser[] {
+    return this.roster;
+  }
+
+  /** What the simulator has deposited into a simulated account, per asset, since setup. */
+  deposited(userId: string): ReadonlyMap<string, bigint> {
+    return this.faucet.deposited(userId);
+  }
+
+  private async enlistUsers(): Promise<void> {
+    const { exchange, store } = this.venue;
+    const stored = readRoster(store.getMeta(SIM_ROSTER_META_KEY));
+    const wanted = PRODUCTS.flatMap((spec) => [
+      ...MAKER_PROFILES.map((_, slot) => ({ productId: spec.id, role: 'maker' as const, slot })),
+      ...Array.from({ length: TAKERS_PER_PRODUCT }, (_, slot) => ({ productId: spec.id, role: 'taker' as const, slot })),
+    ]);
+    const clips = new Map(PRODUCTS.map((spec) => [spec.id, clipAtoms(spec.quoteAssetId)]));
+    let roster: SimUser[] = [];
+    const committed = this.venue.run(() => {
+      const { users, created } = enlist(exchange, stored, wanted);
+      for (const user of users) {
+        exchange.cancelAll(user.userId, undefined);
+        const market = exchange.markets.get(user.productId);
+        const reference = this.references.get(user.productId);
+        const clip = clips.get(user.productId);
+        if (market === undefined || reference === undefined || clip === undefined) throw new Error(`no market ${user.productId}`);
+        const quote = clip * WORKING_BALANCE_CLIPS;
+        this.faucet.setTarget(user.userId, market.quoteAsset, quote);
+        this.faucet.setTarget(user.userId, market.baseAsset, market.baseAtoms(lotsFor(market.rules, reference.ticks, quote)));
+        if (created.has(user.userId)) this.faucet.fund(exchange, user.userId);
+      }
+      roster = users;
+    });
+    // Queued in the same turn as the run's commit, the roster goes into the same group-commit transaction as the
+    // accounts it names.
+    const recorded = store.commit({ meta: { [SIM_ROSTER_META_KEY]: writeRoster(roster) } });
+    await Promise.all([committed, recorded]);
+    this.roster = roster;
+    this.markets = PRODUCTS.map((spec) => {
+      const market = exchange.markets.get(spec.id);
+      const reference = this.references.get(spec.id);
+      const clip = clips.get(spec.id);
+      if (market === undefined || reference === undefined || clip === undefined) throw new Error(`no market ${spec.id}`);
+      const mine = roster.filter((u) => u.productId === spec.id);
+      const makers = mine
+        .filter((u) => u.role === 'maker')
+        .map((u) => new MarketMaker(u.userId, market, MAKER_PROFILES[u.slot] as MakerProfile));
+      const takers = new TakerFlow(
+        mine.filter((u) => u.role === 'taker').map((u) => u.userId),
+        market,
+      );
+      return new SimulatedMarket(market, reference, makers, takers, clip);
+    });
+    this.ready = true;
+  }
+
+  private advance(elapsedMs: number): void {
+    const { exchange } = this.venue;
+    const pieces = Math.min(MAX_SUBSTEPS, Math.ceil(elapsedMs / MAX_SUBSTEP_MS));
+    const seconds = elapsedMs / pieces / 1000;
+    for (let i = 0; i < pieces; i++) {
+      this.guard(() => this.faucet.topUp(exchange));
+      for (const market of this.markets) {
+        this.guard(() => market.advance(seconds, this.volatility, this.rng, exchange, this.entry));
+      }
+    }
+    this.simulatedMs += elapsedMs;
+  }
+
+  /** One product's trouble must not stop the others, nor the venue. */
+  private guard(work: () => void): void {
+    try {
+      work();
+    } catch (err) {
+      this.record(err);
+    }
+  }
+
+  private record(err: unknown): void {
+    this.errors += 1;
+    this.lastError = err instanceof Error ? err.message : String(err);
+  }
+}
+
+/** Where a product's reference starts: its last trade when the venue has traded it, else products.ts's price. */
+function startingReference(market: Market): number {
+  const last = market.book.lastTradeTicks;
+  if (last !== undefined) return last;
+  const ticks = toUnits(market.rules.spec.referencePrice, market.rules.spec.priceIncrement);
+  if (isReason(ticks)) throw new Error(`products.ts: ${market.id} reference price: ${ticks.reason}`);
+  return ticks;
+}
+
+function clipAtoms(quoteAsset: string): bigint {
+  const local = LOCAL_USER_BALANCES[quoteAsset];
+  const asset = findAsset(quoteAsset);
+  if (local === undefined || asset === undefined) throw new Error(`products.ts: no local user balance of ${quoteAsset} to size the simulator by`);
+  const atoms = toAtoms(local, asset.decimals);
+  if (isReason(atoms)) throw new Error(`products.ts: local user balance of ${quoteAsset}: ${atoms.reason}`);
+  return (atoms * CLIP_PERCENT_OF_LOCAL_BALANCE) / 100n;
+}

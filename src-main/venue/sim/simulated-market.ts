@@ -1,0 +1,38 @@
+/**
+ * One product as the simulator drives it: its reference price, its makers and its takers. A step moves the
+ * reference, lets every maker withdraw its stale quotes, then lets every maker fill its ladder, then lets the
+ * takers trade: withdrawing first means a new quote never meets a maker's own stale one on the other side.
+ */
+import type { Exchange } from '../exchange/exchange';
+import type { Market } from '../exchange/market';
+import type { MarketMaker } from './market-maker';
+import type { OrderEntry } from './order-entry';
+import { idealGrid, lotsFor, settleGrid, type QuoteGrid } from './quote-ladder';
+import type { SeededRandom } from './random';
+import type { ReferencePrice } from './reference-price';
+import type { TakerFlow } from './taker-flow';
+
+export class SimulatedMarket {
+  private grid: QuoteGrid | undefined;
+
+  constructor(
+    readonly market: Market,
+    readonly reference: ReferencePrice,
+    private readonly makers: readonly MarketMaker[],
+    private readonly takers: TakerFlow,
+    /** Quote atoms of the standard clip: the size of the main maker's best level. */
+    private readonly clipAtoms: bigint,
+  ) {}
+
+  advance(seconds: number, volatility: number, rng: SeededRandom, exchange: Exchange, entry: OrderEntry): void {
+    this.reference.walk(volatility, seconds, rng.gaussian());
+    const referenceTicks = this.reference.ticks;
+    const grid = settleGrid(this.grid, idealGrid(referenceTicks, volatility));
+    this.grid = grid;
+    const clipLots = Math.max(1, lotsFor(this.market.rules, referenceTicks, this.clipAtoms));
+    const ctx = { exchange, entry, rng, referenceTicks, grid, clipLots };
+    for (const maker of this.makers) maker.withdrawStale(ctx);
+    for (const maker of this.makers) maker.fillGaps(ctx);
+    this.takers.trade({ ...ctx, seconds });
+  }
+}

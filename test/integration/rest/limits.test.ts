@@ -1,0 +1,80 @@
+// The venue's limits (contract: --request-rate, --order-rate, --max-open-orders; interface 7.3 and 8). Rate
+// limits are HTTP 429 with E0501 or E0503 and a Retry-After header; a refused order changes nothing. Each limit
+// gets a venue of its own. The floods below are sent at once, far above the limit, so some are refused however
+// slow the machine is.
+import { describe, expect, it } from 'vitest';
+import { BTC, expectError, expectOk, getAccount, limit, nanosFromNow, placeOrder, px, useVenue, type Reply } from '../harness';
+
+function expectRetryAfter(reply: Reply): void {
+  expect(reply.headers.get('retry-after') ?? '').toMatch(/^[1-9]\d*$/);
+}
+
+function flood(count: number, send: () => Promise<Reply>): Promise<Reply[]> {
+  return Promise.all(Array.from({ length: count }, send));
+}
+
+describe('the request rate limit', () => {
+  const venue = useVenue({ requestRate: 5 });
+
+  it('refuses a key over its budget with 429 E0501 and Retry-After, other keys unaffected', async () => {
+    const v = venue();
+    const t = await v.newTrader({});
+    const replies = await flood(60, () => v.call('GET', `/accounts/${t.userId}`, { key: t.creds }));
+    const refused = replies.filter((r) => r.status === 429);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(replies.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(5);
+    for (const r of refused) {
+      expectError(r, 429, 'E0501_RateLimitExceeded');
+      expectRetryAfter(r);
+    }
+    expect((await v.call('GET', `/accounts/${v.admin.userId}`, { key: v.admin.creds })).status).toBe(200);
+    // Public endpoints carry no key and no key's budget.
+    expect((await v.call('GET', `/products/${BTC}/orderbook`)).status).toBe(200);
+  });
+});
+
+describe('the order rate limit', () => {
+  const venue = useVenue({ orderRate: 3 });
+
+  it('refuses orders over the budget with 429 E0503 and Retry-After, and refused orders are not placed', async () => {
+    const v = venue();
+    const t = await v.newTrader({ VND: '1000000000' });
+    const replies = await flood(30, () => v.call('POST', '/api/v1/orders', { key: t.creds, body: limit('BUY', px(-100), '0.001', { wait: true }) }));
+    const accepted = replies.filter((r) => r.status === 200).length;
+    const refused = replies.filter((r) => r.status === 429);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(accepted + refused.length).toBe(30);
+    for (const r of refused) {
+      expectError(r, 429, 'E0503_OrderRateLimitExceeded');
+      expectRetryAfter(r);
+    }
+    const stats = (await getAccount(v, t)).stats.order_stats;
+    expect(stats.total_orders).toBe(String(accepted));
+    // Reads are not orders.
+    expect((await v.call('GET', '/api/v1/orders/active', { key: t.creds })).status).toBe(200);
+  });
+});
+
+describe('the open-order limit', () => {
+  const venue = useVenue({ maxOpenOrders: 3 });
+
+  it('refuses an order beyond the limit with E0210 until one is done; scheduled orders count, rejected ones do not', async () => {
+    const v = venue();
+    const t = await v.newTrader({ VND: '1000000000' });
+    expect((await placeOrder(v, t, limit('SELL', px(), '0.01'))).reject_reason).toBe('E0201_InsufficientBalance');
+    const first = await placeOrder(v, t, limit('BUY', px(-100), '0.001'));
+    await placeOrder(v, t, limit('BUY', px(-101), '0.001'));
+    await placeOrder(v, t, limit('BUY', px(-102), '0.001', { scheduled_at: nanosFromNow(600_000) }));
+
+    const over = await v.call('POST', '/api/v1/orders', { key: t.creds, body: limit('BUY', px(-103), '0.001', { wait: true }) });
+    expectError(over, 400, 'E0210_OrderLimitExceeded');
+    expect((await getAccount(v, t)).stats.order_stats.total_orders).toBe('4');
+
+    expectOk(await v.call('DELETE', '/api/v1/order/active', { key: t.creds, query: { order_id: first.order_id } }));
+    expect((await placeOrder(v, t, limit('BUY', px(-103), '0.001'))).status).toBe('ACTIVE');
+
+    // The limit is per account.
+    const other = await v.newTrader({ VND: '1000' });
+    expect((await placeOrder(v, other, limit('BUY', px(), '0.01'))).status).toBe('DONE');
+  });
+});

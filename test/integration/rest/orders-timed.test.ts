@@ -1,0 +1,204 @@
+// Orders the venue's clock or the tape moves on: GTT expiry, scheduled_at, TWAP slicing, and STOP triggers
+// (contract "Order semantics the interface leaves open").
+import { describe, expect, it } from 'vitest';
+import {
+  BTC,
+  activeOrders,
+  balanceOf,
+  expectError,
+  expectOk,
+  getAccount,
+  getOrder,
+  limit,
+  nanosFromNow,
+  orderReaches,
+  placeOrder,
+  px,
+  useVenue,
+  type WireOrderBook,
+} from '../harness';
+
+const venue = useVenue({ cleanBooks: true });
+
+describe('GTT', () => {
+  it('rests until expired_at, then is DONE EXPIRED and releases its hold', async () => {
+    const v = venue();
+    const trader = await v.newTrader({ VND: '1000000000' });
+    const expiredAt = nanosFromNow(300);
+    const order = await placeOrder(v, trader, limit('BUY', px(-10), '0.01', { time_in_force: 'GTT', expired_at: expiredAt }));
+    expect(order).toMatchObject({ status: 'ACTIVE', time_in_force: 'GTT', expired_at: expiredAt });
+    expect(balanceOf(await getAccount(v, trader), 'VND').locked).toBeGreaterThan(0n);
+
+    const done = await orderReaches(v, trader, order.order_id, 'DONE');
+    expect(done).toMatchObject({ done_reason: 'EXPIRED', filled_base_size: '0' });
+    expect(await activeOrders(v, trader)).toEqual([]);
+    const vnd = balanceOf(await getAccount(v, trader), 'VND');
+    expect([vnd.locked, vnd.free]).toEqual([0n, 1_000_000_000n]);
+    const book = expectOk(await v.call<{ orderbook: WireOrderBook }>('GET', `/products/${BTC}/orderbook`)).orderbook;
+    expect(book.bids).toEqual([]);
+  });
+});
+
+describe('scheduled_at', () => {
+  it('is SCHEDULED until its time, then ACTIVE on the book', async () => {
+    const v = venue();
+    const trader = await v.newTrader({ VND: '1000000000' });
+    const at = nanosFromNow(300);
+    const order = await placeOrder(v, trader, limit('BUY', px(-20), '0.01', { scheduled_at: at }));
+    expect(order).toMatchObject({ status: 'SCHEDULED', scheduled_at: at });
+    const active = await orderReaches(v, trader, order.order_id, 'ACTIVE');
+    expect(active.scheduled_at).toBe(at);
+    const book = expectOk(await v.call<{ orderbook: WireOrderBook }>('GET', `/products/${BTC}/orderbook`)).orderbook;
+    expect(book.bids[0]).toMatchObject({ price: px(-20), size: '0.01' });
+  });
+});
+
+describe('TWAP', () => {
+  const twap = (product: string, price: string, size: string, windowMs: number) => ({
+    product_id: product,
+    side: 'BUY',
+    type: 'TWAP',
+    limit_price: price,
+    base_size: size,
+    expired_at: nanosFromNow(windowMs),
+  });
+
+  it('slices base_size over the window and ends DONE FILLED', async () => {
+    const v = venue();
+    const seller = await v.newTrader({ BTC: '1' });
+    const buyer = await v.newTrader({ VND: '1000000000' });
+    await placeOrder(v, seller, limit('SELL', px(0), '0.01'));
+    const order = await placeOrder(v, buyer, twap(BTC, px(0), '0.002', 2_500));
+    expect(order).toMatchObject({ type: 'TWAP', base_size: '0.002' });
+    expect(['ACTIVE', 'SCHEDULED']).toContain(order.status);
+
+    const filled = await orderReaches(v, buyer, order.order_id, 'DONE');
+    expect(filled).toMatchObject({ done_reason: 'FILLED', filled_base_size: '0.002', filled_quote_size: '5000000' });
+    expect(filled.trades.length).toBeGreaterThanOrEqual(2);
+    for (const t of filled.trades) expect(t.size).not.toBe('0.002');
+
+    const account = await getAccount(v, buyer);
+    expect(balanceOf(account, 'BTC').balance).toBe(200_000n);
+    expect(balanceOf(account, 'VND')).toEqual({ balance: 1_000_000_000n - 5_010_000n, free: 1_000_000_000n - 5_010_000n, locked: 0n });
+  });
+
+  it('without liquidity is DONE EXPIRED when its window ends, not before, and releases its hold', async () => {
+    const v = venue();
+    const buyer = await v.newTrader({ VND: '1000000000' });
+    // SOL-VND has no asks: the TWAP can only run out of time.
+    const order = await placeOrder(v, buyer, twap('SOL-VND', '4000000', '1', 2_500));
+    const expired = await orderReaches(v, buyer, order.order_id, 'DONE');
+    expect(expired).toMatchObject({ done_reason: 'EXPIRED', filled_base_size: '0', trades: [] });
+    expect(BigInt(expired.updated_at), 'the time it became DONE, against its expired_at').toBeGreaterThanOrEqual(BigInt(order.expired_at));
+    expect(balanceOf(await getAccount(v, buyer), 'VND')).toEqual({ balance: 1_000_000_000n, free: 1_000_000_000n, locked: 0n });
+  });
+});
+
+describe('STOP orders (on ETH-VND, whose tape only these tests move)', () => {
+  const ETH = 'ETH-VND';
+
+  it('a STOP_LOSS sell waits SCHEDULED, holding its size, and fires when a trade prints at or below the trigger', async () => {
+    const v = venue();
+    const seller = await v.newTrader({ ETH: '10' });
+    const buyer = await v.newTrader({ VND: '100000000000' });
+    const stopper = await v.newTrader({ ETH: '1' });
+    // Last trade 90,000,000.
+    await placeOrder(v, buyer, { product_id: ETH, side: 'BUY', limit_price: '90000000', base_size: '0.1' });
+    await placeOrder(v, seller, { product_id: ETH, side: 'SELL', limit_price: '90000000', base_size: '0.1' });
+
+    const stop = await placeOrder(v, stopper, {
+      product_id: ETH,
+      side: 'SELL',
+      type: 'STOP',
+      order_stop_type: 'STOP_LOSS',
+      stop_trigger_price: '89000000',
+      limit_price: '88000000',
+      base_size: '0.1',
+    });
+    expect(stop).toMatchObject({ status: 'SCHEDULED', type: 'STOP', filled_base_size: '0' });
+    expect(balanceOf(await getAccount(v, stopper), 'ETH').locked).toBe(10_000_000n);
+
+    const takeProfit = await placeOrder(v, stopper, {
+      product_id: ETH,
+      side: 'SELL',
+      type: 'STOP',
+      order_stop_type: 'TAKE_PROFIT',
+      stop_trigger_price: '95000000',
+      limit_price: '95000000',
+      base_size: '0.1',
+    });
+    expect(takeProfit.status).toBe('SCHEDULED');
+
+    // A trade above the trigger leaves the stop waiting.
+    await placeOrder(v, buyer, { product_id: ETH, side: 'BUY', limit_price: '89500000', base_size: '0.1' });
+    await placeOrder(v, seller, { product_id: ETH, side: 'SELL', limit_price: '89500000', base_size: '0.1' });
+    expect((await getOrder(v, stopper, stop.order_id)).status).toBe('SCHEDULED');
+
+    // A trade at the trigger fires it; as a limit sell at 88,000,000 it takes the rest of the 89,000,000 bid.
+    await placeOrder(v, buyer, { product_id: ETH, side: 'BUY', limit_price: '89000000', base_size: '0.2' });
+    await placeOrder(v, seller, { product_id: ETH, side: 'SELL', limit_price: '89000000', base_size: '0.1', time_in_force: 'IOC' });
+    const fired = await orderReaches(v, stopper, stop.order_id, 'DONE');
+    expect(fired).toMatchObject({ done_reason: 'FILLED', filled_base_size: '0.1' });
+    expect(fired.trades.map((t) => t.price)).toEqual(['89000000']);
+    // The take-profit needs a rise to 95,000,000: still waiting.
+    expect((await getOrder(v, stopper, takeProfit.order_id)).status).toBe('SCHEDULED');
+  });
+
+  it('a STOP_LOSS buy without a limit price fires as a market order when a trade prints at or above the trigger', async () => {
+    const v = venue();
+    const seller = await v.newTrader({ ETH: '10' });
+    const buyer = await v.newTrader({ VND: '100000000000' });
+    const stopper = await v.newTrader({ VND: '20000000' });
+    await placeOrder(v, buyer, { product_id: ETH, side: 'BUY', limit_price: '90000000', base_size: '0.1' });
+    await placeOrder(v, seller, { product_id: ETH, side: 'SELL', limit_price: '90000000', base_size: '0.1' });
+
+    const stop = await placeOrder(v, stopper, {
+      product_id: ETH,
+      side: 'BUY',
+      type: 'STOP',
+      order_stop_type: 'STOP_LOSS',
+      stop_trigger_price: '91000000',
+      limit_price: '0',
+      base_size: '0.1',
+    });
+    expect(stop).toMatchObject({ status: 'SCHEDULED', time_in_force: 'IOC' });
+    expect(balanceOf(await getAccount(v, stopper), 'VND').locked).toBeGreaterThan(0n);
+
+    await placeOrder(v, seller, { product_id: ETH, side: 'SELL', limit_price: '91000000', base_size: '0.1' });
+    await placeOrder(v, seller, { product_id: ETH, side: 'SELL', limit_price: '92000000', base_size: '0.1' });
+    await placeOrder(v, buyer, { product_id: ETH, side: 'BUY', limit_price: '91000000', base_size: '0.1', time_in_force: 'IOC' });
+
+    const fired = await orderReaches(v, stopper, stop.order_id, 'DONE');
+    expect(fired).toMatchObject({ done_reason: 'FILLED', filled_base_size: '0.1', filled_quote_size: '9200000' });
+    const vnd = balanceOf(await getAccount(v, stopper), 'VND');
+    expect([vnd.balance, vnd.locked]).toEqual([20_000_000n - 9_200_000n - 18_400n, 0n]);
+    expect(balanceOf(await getAccount(v, stopper), 'ETH').balance).toBe(10_000_000n);
+  });
+
+  it('a trigger the last trade already meets is 400 E0213_InvalidStopPrice and nothing is placed', async () => {
+    const v = venue();
+    const seller = await v.newTrader({ ETH: '10' });
+    const buyer = await v.newTrader({ VND: '100000000000' });
+    await placeOrder(v, buyer, { product_id: ETH, side: 'BUY', limit_price: '90000000', base_size: '0.1' });
+    await placeOrder(v, seller, { product_id: ETH, side: 'SELL', limit_price: '90000000', base_size: '0.1' });
+
+    const stop = (side: string, stopType: string, trigger: string) => ({
+      product_id: ETH,
+      side,
+      type: 'STOP',
+      order_stop_type: stopType,
+      stop_trigger_price: trigger,
+      limit_price: trigger,
+      base_size: '0.1',
+    });
+    for (const body of [
+      stop('SELL', 'STOP_LOSS', '90000000'), // falls to or below: already at it
+      stop('SELL', 'STOP_LOSS', '91000000'),
+      stop('BUY', 'STOP_LOSS', '89000000'), // rises to or above: already above
+      stop('SELL', 'TAKE_PROFIT', '89000000'),
+    ]) {
+      expectError(await v.call('POST', '/api/v1/orders', { key: buyer.creds, body: { ...body, wait: true } }), 400, 'E0213_InvalidStopPrice');
+    }
+    expect((await getAccount(v, buyer)).stats.order_stats.total_orders).toBe('1');
+  });
+});

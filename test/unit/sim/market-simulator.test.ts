@@ -1,0 +1,260 @@
+// The market simulator driven step by step on a simulated clock: the market it makes, its determinism, its
+// controls, and that every simulated account's balances are exactly what its deposits and fills say.
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiError } from '../../../src-shared/errors/api-error';
+import { isReason, toAtoms, toUnits } from '../../../src-shared/protocol/decimal';
+import { productRules, type ProductRules } from '../../../src-shared/protocol/product-rules';
+import { PRODUCTS } from '../../../src-shared/protocol/products';
+import type { TradeRow } from '../../../src-main/venue/store';
+import { openSimulatedVenue, type SimulatedVenue } from './sim-harness';
+
+const open: SimulatedVenue[] = [];
+
+async function simulated(options: Parameters<typeof openSimulatedVenue>[0], dataDir?: string): Promise<SimulatedVenue> {
+  const venue = await openSimulatedVenue(options, dataDir);
+  open.push(venue);
+  return venue;
+}
+
+afterEach(async () => {
+  for (const v of open.splice(0)) await v.close();
+});
+
+function rulesOf(productId: string): ProductRules {
+  const rules = productRules(productId);
+  if (rules === undefined) throw new Error(`no product ${productId}`);
+  return rules;
+}
+
+function units(text: string, increment: string): number {
+  const value = toUnits(text, increment);
+  if (isReason(value)) throw new Error(`${text}: ${value.reason}`);
+  return value;
+}
+
+function atoms(text: string, decimals: number): bigint {
+  const value = toAtoms(text, decimals);
+  if (isReason(value)) throw new Error(`${text}: ${value.reason}`);
+  return value;
+}
+
+function referenceTicks(v: SimulatedVenue, productId: string): number {
+  const product = v.sim.status().products.find((p) => p.product_id === productId);
+  if (product === undefined) throw new Error(`no status for ${productId}`);
+  return units(product.reference_price, rulesOf(productId).spec.priceIncrement);
+}
+
+function expectNeverCrossed(v: SimulatedVenue): () => void {
+  return () => {
+    for (const market of v.venue.exchange.markets.values()) {
+      const bid = market.book.bestBid();
+      const ask = market.book.bestAsk();
+      if (bid !== undefined && ask !== undefined) expect(bid, `${market.id} crossed`).toBeLessThan(ask);
+    }
+  };
+}
+
+/** What each account's balances must be from its fills alone: asset → signed atoms, per user. */
+function fillEffects(trades: readonly TradeRow[]): Map<string, Map<string, bigint>> {
+  const effects = new Map<string, Map<string, bigint>>();
+  const add = (user: string, asset: string, amount: bigint): void => {
+    const byAsset = effects.get(user) ?? new Map<string, bigint>();
+    byAsset.set(asset, (byAsset.get(asset) ?? 0n) + amount);
+    effects.set(user, byAsset);
+  };
+  for (const t of trades) {
+    const rules = rulesOf(t.productId);
+    const notional =
+      BigInt(units(t.price, rules.spec.priceIncrement)) * BigInt(units(t.size, rules.spec.sizeIncrement)) * BigInt(rules.quoteAtomsPerTickLot);
+    const base = atoms(t.size, rules.base.decimals);
+    const buyer = t.takerSide === 'BUY' ? t.takerUserId : t.makerUserId;
+    const seller = t.takerSide === 'BUY' ? t.makerUserId : t.takerUserId;
+    const buyerFee = atoms(t.takerSide === 'BUY' ? t.takerFee : t.makerFee, rules.quote.decimals);
+    const sellerFee = atoms(t.takerSide === 'BUY' ? t.makerFee : t.takerFee, rules.quote.decimals);
+    add(buyer, rules.base.id, base);
+    add(buyer, rules.quote.id, -notional - buyerFee);
+    add(seller, rules.base.id, -base);
+    add(seller, rules.quote.id, notional - sellerFee);
+  }
+  return effects;
+}
+
+function averageSpreadBp(v: SimulatedVenue, productId: string): () => number {
+  let sum = 0;
+  let count = 0;
+  return () => {
+    const market = v.venue.exchange.markets.get(productId);
+    const bid = market?.book.bestBid();
+    const ask = market?.book.bestAsk();
+    if (bid !== undefined && ask !== undefined) {
+      sum += ((ask - bid) * 10_000) / referenceTicks(v, productId);
+      count += 1;
+    }
+    return count === 0 ? Number.NaN : sum / count;
+  };
+}
+
+describe('a minute of simulated market from a fixed seed', () => {
+  it('has depth near the reference on both sides, trades, a book never crossed, and balances that reconcile', async () => {
+    const v = await simulated({ seed: 20240611 });
+    await v.run(600, 100, expectNeverCrossed(v));
+
+    const status = v.sim.status();
+    expect(status.errors, status.last_error ?? '').toBe(0);
+    expect(status.simulated_ms).toBe(60_000);
+
+    for (const spec of PRODUCTS) {
+      const market = v.venue.exchange.markets.get(spec.id);
+      if (market === undefined) throw new Error(`no market ${spec.id}`);
+      const reference = referenceTicks(v, spec.id);
+      for (const side of ['BUY', 'SELL'] as const) {
+        const levels = market.book.depth(side, 10);
+        expect(levels.length, `${spec.id} ${side} levels`).toBeGreaterThanOrEqual(5);
+        for (const level of levels) {
+          expect(Math.abs(level.priceTicks - reference) / reference, `${spec.id} ${side} level ${level.priceTicks}`).toBeLessThan(0.02);
+          expect(level.lots).toBeGreaterThan(0);
+        }
+      }
+      expect(v.trades.filter((t) => t.productId === spec.id).length, `${spec.id} trades`).toBeGreaterThan(30);
+    }
+
+    const effects = fillEffects(v.trades);
+    for (const user of v.sim.users()) {
+      const rules = rulesOf(user.productId);
+      for (const asset of [rules.base.id, rules.quote.id]) {
+        const expected = (v.sim.deposited(user.userId).get(asset) ?? 0n) + (effects.get(user.userId)?.get(asset) ?? 0n);
+        const { free, locked } = v.venue.exchange.ledger.balance(user.userId, asset);
+        expect(free + locked, `${user.role} ${user.slot} of ${user.productId}: ${asset}`).toBe(expected);
+      }
+      // Bounded resting orders: at most ten levels a side for a maker, nothing resting for a taker.
+      const resting = v.venue.exchange.activeOrders(user.userId, {}).length;
+      expect(resting).toBeLessThanOrEqual(user.role === 'maker' ? 20 : 0);
+    }
+  });
+
+  it('quotes depth that thins away from the mid', async () => {
+    const v = await simulated({ seed: 5, volatility: 0.5 });
+    await v.run(100);
+    for (const user of v.sim.users().filter((u) => u.role === 'maker' && u.slot === 0)) {
+      const orders = v.venue.exchange.activeOrders(user.userId, {});
+      for (const side of ['BUY', 'SELL'] as const) {
+        const ladder = orders
+          .filter((o) => o.side === side)
+          .sort((a, b) => (side === 'BUY' ? b.limitTicks - a.limitTicks : a.limitTicks - b.limitTicks))
+          .map((o) => o.row.restingLots);
+        expect(ladder.length, `${user.productId} ${side}`).toBeGreaterThanOrEqual(8);
+        const near = (ladder[0] ?? 0) + (ladder[1] ?? 0) + (ladder[2] ?? 0);
+        const far = ladder.slice(-3).reduce((sum, lots) => sum + lots, 0);
+        expect(near, `${user.productId} ${side} ${ladder.join(' ')}`).toBeGreaterThan(far);
+      }
+    }
+  });
+});
+
+describe('determinism', () => {
+  const tape = (v: SimulatedVenue): string[] => v.trades.map((t) => `${t.productId} ${t.takerSide} ${t.size} @ ${t.price}`);
+
+  it('the same seed and steps give the same trades; another seed does not', async () => {
+    const a = await simulated({ seed: 99 });
+    const b = await simulated({ seed: 99 });
+    const c = await simulated({ seed: 100 });
+    await a.run(200);
+    await b.run(200);
+    await c.run(200);
+    expect(tape(a).length).toBeGreaterThan(50);
+    expect(tape(b)).toEqual(tape(a));
+    expect(b.sim.status()).toEqual(a.sim.status());
+    expect(tape(c)).not.toEqual(tape(a));
+  });
+});
+
+describe('controls', () => {
+  it('pause stops all activity and resume brings it back', async () => {
+    const v = await simulated({ seed: 3 });
+    await v.run(50);
+    v.sim.pause();
+    const before = { status: v.sim.status(), events: v.orderEvents(), trades: v.trades.length };
+    await v.run(100);
+    expect(v.sim.status()).toEqual({ ...before.status, paused: true });
+    expect(v.orderEvents()).toBe(before.events);
+    expect(v.trades.length).toBe(before.trades);
+    v.sim.resume();
+    await v.run(50);
+    expect(v.sim.status().paused).toBe(false);
+    expect(v.orderEvents()).toBeGreaterThan(before.events);
+    expect(v.trades.length).toBeGreaterThan(before.trades);
+  });
+
+  it('a new reference price moves the quotes around it at the next step', async () => {
+    const v = await simulated({ seed: 11 });
+    await v.run(20);
+    v.sim.setReferencePrice('BTC-VND', '2600000000');
+    expect(v.sim.status().products.find((p) => p.product_id === 'BTC-VND')?.reference_price).toBe('2600000000');
+    await v.run(1);
+    const book = v.venue.exchange.markets.get('BTC-VND')?.book;
+    const reference = referenceTicks(v, 'BTC-VND');
+    for (const side of ['BUY', 'SELL'] as const) {
+      const levels = book?.depth(side, 100) ?? [];
+      expect(levels.length).toBeGreaterThanOrEqual(5);
+      for (const level of levels) expect(Math.abs(level.priceTicks - reference) / reference).toBeLessThan(0.01);
+    }
+  });
+
+  it('refuses a reference price off the increments, out of range or for an unknown product', async () => {
+    const v = await simulated({ seed: 1 });
+    const refOf = (work: () => void): string => {
+      try {
+        work();
+      } catch (err) {
+        if (err instanceof ApiError) return err.ref;
+        throw err;
+      }
+      return 'accepted';
+    };
+    expect(refOf(() => v.sim.setReferencePrice('BTC-VND', '2500000001'))).toBe('E0101_InvalidArgument');
+    expect(refOf(() => v.sim.setReferencePrice('BTC-VND', 'abc'))).toBe('E0101_InvalidArgument');
+    expect(refOf(() => v.sim.setReferencePrice('BTC-VND', '10000'))).toBe('E0110_ValueOutOfRange');
+    expect(refOf(() => v.sim.setReferencePrice('BTC-VND', '90000000000'))).toBe('E0110_ValueOutOfRange');
+    expect(refOf(() => v.sim.setReferencePrice('DOGE-VND', '1'))).toBe('E0104_InvalidSymbol');
+    expect(refOf(() => v.sim.setSpeed(0))).toBe('E0110_ValueOutOfRange');
+    expect(refOf(() => v.sim.setSpeed(Number.NaN))).toBe('E0110_ValueOutOfRange');
+    expect(refOf(() => v.sim.setSpeed(100.5))).toBe('E0110_ValueOutOfRange');
+    expect(refOf(() => v.sim.setVolatility(-0.1))).toBe('E0110_ValueOutOfRange');
+    expect(refOf(() => v.sim.setVolatility(10.5))).toBe('E0110_ValueOutOfRange');
+    expect(refOf(() => v.sim.setSpeed(100))).toBe('accepted');
+    expect(refOf(() => v.sim.setVolatility(0))).toBe('accepted');
+    expect(v.sim.status()).toMatchObject({ speed: 100, volatility: 0 });
+  });
+
+  it('higher volatility widens the spread', async () => {
+    const v = await simulated({ seed: 8, volatility: 0.2 });
+    await v.run(20);
+    const calm = averageSpreadBp(v, 'ETH-VND');
+    await v.run(100, 100, calm);
+    v.sim.setVolatility(8);
+    await v.run(20);
+    const wild = averageSpreadBp(v, 'ETH-VND');
+    await v.run(100, 100, wild);
+    expect(wild()).toBeGreaterThan(3 * calm());
+  });
+});
+
+describe('restart', () => {
+  it('finds the same simulated users again instead of opening new accounts', async () => {
+    const first = await openSimulatedVenue({ seed: 4 });
+    await first.run(30);
+    const users = first.sim.users().map((u) => u.userId);
+    const accounts = first.venue.store.load().users.length;
+    await first.close({ keepData: true });
+
+    const again = await simulated({ seed: 4 }, first.dataDir);
+    expect(again.sim.users().map((u) => u.userId)).toEqual(users);
+    expect(again.venue.store.load().users.length).toBe(accounts);
+    // What the first run left resting was cancelled at setup; the first step lays fresh quotes.
+    for (const id of users) expect(again.venue.exchange.activeOrders(id, {})).toEqual([]);
+    await again.run(5);
+    const makerOrders = again.sim.users().filter((u) => u.role === 'maker').flatMap((u) => again.venue.exchange.activeOrders(u.userId, {}));
+    expect(makerOrders.length).toBeGreaterThan(0);
+    expect(again.sim.status().errors).toBe(0);
+  });
+});

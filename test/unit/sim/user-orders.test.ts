@@ -1,0 +1,77 @@
+// The local user's orders meet the simulated liquidity as they would a real market's: a market order walks the
+// book, and a limit order inside the spread rests until a simulated taker fills it.
+import { afterEach, expect, it } from 'vitest';
+import { ApiError } from '../../../src-shared/errors/api-error';
+import { parseCreateOrder } from '../../../src-shared/protocol/orders';
+import type { LiveOrder } from '../../../src-main/venue/exchange/live-order';
+import type { OrderRow } from '../../../src-main/venue/store';
+import { openSimulatedVenue, type SimulatedVenue } from './sim-harness';
+
+let v: SimulatedVenue | undefined;
+
+afterEach(async () => {
+  await v?.close();
+  v = undefined;
+});
+
+function localUser(venue: SimulatedVenue): string {
+  const id = venue.venue.createdBootstrap?.user_id;
+  if (id === undefined) throw new Error('a fresh venue has a local user');
+  return id;
+}
+
+async function place(venue: SimulatedVenue, body: Record<string, unknown>): Promise<LiveOrder> {
+  const request = parseCreateOrder(body, { now: venue.venue.now() });
+  if (request instanceof ApiError) throw request;
+  const { processed } = await venue.venue.run(() => venue.venue.exchange.place(localUser(venue), request));
+  return processed;
+}
+
+it("a local user's market buy walks several levels of the simulated asks and fills", async () => {
+  v = await openSimulatedVenue({ seed: 21 });
+  await v.run(50);
+  const market = v.venue.exchange.markets.get('BTC-VND');
+  if (market === undefined) throw new Error('no BTC-VND');
+  const levels = market.book.depth('SELL', 3);
+  expect(levels).toHaveLength(3);
+  const lots = levels.reduce((sum, level) => sum + level.lots, 0);
+
+  const order = await place(v, { type: 'MARKET', side: 'BUY', product_id: 'BTC-VND', base_size: market.size(lots) });
+
+  expect(order.row).toMatchObject({ status: 'DONE', doneReason: 'FILLED', filledBaseSize: market.size(lots) });
+  expect(new Set(order.trades.map((t) => t.price))).toEqual(new Set(levels.map((l) => market.price(l.priceTicks))));
+  const sims = new Set(v.sim.users().filter((u) => u.role === 'maker').map((u) => u.userId));
+  for (const trade of order.trades) expect(sims.has(trade.makerUserId)).toBe(true);
+});
+
+it('a limit order inside the spread rests, and a simulated taker later fills it', async () => {
+  // No volatility: the makers' ladder stays put, so the order stays the best bid until a taker sells.
+  v = await openSimulatedVenue({ seed: 33, volatility: 0 });
+  await v.run(20);
+  const market = v.venue.exchange.markets.get('SOL-VND');
+  const bid = market?.book.bestBid();
+  const ask = market?.book.bestAsk();
+  if (market === undefined || bid === undefined || ask === undefined) throw new Error('no SOL-VND quotes');
+  expect(ask - bid).toBeGreaterThan(1);
+
+  const order = await place(v, { type: 'LIMIT', side: 'BUY', product_id: 'SOL-VND', limit_price: market.price(ask - 1), base_size: '0.5' });
+  expect(order.row.status).toBe('ACTIVE');
+  expect(order.trades).toEqual([]);
+  expect(market.book.bestBid()).toBe(ask - 1);
+
+  const done: OrderRow[] = [];
+  v.venue.exchange.onOrderEvent((event) => {
+    if (event.row.orderId === order.row.orderId && event.row.status === 'DONE') done.push(event.row);
+  });
+  for (let second = 0; second < 60 && done.length === 0; second++) await v.run(10);
+
+  expect(done).toHaveLength(1);
+  expect(done[0]).toMatchObject({ doneReason: 'FILLED', filledBaseSize: '0.5' });
+  const takers = new Set(v.sim.users().filter((u) => u.role === 'taker').map((u) => u.userId));
+  expect(order.trades.length).toBeGreaterThan(0);
+  for (const trade of order.trades) {
+    expect(trade.makerOrderId).toBe(order.row.orderId);
+    expect(trade.price).toBe(market.price(ask - 1));
+    expect(takers.has(trade.takerUserId)).toBe(true);
+  }
+});
