@@ -7,6 +7,9 @@ need=()
 command -v python3 >/dev/null || need+=(python3)
 command -v make >/dev/null || need+=(make)
 command -v g++ >/dev/null || need+=(g++)
+# The keychain tests talk to a real Secret Service: gnome-keyring on a private session bus (scripts/with-keyring.sh).
+command -v dbus-run-session >/dev/null || need+=(dbus-daemon)
+command -v gnome-keyring-daemon >/dev/null || need+=(gnome-keyring)
 
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then
