@@ -15,6 +15,10 @@ export class RateLimiter {
   /** `perSecond` 0 disables the limit. */
   constructor(private readonly perSecond: number) {}
 
+  forget(key: string): void {
+    this.buckets.delete(key);
+  }
+
   /** Undefined when allowed; otherwise the seconds to wait before a retry can succeed. */
   take(key: string, nowMs: number): number | undefined {
     if (this.perSecond <= 0) return undefined;

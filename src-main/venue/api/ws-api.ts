@@ -60,7 +60,8 @@ function fieldMessage(description: string): string | undefined {
   if (field === 'product_id') return 'invalid product';
   if (field === 'price' || field === 'limit_price' || field === 'stop_trigger_price') return 'invalid price';
   if (field === 'size' || field === 'base_size' || field === 'quote_size' || field === 'exact_quote_size') return 'invalid size';
-  if (/order_id|client_order_id/.test(field) && /one of them is required/.test(description)) return 'missing order id, client order id';
+  if (/minimum notional/.test(description)) return 'invalid size';
+  if (/order_id|client_order_id/.test(field) && /one of them is required|exactly one/.test(description)) return 'missing order id, client order id';
   return undefined;
 }
 
@@ -75,6 +76,8 @@ class Session {
   caller: Caller | undefined;
   orders = false;
   readonly market = new Map<MarketDataChannel, Set<string>>();
+  /** Per product, the sequence of the level2 snapshot sent: updates up to it are already in the snapshot. */
+  readonly snapshotSequence = new Map<string, number>();
   alive = true;
   overLimit = 0;
 
@@ -102,10 +105,17 @@ export function createWsApi(venue: Venue, partial: Partial<WsApiOptions> = {}): 
   const limiter = new RateLimiter(options.messagesPerSecond);
   /** Signatures seen within the auth window, so a captured auth frame cannot be replayed. */
   const usedSignatures = new Map<string, number>();
-  /** The connection that created an order gets its updates even when it is not subscribed. */
-  const creators = new Map<string, { session: Session; requestId: string | undefined }>();
+  /**
+   * The connection that created or cancelled an order gets that order's updates, with its request id, whether
+   * or not it subscribed to orders, until the order is done.
+   */
+  const requesters = new Map<string, { session: Session; requestId: string | undefined }>();
 
   function send(session: Session, message: unknown): void {
+    sendText(session, JSON.stringify(message));
+  }
+
+  function sendText(session: Session, text: string): void {
     const { socket } = session;
     if (socket.readyState !== socket.OPEN) return;
     if (socket.bufferedAmount > options.maxBufferedBytes) {
@@ -113,7 +123,7 @@ export function createWsApi(venue: Venue, partial: Partial<WsApiOptions> = {}): 
       setTimeout(() => socket.terminate(), 1_000).unref();
       return;
     }
-    socket.send(JSON.stringify(message));
+    socket.send(text);
   }
 
   function fail(session: Session, frame: unknown, err: ApiError): void {
@@ -121,28 +131,55 @@ export function createWsApi(venue: Venue, partial: Partial<WsApiOptions> = {}): 
   }
 
   const unsubscribe = venue.onCommitted((batch) => {
-    if (sessions.size === 0 && creators.size === 0) return;
+    if (sessions.size === 0) return;
     deliverOrders(batch.orders);
-    for (const { channel, productId, event } of feed.eventsOf(batch)) {
-      for (const session of sessions) if (session.market.get(channel)?.has(productId) === true) send(session, event);
+    const wants = (channel: MarketDataChannel, productId: string): boolean => {
+      for (const session of sessions) if (session.market.get(channel)?.has(productId) === true) return true;
+      return false;
+    };
+    for (const { channel, productId, event } of feed.eventsOf(batch, wants)) {
+      const sequence = channel === 'level2' ? (event as { sequence: number }).sequence : undefined;
+      let text: string | undefined;
+      for (const session of sessions) {
+        if (session.market.get(channel)?.has(productId) !== true) continue;
+        if (sequence !== undefined && sequence <= (session.snapshotSequence.get(productId) ?? -1)) continue;
+        text ??= JSON.stringify(event);
+        sendText(session, text);
+      }
     }
   });
 
+  /**
+   * One update frame per connection and request for everything a commit did to orders: each order record is
+   * serialised once however many connections receive it.
+   */
   function deliverOrders(events: readonly OrderEvent[]): void {
+    const frames = new Map<Session, Map<string, string[]>>();
     for (const event of events) {
       const market = exchange.markets.get(event.row.productId);
       if (market === undefined) continue;
-      const creator = creators.get(event.row.orderId);
-      const record = wsOrderRecord(event.row, event.trades, market);
+      const requester = requesters.get(event.row.orderId);
+      let json: string | undefined;
       for (const session of sessions) {
         const subscribed = session.orders && session.caller?.userId === event.row.userId;
-        const created = creator?.session === session;
-        if (!subscribed && !created) continue;
-        const requestId = created ? creator?.requestId : undefined;
-        send(session, { channel: 'orders', type: 'update', ...(requestId === undefined ? {} : { request_id: requestId }), data: [record] });
+        const requested = requester?.session === session;
+        if (!subscribed && !requested) continue;
+        json ??= JSON.stringify(wsOrderRecord(event.row, event.trades, market));
+        const key = requested ? (requester.requestId ?? '') : '';
+        const bySession = frames.get(session) ?? new Map<string, string[]>();
+        frames.set(session, bySession);
+        const list = bySession.get(key) ?? [];
+        list.push(json);
+        bySession.set(key, list);
+      }
+      if (event.row.status === 'DONE') requesters.delete(event.row.orderId);
+    }
+    for (const [session, byRequest] of frames) {
+      for (const [requestId, records] of byRequest) {
+        const id = requestId === '' ? '' : `"request_id":${JSON.stringify(requestId)},`;
+        sendText(session, `{"channel":"orders","type":"update",${id}"data":[${records.join(',')}]}`);
       }
     }
-    for (const event of events) creators.delete(event.row.orderId);
   }
 
   function authenticate(session: Session, frame: unknown, key: string, timestamp: number, signature: string): void {
@@ -181,7 +218,14 @@ export function createWsApi(venue: Venue, partial: Partial<WsApiOptions> = {}): 
     send(session, { channel: 'subscriptions', type: 'update', ...(requestId === undefined ? {} : { request_id: requestId }), subscriptions: session.subscriptions() });
     if (op === 'unsub' || channel === 'orders') return;
     for (const id of productIds) {
-      const initial = channel === 'level2' ? feed.level2Snapshot(id) : channel === 'ticker' ? feed.ticker(id) : channel === 'candles' ? feed.candleSnapshot(id) : undefined;
+      if (channel === 'level2') {
+        const snapshot = feed.level2Snapshot(id);
+        if (snapshot === undefined) continue;
+        session.snapshotSequence.set(id, snapshot.sequence);
+        send(session, snapshot);
+        continue;
+      }
+      const initial = channel === 'ticker' ? feed.ticker(id) : channel === 'candles' ? feed.candleSnapshot(id) : undefined;
       if (initial !== undefined) send(session, initial);
     }
   }
@@ -203,7 +247,7 @@ export function createWsApi(venue: Venue, partial: Partial<WsApiOptions> = {}): 
         if (request instanceof ApiError) return fail(session, frame, request);
         const placed = await venue.run(() => {
           const result = exchange.place(caller.userId, request);
-          creators.set(result.processed.row.orderId, { session, requestId: message.requestId });
+          requesters.set(result.processed.row.orderId, { session, requestId: message.requestId });
           return result.processed.row;
         });
         // The engine's refusals arrive as a rejected order; the interface also names them as errors.
@@ -217,7 +261,12 @@ export function createWsApi(venue: Venue, partial: Partial<WsApiOptions> = {}): 
         const caller = trader(session);
         const target = parseWsCancelOrder(message.data);
         if (target instanceof ApiError) return fail(session, frame, target);
-        await venue.run(() => exchange.cancel(caller.userId, target));
+        await venue.run(() => {
+          const live = exchange.activeOrders(caller.userId, target.orderId === undefined ? { clientOrderId: target.clientOrderId } : {});
+          const order = target.orderId === undefined ? live[0] : exchange.liveOrder(target.orderId);
+          if (order !== undefined && order.row.userId === caller.userId) requesters.set(order.row.orderId, { session, requestId: message.requestId });
+          exchange.cancel(caller.userId, target);
+        });
         return;
       }
     }
@@ -243,7 +292,7 @@ export function createWsApi(venue: Venue, partial: Partial<WsApiOptions> = {}): 
       if (isBinary) return fail(session, null, apiError('E0101_InvalidArgument', 'frames must be JSON text'));
       let frame: unknown;
       try {
-        frame = JSON.parse(frameText(data));
+        frame = JSON.parse(quoteNanoseconds(frameText(data)));
       } catch {
         return fail(session, null, apiError('E0102_MalformedJson', 'frame is not valid JSON'));
       }
@@ -253,7 +302,8 @@ export function createWsApi(venue: Venue, partial: Partial<WsApiOptions> = {}): 
     });
     socket.on('close', () => {
       sessions.delete(session);
-      for (const [id, creator] of creators) if (creator.session === session) creators.delete(id);
+      limiter.forget(String(socketId(socket)));
+      for (const [id, requester] of requesters) if (requester.session === session) requesters.delete(id);
     });
     socket.on('error', () => socket.terminate());
   });
@@ -286,6 +336,14 @@ export function createWsApi(venue: Venue, partial: Partial<WsApiOptions> = {}): 
       wss.close();
     },
   };
+}
+
+/**
+ * The interface writes expired_at and scheduled_at as integer nanoseconds, which exceed what a JSON number
+ * holds exactly (2^53): quote them before parsing so the digits arrive intact.
+ */
+function quoteNanoseconds(text: string): string {
+  return text.replace(/"(expired_at|scheduled_at)"(\s*):(\s*)(\d{16,})/g, '"$1"$2:$3"$4"');
 }
 
 /** A received frame's text, whatever form `ws` delivered it in. */

@@ -653,7 +653,9 @@ export class Exchange {
       const user = this.mustUser(order.row.userId);
       user.row.tradingVolume += notional;
       this.changedUsers.add(user);
-      this.changed(order);
+      // An order this fill completes is reported once, as filled, by finish(): never as partially filled.
+      const completes = order === maker ? fill.makerDone : order.lots > 0 && order.filledLots >= order.lots;
+      if (!completes) this.changed(order);
     }
     if (fill.makerDone) {
       maker.row.restingLots = 0;

@@ -1,8 +1,12 @@
-/** One-minute candles of a product, built from its trades; the newest CANDLES_KEPT minutes are kept. */
+/**
+ * One-minute candles of a product, built from its trades. A day of them is kept: the candles channel shows the
+ * newest CANDLES_SHOWN, and the ticker's 24-hour open, high, low and volume are summed from them.
+ */
 import type { Candle } from '../../../src-shared/protocol/ws';
 
 export const CANDLE_NS = 60_000_000_000n;
-export const CANDLES_KEPT = 60;
+export const CANDLES_SHOWN = 60;
+const CANDLES_KEPT = 24 * 60;
 
 interface Working {
   start: bigint;
@@ -40,8 +44,24 @@ export class CandleSeries {
     return this.render(current);
   }
 
-  all(): Candle[] {
-    return this.candles.map((c) => this.render(c));
+  recent(): Candle[] {
+    return this.candles.slice(-CANDLES_SHOWN).map((c) => this.render(c));
+  }
+
+  /** Open, high, low and volume of the candles that start at or after `since`; undefined without trades. */
+  summary(since: bigint): { open: string; high: string; low: string; volume: string } | undefined {
+    const day = this.candles.filter((c) => c.start >= since);
+    const first = day[0];
+    if (first === undefined) return undefined;
+    let high = first.high;
+    let low = first.low;
+    let volume = 0;
+    for (const c of day) {
+      high = Math.max(high, c.high);
+      low = Math.min(low, c.low);
+      volume += c.volumeLots;
+    }
+    return { open: this.price(first.open), high: this.price(high), low: this.price(low), volume: this.size(volume) };
   }
 
   private render(c: Working): Candle {

@@ -1,7 +1,7 @@
 /**
  * Public market data as WebSocket events: level2 snapshots and updates, trades, ticker and one-minute candles,
- * built from what each commit made durable. Candles and ticker figures come from the trades the venue keeps in
- * memory (restored from the store's recent trades after a restart).
+ * built from what each commit made durable. Candles are built from trades as they happen (after a restart, from
+ * the store's recent trades); the ticker's 24-hour figures are summed from a day of candles.
  */
 import { isReason, toUnits } from '../../../src-shared/protocol/decimal';
 import type { CandlesEvent, Level2SnapshotEvent, MarketDataChannel, TickerEvent } from '../../../src-shared/protocol/ws';
@@ -55,17 +55,15 @@ export class MarketDataFeed {
   candleSnapshot(productId: string): CandlesEvent | undefined {
     const series = this.candles.get(productId);
     if (series === undefined) return undefined;
-    return { channel: 'candles', type: 'snapshot', product_id: productId, candles: series.all() };
+    return { channel: 'candles', type: 'snapshot', product_id: productId, candles: series.recent() };
   }
 
   ticker(productId: string): TickerEvent | undefined {
     const market = this.markets.get(productId);
-    if (market === undefined) return undefined;
+    const series = this.candles.get(productId);
+    if (market === undefined || series === undefined) return undefined;
     const now = this.now();
-    const day = market.recentTrades.filter((t) => t.time >= now - DAY_NS);
-    const prices = day.map((t) => ticksOf(market, t.price));
-    let volumeLots = 0;
-    for (const t of day) volumeLots += lotsOf(market, t.size);
+    const day = series.summary(now - DAY_NS);
     const bestBid = market.book.depth('BUY', 1)[0];
     const bestAsk = market.book.depth('SELL', 1)[0];
     const last = market.book.lastTradeTicks;
@@ -78,21 +76,25 @@ export class MarketDataFeed {
       best_bid_size: bestBid === undefined ? '' : market.size(bestBid.lots),
       best_ask: bestAsk === undefined ? '' : market.price(bestAsk.priceTicks),
       best_ask_size: bestAsk === undefined ? '' : market.size(bestAsk.lots),
-      open_24h: prices.length === 0 ? '' : market.price(prices[0] as number),
-      high_24h: prices.length === 0 ? '' : market.price(Math.max(...prices)),
-      low_24h: prices.length === 0 ? '' : market.price(Math.min(...prices)),
-      volume_24h: market.size(volumeLots),
+      open_24h: day?.open ?? '',
+      high_24h: day?.high ?? '',
+      low_24h: day?.low ?? '',
+      volume_24h: day?.volume ?? '0',
       time: now.toString(),
     };
   }
 
-  /** The events one commit produces, in the order a subscriber should see them. */
-  eventsOf(batch: CommittedBatch): MarketDataEvent[] {
+  /**
+   * The events one commit produces, in the order a subscriber should see them. Candles are always kept up to
+   * date; an event nobody `wants` is not built.
+   */
+  eventsOf(batch: CommittedBatch, wants: (channel: MarketDataChannel, productId: string) => boolean): MarketDataEvent[] {
     const out: MarketDataEvent[] = [];
     const time = this.now().toString();
     const touched = new Set<string>();
     for (const book of batch.books) {
       touched.add(book.productId);
+      if (!wants('level2', book.productId)) continue;
       out.push({
         channel: 'level2',
         productId: book.productId,
@@ -110,7 +112,7 @@ export class MarketDataFeed {
       const series = this.candles.get(productId);
       if (market === undefined || series === undefined) continue;
       touched.add(productId);
-      out.push({
+      if (wants('trades', productId)) out.push({
         channel: 'trades',
         productId,
         event: {
@@ -125,9 +127,12 @@ export class MarketDataFeed {
         const candle = this.addToCandles(series, market, trade);
         changed.set(candle.start, candle);
       }
-      out.push({ channel: 'candles', productId, event: { channel: 'candles', type: 'update', product_id: productId, candles: [...changed.values()] } });
+      if (wants('candles', productId)) {
+        out.push({ channel: 'candles', productId, event: { channel: 'candles', type: 'update', product_id: productId, candles: [...changed.values()] } });
+      }
     }
     for (const productId of touched) {
+      if (!wants('ticker', productId)) continue;
       const ticker = this.ticker(productId);
       if (ticker !== undefined) out.push({ channel: 'ticker', productId, event: ticker });
     }

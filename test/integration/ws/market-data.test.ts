@@ -1,0 +1,273 @@
+// Market data on the WebSocket (the venue contract's extension, docs/api.md "WebSocket messages"): level2
+// snapshot and sequenced updates that rebuild the REST book, trades with the taker's side, ticker, candles,
+// unknown products, unsub, and resubscribing on a new connection.
+import { describe, expect, it } from 'vitest';
+import type { Trader, WireLevel, WireOrderBook } from '../harness';
+import type { Frame, TestSocket } from './ws-client';
+import { BTC, ETH, SOL, expectErrorEvent, limitData, px, useWsVenue, type WsVenue } from './ws-venue';
+
+const venue = useWsVenue();
+
+async function restOrder(v: WsVenue, trader: Trader, body: Record<string, unknown>): Promise<{ order_id: string; status: string }> {
+  const reply = await v.call<{ order: { order_id: string; status: string } }>('POST', '/api/v1/orders', { key: trader.creds, body: { product_id: BTC, wait: true, ...body } });
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  return reply.body.order;
+}
+
+async function restCancel(v: WsVenue, trader: Trader, orderId: string): Promise<void> {
+  const reply = await v.call('DELETE', '/api/v1/order/active', { key: trader.creds, query: { order_id: orderId } });
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+}
+
+async function sub(socket: TestSocket, channel: string, productIds: string[]): Promise<Frame> {
+  const answer = await socket.request({ op: 'sub', channel, product_ids: productIds });
+  expect(answer, JSON.stringify(answer)).toMatchObject({ channel: 'subscriptions', type: 'update' });
+  return answer;
+}
+
+function frames(socket: TestSocket, channel: string, type: string, productId: string, from = 0): Frame[] {
+  return socket.frames.slice(from).filter((f) => f['channel'] === channel && f['type'] === type && f['product_id'] === productId);
+}
+
+/** A book kept from a snapshot and absolute level changes, as a client keeps it. */
+class LocalBook {
+  private readonly sides = { bid: new Map<string, WireLevel>(), ask: new Map<string, WireLevel>() };
+
+  constructor(snapshot: Frame) {
+    for (const level of snapshot['bids'] as WireLevel[]) this.sides.bid.set(level.price, level);
+    for (const level of snapshot['asks'] as WireLevel[]) this.sides.ask.set(level.price, level);
+  }
+
+  apply(update: Frame): void {
+    for (const c of update['changes'] as { side: 'bid' | 'ask'; price: string; size: string; order_count: number }[]) {
+      if (c.size === '0') this.sides[c.side].delete(c.price);
+      else this.sides[c.side].set(c.price, { price: c.price, size: c.size, order_count: c.order_count });
+    }
+  }
+
+  /** Best first, as the REST order book lists them. Prices are whole VND, so BigInt orders them exactly. */
+  levels(): { bids: WireLevel[]; asks: WireLevel[] } {
+    const byPrice = (a: WireLevel, b: WireLevel): number => (BigInt(a.price) < BigInt(b.price) ? -1 : BigInt(a.price) > BigInt(b.price) ? 1 : 0);
+    return {
+      bids: [...this.sides.bid.values()].sort(byPrice).reverse(),
+      asks: [...this.sides.ask.values()].sort(byPrice),
+    };
+  }
+}
+
+function restLevels(book: WireOrderBook): { bids: WireLevel[]; asks: WireLevel[] } {
+  return { bids: book.bids, asks: book.asks };
+}
+
+describe('level2', () => {
+  it('a snapshot like the REST book, then l2updates numbered +1 each time that rebuild the REST book', async () => {
+    const v = venue();
+    const [maker, taker] = [await v.newTrader(), await v.newTrader()];
+    await restOrder(v, maker, { side: 'BUY', limit_price: px(-1), base_size: '0.01' });
+    await restOrder(v, maker, { side: 'SELL', limit_price: px(3), base_size: '0.03' });
+
+    const socket = await v.connect();
+    const from = socket.mark();
+    await sub(socket, 'level2', [BTC]);
+    const snapshot = await socket.next((f) => f['channel'] === 'level2' && f['type'] === 'snapshot', 5_000, from);
+    const before = await v.book(BTC);
+    expect(snapshot['product_id']).toBe(BTC);
+    expect(snapshot['sequence']).toBe(Number(before.sequence));
+    expect(restLevels(before)).toEqual({ bids: snapshot['bids'], asks: snapshot['asks'] });
+
+    // Levels appear, grow, shrink by a fill, go by a fill and by a cancel.
+    const second = await restOrder(v, maker, { side: 'BUY', limit_price: px(-2), base_size: '0.02' });
+    await restOrder(v, maker, { side: 'BUY', limit_price: px(-1), base_size: '0.005' });
+    await restOrder(v, maker, { side: 'SELL', limit_price: px(1), base_size: '0.01' });
+    await restOrder(v, taker, { side: 'SELL', limit_price: px(-1), base_size: '0.012' });
+    await restCancel(v, maker, second.order_id);
+    await restOrder(v, taker, { side: 'BUY', limit_price: px(1), base_size: '0.01' });
+    await socket.barrier();
+
+    const updates = frames(socket, 'level2', 'l2update', BTC, from);
+    const first = snapshot['sequence'] as number;
+    expect(updates.map((u) => u['sequence'])).toEqual(updates.map((_u, i) => first + 1 + i));
+    expect(updates.length).toBeGreaterThanOrEqual(6);
+    const local = new LocalBook(snapshot);
+    for (const update of updates) local.apply(update);
+    const after = await v.book(BTC);
+    expect(local.levels()).toEqual(restLevels(after));
+    expect(Number(after.sequence)).toBe(updates.at(-1)?.['sequence']);
+    expect(local.levels().bids).toEqual([{ price: px(-1), size: '0.003', order_count: 1 }]);
+  });
+
+  it('a snapshot taken while an order is still committing is followed by the update numbered snapshot + 1', async () => {
+    const v = venue();
+    const socket = await v.session(await v.newTrader());
+    // Both frames reach the venue in one read: the order changes the book, and the sub is answered before the
+    // commit that publishes that change.
+    const from = socket.mark();
+    socket.send({ op: 'create_order', data: limitData('buy', px(-100), '0.001') });
+    socket.send({ op: 'sub', channel: 'level2', product_ids: [BTC] });
+    await socket.barrier();
+    // The change the snapshot already holds is not sent again; the next change is snapshot + 1.
+    socket.send({ op: 'create_order', data: limitData('buy', px(-101), '0.001') });
+    await socket.next((f) => f['type'] === 'l2update', 5_000, from);
+    await socket.barrier();
+    const snapshot = await socket.next((f) => f['type'] === 'snapshot', 5_000, from);
+    const updates = frames(socket, 'level2', 'l2update', BTC, from);
+    const first = snapshot['sequence'] as number;
+    expect(updates.map((u) => u['sequence']), `after snapshot ${first}`).toEqual(updates.map((_u, i) => first + 1 + i));
+  });
+
+  it('a client that resubscribes on a new connection gets a snapshot of the book as it now is', async () => {
+    const v = venue();
+    const maker = await v.newTrader();
+    const first = await v.connect();
+    await sub(first, 'level2', [BTC]);
+    await first.next((f) => f['type'] === 'snapshot');
+    first.close();
+    await first.closed();
+    await restOrder(v, maker, { side: 'SELL', limit_price: px(7), base_size: '0.004' });
+
+    const again = await v.connect();
+    const from = again.mark();
+    await sub(again, 'level2', [BTC]);
+    const snapshot = await again.next((f) => f['type'] === 'snapshot', 5_000, from);
+    const book = await v.book(BTC);
+    expect({ bids: snapshot['bids'], asks: snapshot['asks'] }).toEqual(restLevels(book));
+    expect(snapshot['sequence']).toBe(Number(book.sequence));
+    expect(book.asks).toContainEqual({ price: px(7), size: '0.004', order_count: 1 });
+
+    await restOrder(v, maker, { side: 'SELL', limit_price: px(8), base_size: '0.001' });
+    const update = await again.next((f) => f['type'] === 'l2update', 5_000, from);
+    expect(update['sequence']).toBe((snapshot['sequence'] as number) + 1);
+    expect(update['changes']).toEqual([{ side: 'ask', price: px(8), size: '0.001', order_count: 1 }]);
+  });
+
+  it('one sub for several products sends a snapshot of each, and updates only for the products that change', async () => {
+    const v = venue();
+    const maker = await v.newTrader();
+    const socket = await v.connect();
+    const answer = await sub(socket, 'level2', [ETH, SOL]);
+    expect(answer['subscriptions']).toEqual([{ channel: 'level2', product_ids: [ETH, SOL] }]);
+    await socket.next((f) => f['type'] === 'snapshot' && f['product_id'] === ETH);
+    await socket.next((f) => f['type'] === 'snapshot' && f['product_id'] === SOL);
+    const from = socket.mark();
+    await restOrder(v, maker, { product_id: ETH, side: 'BUY', limit_price: '80000000', base_size: '0.01' });
+    await restOrder(v, maker, { side: 'BUY', limit_price: px(-50), base_size: '0.001' });
+    await socket.barrier();
+    const updates = socket.frames.slice(from).filter((f) => f['channel'] === 'level2');
+    expect(updates.map((u) => u['product_id'])).toEqual([ETH]);
+    expect(updates[0]?.['changes']).toEqual([{ side: 'bid', price: '80000000', size: '0.01', order_count: 1 }]);
+  });
+});
+
+describe('trades', () => {
+  it('each match sends the new trades with the taker’s side, as REST lists them', async () => {
+    const v = venue();
+    const [maker, taker] = [await v.newTrader(), await v.newTrader()];
+    const socket = await v.connect();
+    await sub(socket, 'trades', [BTC]);
+    const from = socket.mark();
+    await restOrder(v, maker, { side: 'SELL', limit_price: px(0), base_size: '0.002' });
+    await restOrder(v, maker, { side: 'SELL', limit_price: px(1), base_size: '0.002' });
+    await restOrder(v, taker, { side: 'BUY', limit_price: px(1), base_size: '0.003' });
+    await restOrder(v, maker, { side: 'BUY', limit_price: px(-1), base_size: '0.001' });
+    await restOrder(v, taker, { side: 'SELL', limit_price: px(-1), base_size: '0.001' });
+    await socket.barrier();
+
+    const events = frames(socket, 'trades', 'update', BTC, from);
+    expect(events).toHaveLength(2);
+    const [buy, sell] = events as [Frame, Frame];
+    expect(buy['data']).toEqual([
+      expect.objectContaining({ product_id: BTC, price: px(0), size: '0.002', side: 'BUY' }),
+      expect.objectContaining({ product_id: BTC, price: px(1), size: '0.001', side: 'BUY' }),
+    ]);
+    expect(sell['data']).toEqual([expect.objectContaining({ product_id: BTC, price: px(-1), size: '0.001', side: 'SELL' })]);
+
+    const rest = await v.call<{ trades: Frame[] }>('GET', `/products/${BTC}/trades`, { query: { limit: '3' } });
+    const pushed = [...(buy['data'] as Frame[]), ...(sell['data'] as Frame[])];
+    expect(rest.body.trades).toEqual([...pushed].reverse());
+    for (const trade of pushed) expect(trade['time']).toMatch(/^[1-9]\d{18}$/);
+  });
+});
+
+describe('ticker', () => {
+  it('one on subscribe, and one on each change of the book or the last price', async () => {
+    const v = venue();
+    const [maker, taker] = [await v.newTrader(), await v.newTrader()];
+    const socket = await v.connect();
+    const from = socket.mark();
+    await sub(socket, 'ticker', [SOL]);
+    const initial = await socket.next((f) => f['channel'] === 'ticker', 5_000, from);
+    expect(initial).toMatchObject({ type: 'update', product_id: SOL, best_bid: '', best_ask: '', price: '' });
+
+    const mark = socket.mark();
+    await restOrder(v, maker, { product_id: SOL, side: 'BUY', limit_price: '3990000', base_size: '1' });
+    await restOrder(v, maker, { product_id: SOL, side: 'SELL', limit_price: '4010000', base_size: '2' });
+    await restOrder(v, taker, { product_id: SOL, side: 'BUY', limit_price: '4010000', base_size: '0.5' });
+    await socket.barrier();
+    const tickers = frames(socket, 'ticker', 'update', SOL, mark);
+    expect(tickers).toHaveLength(3);
+    expect(tickers[0]).toMatchObject({ best_bid: '3990000', best_bid_size: '1', best_ask: '', price: '' });
+    expect(tickers[1]).toMatchObject({ best_bid: '3990000', best_ask: '4010000', best_ask_size: '2', price: '' });
+    expect(tickers[2]).toMatchObject({ best_bid: '3990000', best_ask: '4010000', best_ask_size: '1.5', price: '4010000', volume_24h: '0.5' });
+    for (const t of tickers) expect(t['time']).toMatch(/^[1-9]\d{18}$/);
+  });
+});
+
+describe('candles', () => {
+  it('a snapshot on subscribe, then an update of the current candle on each trade', async () => {
+    const v = venue();
+    const [maker, taker] = [await v.newTrader(), await v.newTrader()];
+    const socket = await v.connect();
+    const from = socket.mark();
+    await sub(socket, 'candles', [ETH]);
+    const snapshot = await socket.next((f) => f['channel'] === 'candles' && f['type'] === 'snapshot', 5_000, from);
+    expect(snapshot).toMatchObject({ product_id: ETH });
+    expect(Array.isArray(snapshot['candles'])).toBe(true);
+
+    const mark = socket.mark();
+    await restOrder(v, maker, { product_id: ETH, side: 'SELL', limit_price: '90000000', base_size: '0.01' });
+    await restOrder(v, taker, { product_id: ETH, side: 'BUY', limit_price: '90000000', base_size: '0.004' });
+    await restOrder(v, maker, { product_id: ETH, side: 'SELL', limit_price: '89000000', base_size: '0.002' });
+    await restOrder(v, taker, { product_id: ETH, side: 'BUY', limit_price: '89000000', base_size: '0.002' });
+    await socket.barrier();
+    const updates = frames(socket, 'candles', 'update', ETH, mark);
+    expect(updates).toHaveLength(2);
+    const last = (updates[1]?.['candles'] as Frame[]).at(-1);
+    expect(last).toMatchObject({ close: '89000000', low: '89000000' });
+    expect(last?.['start']).toMatch(/^[1-9]\d{18}$/);
+    expect(BigInt(last?.['start'] as string) % 60_000_000_000n).toBe(0n);
+    // Both trades fell in one minute unless the minute turned between them; either way the volumes add up.
+    const first = (updates[0]?.['candles'] as Frame[]).at(-1);
+    if (first?.['start'] === last?.['start']) expect(last).toMatchObject({ open: '90000000', high: '90000000', volume: '0.006' });
+    else expect(last).toMatchObject({ open: '89000000', volume: '0.002' });
+  });
+});
+
+describe('subscriptions', () => {
+  it('a sub naming an unknown product is a 400 error and subscribes to nothing', async () => {
+    const v = venue();
+    const socket = await v.connect();
+    const answer = await socket.request({ op: 'sub', channel: 'level2', product_ids: [BTC, 'DOGE-VND'] });
+    expect(answer['channel']).toBe('level2');
+    expectErrorEvent(answer, 400, 'invalid product');
+    const from = socket.mark();
+    await restOrder(v, await v.newTrader(), { side: 'BUY', limit_price: px(-30), base_size: '0.001' });
+    await socket.barrier();
+    expect(socket.frames.slice(from).filter((f) => f['channel'] === 'level2')).toEqual([]);
+  });
+
+  it('unsub stops the channel’s events for that product and leaves the others', async () => {
+    const v = venue();
+    const maker = await v.newTrader();
+    const socket = await v.connect();
+    await sub(socket, 'level2', [BTC]);
+    await sub(socket, 'ticker', [BTC]);
+    const answer = await socket.request({ op: 'unsub', channel: 'level2', product_ids: [BTC] });
+    expect(answer).toMatchObject({ channel: 'subscriptions', type: 'update', subscriptions: [{ channel: 'ticker', product_ids: [BTC] }] });
+    const from = socket.mark();
+    await restOrder(v, maker, { side: 'BUY', limit_price: px(-40), base_size: '0.001' });
+    await socket.barrier();
+    const later = socket.frames.slice(from);
+    expect(later.filter((f) => f['channel'] === 'level2')).toEqual([]);
+    expect(later.filter((f) => f['channel'] === 'ticker')).toHaveLength(1);
+  });
+});
