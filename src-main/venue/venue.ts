@@ -35,7 +35,10 @@ export interface Bootstrap {
 export interface CommittedBatch {
   orders: OrderEvent[];
   trades: TradeRow[];
+  /** Level diffs of the books someone watches (see watchBook). */
   books: BookChange[];
+  /** Every product whose book changed. */
+  changedBooks: string[];
 }
 
 export interface BookChange {
@@ -60,7 +63,8 @@ export class Venue {
   private closed = false;
   private readonly orderEvents: OrderEvent[] = [];
   private readonly committedListeners = new Set<(batch: CommittedBatch) => void>();
-  private readonly level2 = new Map<string, PublishedBook>();
+  /** Books someone watches as level diffs, with how many watchers. */
+  private readonly level2 = new Map<string, { book: PublishedBook; watchers: number }>();
 
   static async open(options: VenueOptions): Promise<Venue> {
     const venue = new Venue(options);
@@ -83,7 +87,6 @@ export class Venue {
     this.exchange.setArchive(this.store);
     this.fresh = this.restore();
     this.exchange.onOrderEvent((event) => this.orderEvents.push(event));
-    for (const market of this.exchange.markets.values()) this.level2.set(market.id, new PublishedBook(market));
   }
 
   /**
@@ -102,9 +105,9 @@ export class Venue {
     }
     // Whatever the command changed is committed even when it then threw: memory and disk never disagree.
     const changes = this.exchange.takeChanges();
-    const batch: CommittedBatch = { orders: this.orderEvents.splice(0), trades: changes.trades ?? [], books: this.bookChanges() };
+    const batch: CommittedBatch = { orders: this.orderEvents.splice(0), trades: changes.trades ?? [], ...this.bookChanges() };
     if (Object.keys(changes).length > 0) await this.store.commit(changes);
-    if (batch.orders.length > 0 || batch.trades.length > 0 || batch.books.length > 0) {
+    if (batch.orders.length > 0 || batch.trades.length > 0 || batch.changedBooks.length > 0) {
       for (const listener of this.committedListeners) listener(batch);
     }
     if (failed) throw failure;
@@ -117,22 +120,48 @@ export class Venue {
     return () => this.committedListeners.delete(listener);
   }
 
-  /** The book as last published to level2 subscribers, for their snapshots. */
-  publishedBook(productId: string): PublishedBook | undefined {
-    return this.level2.get(productId);
+  /**
+   * Someone (a level2 subscriber) wants this product's book changes as level diffs; until nobody does, the
+   * venue only counts changes. Returns the function that ends this interest.
+   */
+  watchBook(productId: string): () => void {
+    const market = this.exchange.markets.get(productId);
+    if (market === undefined) throw new Error(`unknown product ${productId}`);
+    let watched = this.level2.get(productId);
+    if (watched === undefined) {
+      watched = { book: new PublishedBook(market), watchers: 0 };
+      this.level2.set(productId, watched);
+    }
+    watched.watchers += 1;
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      const current = this.level2.get(productId);
+      if (current === undefined) return;
+      current.watchers -= 1;
+      if (current.watchers === 0) this.level2.delete(productId);
+    };
   }
 
-  private bookChanges(): BookChange[] {
-    const out: BookChange[] = [];
+  private bookChanges(): { books: BookChange[]; changedBooks: string[] } {
+    const books: BookChange[] = [];
+    const changedBooks: string[] = [];
     for (const market of this.exchange.markets.values()) {
       if (!market.bookChanged) continue;
       market.bookChanged = false;
-      const changes = this.level2.get(market.id)?.diff() ?? [];
+      changedBooks.push(market.id);
+      const watched = this.level2.get(market.id);
+      if (watched === undefined) {
+        market.sequence += 1;
+        continue;
+      }
+      const changes = watched.book.diff();
       if (changes.length === 0) continue;
       market.sequence += 1;
-      out.push({ productId: market.id, sequence: market.sequence, changes });
+      books.push({ productId: market.id, sequence: market.sequence, changes });
     }
-    return out;
+    return { books, changedBooks };
   }
 
   /** Write bootstrap.json (mode 0600) with the urls this run listens on. */

@@ -78,6 +78,8 @@ class Session {
   readonly market = new Map<MarketDataChannel, Set<string>>();
   /** Per product, the sequence of the level2 snapshot sent: updates up to it are already in the snapshot. */
   readonly snapshotSequence = new Map<string, number>();
+  /** Per product, what ends this connection's interest in its level diffs. */
+  readonly bookWatches = new Map<string, () => void>();
   alive = true;
   overLimit = 0;
 
@@ -213,6 +215,12 @@ export function createWsApi(venue: Venue, partial: Partial<WsApiOptions> = {}): 
       for (const id of productIds) {
         if (op === 'unsub') set.delete(id);
         else set.add(id);
+        if (channel !== 'level2') continue;
+        if (op === 'sub' && !session.bookWatches.has(id)) session.bookWatches.set(id, venue.watchBook(id));
+        if (op === 'unsub') {
+          session.bookWatches.get(id)?.();
+          session.bookWatches.delete(id);
+        }
       }
     }
     send(session, { channel: 'subscriptions', type: 'update', ...(requestId === undefined ? {} : { request_id: requestId }), subscriptions: session.subscriptions() });
@@ -302,6 +310,7 @@ export function createWsApi(venue: Venue, partial: Partial<WsApiOptions> = {}): 
     });
     socket.on('close', () => {
       sessions.delete(session);
+      for (const unwatch of session.bookWatches.values()) unwatch();
       limiter.forget(String(socketId(socket)));
       for (const [id, requester] of requesters) if (requester.session === session) requesters.delete(id);
     });

@@ -91,9 +91,8 @@ export class MarketDataFeed {
   eventsOf(batch: CommittedBatch, wants: (channel: MarketDataChannel, productId: string) => boolean): MarketDataEvent[] {
     const out: MarketDataEvent[] = [];
     const time = this.now().toString();
-    const touched = new Set<string>();
+    const touched = new Set<string>(batch.changedBooks);
     for (const book of batch.books) {
-      touched.add(book.productId);
       if (!wants('level2', book.productId)) continue;
       out.push({
         channel: 'level2',
