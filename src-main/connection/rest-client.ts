@@ -1,0 +1,499 @@
+/**
+ * The venue's REST API (interface section 4, the contract's public records and /sim endpoints) as one typed
+ * method per endpoint. The same client talks to the embedded local venue and to the development and
+ * production environments: every answer arrives as unknown and is parsed with the shared record schemas.
+ *
+ * Failures are VenueError (refused, with the catalogue's explanation), OutcomeUnknownError (maybe acted on),
+ * VenueUnreachableError (not sent) or VenueProtocolError (not the API's format); see venue-error.ts.
+ *
+ * Retries: a rate-limit refusal is retried after Retry-After, and a call that could not be sent at all with
+ * backoff (every call: the venue did nothing); a read whose answer was lost is retried with backoff; a write
+ * whose answer was lost is not, except order placement, which first looks the order up by its
+ * client_order_id so that it is never placed twice.
+ */
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import {
+  AccountResponseSchema,
+  ApiKeyResponseSchema,
+  AssetsResponseSchema,
+  BulkCancelResponseSchema,
+  CancelAllResponseSchema,
+  ErrorCodesResponseSchema,
+  OrderBookResponseSchema,
+  OrderResponseSchema,
+  OrdersResponseSchema,
+  ProductsResponseSchema,
+  SimDepositResponseSchema,
+  SimUserResponseSchema,
+  TradesResponseSchema,
+  type Account,
+  type ApiKey,
+  type Asset,
+  type BulkCancelResponse,
+  type CancelAllResponse,
+  type ErrorCode,
+  type Order,
+  type OrderBook,
+  type Product,
+  type PublicTrade,
+} from '../../src-shared/protocol/records';
+import type {
+  ArchivedSort,
+  OrderSide,
+  OrderStatus,
+  OrderType,
+  StopType,
+  TimeInForce,
+} from '../../src-shared/protocol/vocabulary';
+import { backoffDelay, sleep, type BackoffPolicy } from './backoff';
+import { Emitter, type Event } from './events';
+import { RateGate, type RateBudget } from './rate-gate';
+import {
+  OutcomeUnknownError,
+  VenueError,
+  VenueProtocolError,
+  VenueUnreachableError,
+  venueErrorFromResponse,
+  type UnknownOutcomeReason,
+} from './venue-error';
+
+export interface VenueCredentials {
+  readonly apiKey: string;
+  readonly apiSecret: string;
+}
+
+export interface VenueRestClientOptions {
+  /** http://127.0.0.1:8787, or an environment's base address. */
+  readonly baseUrl: string;
+  readonly credentials?: VenueCredentials;
+  /** How long one attempt may take, answer included. */
+  readonly timeoutMs?: number;
+  /** Further attempts after the first, for rate limits, reads lost on the network and unplaced orders. */
+  readonly maxRetries?: number;
+  /** Between network retries. */
+  readonly retryBackoff?: BackoffPolicy;
+  /**
+   * How long to let an order whose answer was lost settle at the venue before looking it up, so a request
+   * still queued there is not mistaken for one that never arrived.
+   */
+  readonly settleMs?: number;
+  readonly random?: () => number;
+}
+
+// ---- request shapes (interface 4.x; strings for every number, as on the wire)
+
+export interface PlaceOrderRequest {
+  readonly product_id: string;
+  readonly side: OrderSide;
+  readonly type?: OrderType;
+  readonly limit_price?: string;
+  readonly base_size?: string;
+  readonly quote_size?: string;
+  readonly exact_quote_size?: string;
+  readonly time_in_force?: TimeInForce;
+  readonly post_only?: boolean;
+  readonly stp?: 'CANCEL_TAKER' | 'CANCEL_MAKER' | 'CANCEL_BOTH';
+  readonly order_stop_type?: StopType;
+  readonly stop_trigger_price?: string;
+  /** Generated when absent: the handle by which an order whose answer was lost is found again. */
+  readonly client_order_id?: string;
+  /** UNIX nanoseconds. */
+  readonly expired_at?: string;
+  readonly scheduled_at?: string;
+  /** Answer once the engine has processed the order (ACTIVE, DONE or SCHEDULED) rather than SUBMITTED. */
+  readonly wait?: boolean;
+}
+
+export type OrderSelection = { readonly order_id: string } | { readonly client_order_id: string };
+
+export type BulkCancelSelection =
+  | { readonly product_ids: readonly string[] }
+  | { readonly order_ids: readonly string[] }
+  | { readonly client_order_ids: readonly string[] };
+
+export interface ActiveOrdersFilter {
+  readonly product_id?: string;
+  readonly client_order_id?: string;
+}
+
+export interface OrderHistoryFilter {
+  readonly product_ids?: readonly string[];
+  /** UNIX nanoseconds, inclusive. */
+  readonly start_time?: string;
+  readonly end_time?: string;
+  /** 1 to 1000; the venue's default is 100. */
+  readonly limit?: number;
+  readonly status?: OrderStatus;
+  readonly sort?: ArchivedSort;
+  readonly client_order_id?: string;
+}
+
+export interface CreateApiKeyRequest {
+  readonly name?: string;
+  readonly read_only?: boolean;
+  /** UNIX nanoseconds, or "0" for never. */
+  readonly expiration_time?: string;
+}
+
+export interface ErrorCodesFilter {
+  readonly category?: string;
+  readonly ref?: string;
+}
+
+export interface SimUser {
+  readonly user_id: string;
+  readonly api_key: ApiKey;
+}
+
+/** One attempt at one call, as it went: for the desk's network log and for tests. Never holds a secret. */
+export interface RequestAttempt {
+  /** "POST /api/v1/orders": method and path, no query. */
+  readonly operation: string;
+  /** 0 for the first attempt. */
+  readonly attempt: number;
+  readonly sentAt: number;
+  readonly answeredAt: number;
+  readonly outcome: 'ok' | 'refused' | 'rate_limited' | 'outcome_unknown' | 'unreachable';
+  readonly httpStatus?: number;
+  readonly retryAfterMs?: number;
+}
+
+/** A placement whose answer was lost, and what looking it up found. */
+export interface PlacementRecovery {
+  readonly clientOrderId: string;
+  readonly reason: UnknownOutcomeReason;
+  /** The order the venue holds under that client_order_id, or undefined when it has none (it is resent). */
+  readonly found: Order | undefined;
+}
+
+type Query = Readonly<Record<string, string | number | readonly string[] | undefined>>;
+
+interface Call<S extends z.ZodType> {
+  readonly method: 'GET' | 'POST' | 'DELETE';
+  readonly path: string;
+  readonly schema: S;
+  readonly query?: Query;
+  readonly body?: unknown;
+  readonly auth: boolean;
+  /** Safe to send again after a network failure: reads. */
+  readonly idempotent: boolean;
+  readonly budgets: readonly RateBudget[];
+}
+
+const DEFAULTS = {
+  timeoutMs: 10_000,
+  maxRetries: 3,
+  retryBackoff: { initialMs: 200, maxMs: 2_000 },
+  settleMs: 1_000,
+} as const;
+
+/** A generous clock difference between the desk and the venue, for telling our order from an older namesake. */
+const CLOCK_SKEW_NS = 60_000_000_000n;
+
+/** 'desk-' and 24 hex digits: inside the interface's client_order_id alphabet, never UUID-shaped. */
+export function newClientOrderId(): string {
+  return `desk-${randomBytes(12).toString('hex')}`;
+}
+
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+export class VenueRestClient {
+  readonly baseUrl: string;
+  readonly #credentials: VenueCredentials | undefined;
+  private readonly timeoutMs: number;
+  private readonly maxRetries: number;
+  private readonly retryBackoff: BackoffPolicy;
+  private readonly settleMs: number;
+  private readonly random: () => number;
+  private readonly gate: RateGate;
+
+  private readonly _onDidAttempt = new Emitter<RequestAttempt>();
+  readonly onDidAttempt: Event<RequestAttempt> = this._onDidAttempt.event;
+  private readonly _onDidRecoverPlacement = new Emitter<PlacementRecovery>();
+  /** An order placement lost its answer and was looked up: found, or about to be sent again. */
+  readonly onDidRecoverPlacement: Event<PlacementRecovery> = this._onDidRecoverPlacement.event;
+
+  constructor(options: VenueRestClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.#credentials = options.credentials;
+    this.timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
+    this.maxRetries = options.maxRetries ?? DEFAULTS.maxRetries;
+    this.retryBackoff = options.retryBackoff ?? DEFAULTS.retryBackoff;
+    this.settleMs = options.settleMs ?? DEFAULTS.settleMs;
+    this.random = options.random ?? Math.random;
+    this.gate = new RateGate({ random: this.random });
+  }
+
+  get hasCredentials(): boolean {
+    return this.#credentials !== undefined;
+  }
+
+  /** Keys and secrets stay out of every printout of the client. */
+  toJSON(): { baseUrl: string } {
+    return { baseUrl: this.baseUrl };
+  }
+
+  dispose(): void {
+    this._onDidAttempt.dispose();
+    this._onDidRecoverPlacement.dispose();
+  }
+
+  // ---- API keys (4.1)
+
+  async createApiKey(request: CreateApiKeyRequest = {}): Promise<ApiKey> {
+    const answer = await this.send({ method: 'POST', path: '/api-keys', schema: ApiKeyResponseSchema, body: request, auth: true, idempotent: false, budgets: ['requests'] });
+    return answer.api_key;
+  }
+
+  // ---- orders (4.2-4.8)
+
+  /**
+   * POST /api/v1/orders. When the answer is lost (timeout, dropped connection) the order is looked up by its
+   * client_order_id before anything is sent again: found, it is returned; not found, it is sent again with the
+   * same client_order_id. If even the lookup cannot be answered, OutcomeUnknownError carries the
+   * client_order_id so the caller can look again later, and nothing is resent.
+   */
+  async placeOrder(request: PlaceOrderRequest): Promise<Order> {
+    const clientOrderId = request.client_order_id ?? newClientOrderId();
+    const body = { ...request, client_order_id: clientOrderId };
+    const startedNs = BigInt(Date.now()) * 1_000_000n;
+    const operation = 'POST /api/v1/orders';
+    let lostAnswer = false;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const answer = await this.send({ method: 'POST', path: '/api/v1/orders', schema: OrderResponseSchema, body, auth: true, idempotent: false, budgets: ['requests', 'orders'] });
+        return answer.order;
+      } catch (err) {
+        // Our own earlier attempt is open at the venue under this id: it arrived after all.
+        if (err instanceof VenueError && err.ref === 'E0303_DuplicateClientOrderId' && lostAnswer) {
+          const found = await this.findPlacement(clientOrderId, body, startedNs, 'connection_lost');
+          if (found !== undefined) return found;
+          throw err;
+        }
+        if (!(err instanceof OutcomeUnknownError)) throw err;
+        lostAnswer = true;
+        await sleep(this.settleMs);
+        const found = await this.findPlacement(clientOrderId, body, startedNs, err.reason);
+        if (found !== undefined) return found;
+        // Looked up and not there: it never arrived, so giving up leaves nothing behind at the venue.
+        if (attempt >= this.maxRetries) throw new VenueUnreachableError(operation, err.reason === 'timeout' ? 'ETIMEDOUT' : 'ECONNRESET');
+      }
+    }
+  }
+
+  /** The order placed under `clientOrderId` by this placement, or undefined when the venue has none. */
+  private async findPlacement(clientOrderId: string, body: PlaceOrderRequest, startedNs: bigint, reason: UnknownOutcomeReason): Promise<Order | undefined> {
+    let order: Order | undefined;
+    try {
+      order = await this.getOrder(clientOrderId);
+    } catch (err) {
+      if (!(err instanceof VenueError && err.ref === 'E0301_OrderNotFound')) {
+        throw new OutcomeUnknownError('POST /api/v1/orders', reason, clientOrderId);
+      }
+    }
+    // An older order that happened to use the same client_order_id is not ours.
+    const ours =
+      order !== undefined &&
+      order.client_order_id.toLowerCase() === clientOrderId.toLowerCase() &&
+      order.product_id === body.product_id &&
+      order.side === body.side &&
+      BigInt(order.created_at) >= startedNs - CLOCK_SKEW_NS;
+    const found = ours ? order : undefined;
+    this._onDidRecoverPlacement.fire({ clientOrderId, reason, found });
+    return found;
+  }
+
+  async listActiveOrders(filter: ActiveOrdersFilter = {}): Promise<Order[]> {
+    const answer = await this.send({ method: 'GET', path: '/api/v1/orders/active', schema: OrdersResponseSchema, query: { ...filter }, auth: true, idempotent: true, budgets: ['requests'] });
+    return answer.orders;
+  }
+
+  /** DELETE /api/v1/order/active: the order, DONE, on success. */
+  async cancelOrder(selection: OrderSelection): Promise<Order> {
+    const answer = await this.send({ method: 'DELETE', path: '/api/v1/order/active', schema: OrderResponseSchema, query: { ...selection }, auth: true, idempotent: false, budgets: ['requests'] });
+    return answer.order;
+  }
+
+  /** DELETE /api/v1/orders/active with exactly one list (at most 100 ids). */
+  async cancelOrders(selection: BulkCancelSelection): Promise<BulkCancelResponse> {
+    return this.send({ method: 'DELETE', path: '/api/v1/orders/active', schema: BulkCancelResponseSchema, body: selection, auth: true, idempotent: false, budgets: ['requests'] });
+  }
+
+  /** DELETE /api/v1/orders/active/all, of one product or of all. */
+  async cancelAllOrders(productId?: string): Promise<CancelAllResponse> {
+    return this.send({ method: 'DELETE', path: '/api/v1/orders/active/all', schema: CancelAllResponseSchema, query: { product_id: productId }, auth: true, idempotent: false, budgets: ['requests'] });
+  }
+
+  /** GET /api/v1/orders/archived: orders of any status. */
+  async listOrderHistory(filter: OrderHistoryFilter = {}): Promise<Order[]> {
+    const answer = await this.send({ method: 'GET', path: '/api/v1/orders/archived', schema: OrdersResponseSchema, query: { ...filter }, auth: true, idempotent: true, budgets: ['requests'] });
+    return answer.orders;
+  }
+
+  /** GET /api/v1/order/archived: by order id, else the newest order with that client order id. */
+  async getOrder(orderIdOrClientOrderId: string): Promise<Order> {
+    const answer = await this.send({ method: 'GET', path: '/api/v1/order/archived', schema: OrderResponseSchema, query: { order: orderIdOrClientOrderId }, auth: true, idempotent: true, budgets: ['requests'] });
+    return answer.order;
+  }
+
+  // ---- account (4.9) and error codes (4.10)
+
+  async getAccount(userId: string): Promise<Account> {
+    const answer = await this.send({ method: 'GET', path: `/accounts/${encodeURIComponent(userId)}`, schema: AccountResponseSchema, auth: true, idempotent: true, budgets: ['requests'] });
+    return answer.account;
+  }
+
+  async listErrorCodes(filter: ErrorCodesFilter = {}): Promise<ErrorCode[]> {
+    const answer = await this.send({ method: 'GET', path: '/v1/error-codes', schema: ErrorCodesResponseSchema, query: { ...filter }, auth: false, idempotent: true, budgets: ['requests'] });
+    return answer.data.errors;
+  }
+
+  // ---- public market data (4.11)
+
+  async listProducts(): Promise<Product[]> {
+    const answer = await this.send({ method: 'GET', path: '/products', schema: ProductsResponseSchema, auth: false, idempotent: true, budgets: ['requests'] });
+    return answer.products;
+  }
+
+  async getOrderBook(productId: string, depth?: number): Promise<OrderBook> {
+    const answer = await this.send({ method: 'GET', path: `/products/${encodeURIComponent(productId)}/orderbook`, schema: OrderBookResponseSchema, query: { depth }, auth: false, idempotent: true, budgets: ['requests'] });
+    return answer.orderbook;
+  }
+
+  /** Newest first. */
+  async listTrades(productId: string, limit?: number): Promise<PublicTrade[]> {
+    const answer = await this.send({ method: 'GET', path: `/products/${encodeURIComponent(productId)}/trades`, schema: TradesResponseSchema, query: { limit }, auth: false, idempotent: true, budgets: ['requests'] });
+    return answer.trades;
+  }
+
+  async listAssets(): Promise<Asset[]> {
+    const answer = await this.send({ method: 'GET', path: '/assets', schema: AssetsResponseSchema, auth: false, idempotent: true, budgets: ['requests'] });
+    return answer.assets;
+  }
+
+  // ---- the local venue's simulation endpoints (admin key)
+
+  /** POST /sim/users: a funded user with one trading key, secret included. */
+  async createSimUser(balances: Readonly<Record<string, string>> = {}): Promise<SimUser> {
+    return this.send({ method: 'POST', path: '/sim/users', schema: SimUserResponseSchema, body: { balances }, auth: true, idempotent: false, budgets: ['requests'] });
+  }
+
+  async simDeposit(deposit: { readonly user_id: string; readonly asset: string; readonly amount: string }): Promise<Account> {
+    const answer = await this.send({ method: 'POST', path: '/sim/deposit', schema: SimDepositResponseSchema, body: deposit, auth: true, idempotent: false, budgets: ['requests'] });
+    return answer.account;
+  }
+
+  async simReset(): Promise<void> {
+    await this.send({ method: 'POST', path: '/sim/reset', schema: SimResetResponseSchema, body: {}, auth: true, idempotent: false, budgets: ['requests'] });
+  }
+
+  // ---- one call, with its retries
+
+  private async send<S extends z.ZodType>(call: Call<S>): Promise<z.infer<S>> {
+    const operation = `${call.method} ${call.path}`;
+    for (let attempt = 0; ; attempt++) {
+      const release = await this.gate.admit(call.budgets);
+      const sentAt = Date.now();
+      let outcome: z.infer<S> | Error;
+      try {
+        outcome = await this.attempt(call, operation);
+      } finally {
+        release();
+      }
+      this._onDidAttempt.fire(describeAttempt(operation, attempt, sentAt, outcome));
+      if (!(outcome instanceof Error)) return outcome;
+      const rateLimited = outcome instanceof VenueError && outcome.isRateLimit;
+      if (outcome instanceof VenueError && rateLimited) this.gate.refused(outcome.code === 'E0503' ? 'orders' : 'requests', outcome.retryAfterMs ?? 1_000);
+      if (attempt >= this.maxRetries) throw outcome;
+      if (rateLimited) continue;
+      // Safe to send again: the venue said it did nothing (starting or stopping), nothing was sent at all, or
+      // a read failed on the way.
+      const retryable =
+        (outcome instanceof VenueError && outcome.code === 'E0902') ||
+        outcome instanceof VenueUnreachableError ||
+        (call.idempotent && outcome instanceof OutcomeUnknownError);
+      if (!retryable) throw outcome;
+      await sleep(backoffDelay(this.retryBackoff, attempt, this.random));
+    }
+  }
+
+  /** One HTTP exchange; every failure is returned, not thrown, so send() decides on retries in one place. */
+  private async attempt<S extends z.ZodType>(call: Call<S>, operation: string): Promise<z.infer<S> | Error> {
+    const url = new URL(this.baseUrl + call.path);
+    for (const [name, value] of Object.entries(call.query ?? {})) {
+      if (value === undefined) continue;
+      if (typeof value === 'object') for (const item of value) url.searchParams.append(name, item);
+      else url.searchParams.append(name, String(value));
+    }
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (call.auth && this.#credentials !== undefined) {
+      headers['NOVA-KEY'] = this.#credentials.apiKey;
+      headers['NOVA-SECRET'] = this.#credentials.apiSecret;
+    }
+    let body: string | undefined;
+    if (call.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(call.body);
+    }
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), this.timeoutMs);
+    let status: number;
+    let retryAfter: string | null;
+    let text: string;
+    try {
+      const response = await fetch(url, { method: call.method, headers, signal: controller.signal, ...(body === undefined ? {} : { body }) });
+      status = response.status;
+      retryAfter = response.headers.get('retry-after');
+      text = await response.text();
+    } catch (err) {
+      return networkFailure(operation, err, controller.signal.aborted);
+    } finally {
+      clearTimeout(timer);
+    }
+    let json: unknown;
+    try {
+      json = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    if (status < 200 || status >= 300) return venueErrorFromResponse(status, json, retryAfter);
+    if (json === undefined) return new VenueProtocolError(operation, `HTTP ${status} without a JSON body`);
+    const parsed = call.schema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return new VenueProtocolError(operation, issue === undefined ? 'unexpected shape' : `${issue.path.join('.') || 'body'}: ${issue.message}`);
+    }
+    return parsed.data;
+  }
+}
+
+const SimResetResponseSchema = z.object({ reset: z.literal(true) });
+
+/**
+ * fetch reports a network failure as a TypeError whose cause carries the system's code. Only the code is
+ * kept: the raw error can hold the request, and the request holds the key.
+ */
+function networkFailure(operation: string, err: unknown, timedOut: boolean): Error {
+  if (timedOut) return new OutcomeUnknownError(operation, 'timeout');
+  const cause = (err as { cause?: { code?: unknown } } | undefined)?.cause;
+  const code = typeof cause?.code === 'string' ? cause.code : 'unknown';
+  if (NOT_SENT.has(code)) return new VenueUnreachableError(operation, code);
+  return new OutcomeUnknownError(operation, 'connection_lost');
+}
+
+function describeAttempt(operation: string, attempt: number, sentAt: number, outcome: unknown): RequestAttempt {
+  const base = { operation, attempt, sentAt, answeredAt: Date.now() };
+  if (outcome instanceof VenueError) {
+    return {
+      ...base,
+      outcome: outcome.isRateLimit ? 'rate_limited' : 'refused',
+      httpStatus: outcome.httpStatus,
+      ...(outcome.retryAfterMs === undefined ? {} : { retryAfterMs: outcome.retryAfterMs }),
+    };
+  }
+  if (outcome instanceof OutcomeUnknownError) return { ...base, outcome: 'outcome_unknown' };
+  if (outcome instanceof VenueUnreachableError) return { ...base, outcome: 'unreachable' };
+  if (outcome instanceof VenueProtocolError) return { ...base, outcome: 'refused' };
+  return { ...base, outcome: 'ok', httpStatus: 200 };
+}

@@ -1,0 +1,198 @@
+/**
+ * How a venue call fails, as the desk needs to tell it apart:
+ * - VenueError: the venue answered and refused. It carries the reference (E0101_InvalidArgument) and the
+ *   catalogue's title, explanation and action, so a window can explain it and a caller can decide to retry.
+ * - OutcomeUnknownError: the request may or may not have reached the venue (timeout, connection dropped after
+ *   sending). An order in that state must be looked up before anything is sent again.
+ * - VenueUnreachableError: nothing reached the venue (no connection; or an order that was looked up after
+ *   its answer was lost, not found, and could not be sent again), so nothing changed there.
+ * - VenueProtocolError: the venue answered with something that is not the API's format.
+ *
+ * None of them ever holds a credential: messages are built from the venue's answer and the path only.
+ */
+import { parseErrorMessage } from '../../src-shared/errors/api-error';
+import { errorRecord, findErrorRecord, type ErrorAction, type ErrorCodeRecord, type ErrorRef } from '../../src-shared/errors/catalogue';
+import { ErrorResponseSchema, GenericErrorResponseSchema } from '../../src-shared/protocol/records';
+
+export class VenueError extends Error {
+  readonly kind = 'venue' as const;
+  /** As the venue sent it; may be a reference this build's catalogue does not know (a newer venue). */
+  readonly ref: string;
+  /** E0101. */
+  readonly code: string;
+  /** What went wrong in this request: "limit_price: not a multiple of 10000". */
+  readonly description: string;
+  /** The catalogue's title and message for the reference (or for the HTTP status, when it is unknown). */
+  readonly title: string;
+  readonly explanation: string;
+  readonly action: ErrorAction;
+  readonly retryAllowed: boolean;
+  readonly category: string;
+  /** The REST status, or the catalogue's status for a WebSocket error. */
+  readonly httpStatus: number;
+  /** The WebSocket's integer code (interface 7.4), for errors that came over the socket. */
+  readonly wsCode: number | undefined;
+  /** From the Retry-After header of a rate-limit answer. */
+  readonly retryAfterMs: number | undefined;
+
+  constructor(init: {
+    ref: string;
+    description: string;
+    record: ErrorCodeRecord;
+    httpStatus: number;
+    wsCode?: number;
+    retryAfterMs?: number;
+  }) {
+    super(`${init.ref}: ${init.description}`);
+    this.name = 'VenueError';
+    this.ref = init.ref;
+    this.code = init.ref.split('_')[0] ?? init.record.code;
+    this.description = init.description;
+    this.title = init.record.title;
+    this.explanation = init.record.message;
+    this.action = init.record.action;
+    this.retryAllowed = init.record.retry_allowed;
+    this.category = init.record.category;
+    this.httpStatus = init.httpStatus;
+    this.wsCode = init.wsCode;
+    this.retryAfterMs = init.retryAfterMs;
+  }
+
+  /** A rate-limit refusal (E0501 requests, E0503 orders): nothing was done, retry after retryAfterMs. */
+  get isRateLimit(): boolean {
+    return this.code === 'E0501' || this.code === 'E0503';
+  }
+}
+
+export type UnknownOutcomeReason = 'timeout' | 'connection_lost';
+
+export class OutcomeUnknownError extends Error {
+  readonly kind = 'outcome_unknown' as const;
+  constructor(
+    /** "POST /api/v1/orders", "create_order". */
+    readonly operation: string,
+    readonly reason: UnknownOutcomeReason,
+    /** Set for an order placement, so the caller can find the order later. */
+    readonly clientOrderId?: string,
+  ) {
+    super(`${operation}: ${reason === 'timeout' ? 'no answer in time' : 'the connection was lost'}; the venue may or may not have acted on it`);
+    this.name = 'OutcomeUnknownError';
+  }
+}
+
+export class VenueUnreachableError extends Error {
+  readonly kind = 'unreachable' as const;
+  constructor(
+    readonly operation: string,
+    /** The system's error code, e.g. ECONNREFUSED (ETIMEDOUT, ECONNRESET for an order given up on). */
+    readonly systemCode: string,
+  ) {
+    super(`${operation}: the venue cannot be reached (${systemCode}); nothing reached it`);
+    this.name = 'VenueUnreachableError';
+  }
+}
+
+export class VenueProtocolError extends Error {
+  readonly kind = 'protocol' as const;
+  constructor(
+    readonly operation: string,
+    detail: string,
+  ) {
+    super(`${operation}: the venue's answer is not in the API's format (${detail})`);
+    this.name = 'VenueProtocolError';
+  }
+}
+
+export type VenueFailure = VenueError | OutcomeUnknownError | VenueUnreachableError | VenueProtocolError;
+
+export function isVenueFailure(err: unknown): err is VenueFailure {
+  return err instanceof VenueError || err instanceof OutcomeUnknownError || err instanceof VenueUnreachableError || err instanceof VenueProtocolError;
+}
+
+/** The reference a status stands for when the answer names none (or one this build does not know). */
+function refForStatus(status: number, wireCode: string | undefined): ErrorRef {
+  if (wireCode === 'AUTH_REQUIRED') return 'E0001_AuthRequired';
+  if (wireCode === 'INSUFFICIENT_SCOPE') return 'E0004_InsufficientScope';
+  switch (status) {
+    case 400:
+      return 'E0101_InvalidArgument';
+    case 401:
+      return 'E0001_AuthRequired';
+    case 403:
+      return 'E0003_PermissionDenied';
+    case 404:
+      return 'E0105_RouteNotFound';
+    case 413:
+      return 'E0103_BodyTooLarge';
+    case 415:
+      return 'E0106_UnsupportedMediaType';
+    case 429:
+      return 'E0501_RateLimitExceeded';
+    case 503:
+      return 'E0902_ServiceUnavailable';
+    default:
+      return 'E0901_InternalError';
+  }
+}
+
+function fromMessage(message: string, status: number, wireCode: string | undefined, extra: { wsCode?: number; retryAfterMs?: number }): VenueError {
+  const parsed = parseErrorMessage(message);
+  const known = parsed === undefined ? undefined : findErrorRecord(parsed.ref);
+  const record = known ?? errorRecord(refForStatus(status, wireCode));
+  return new VenueError({
+    ref: parsed?.ref ?? record.ref,
+    description: parsed?.description ?? message,
+    record,
+    httpStatus: status,
+    ...extra,
+  });
+}
+
+/** Retry-After is whole seconds or an HTTP date (RFC 9110 10.2.3). */
+export function parseRetryAfter(value: string | null, nowMs: number): number | undefined {
+  if (value === null) return undefined;
+  const text = value.trim();
+  if (/^\d{1,9}$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
+}
+
+/** A failed REST answer, whichever of the interface's two error shapes it has (7.1), or none. */
+export function venueErrorFromResponse(status: number, body: unknown, retryAfter: string | null): VenueError {
+  const retryAfterMs = parseRetryAfter(retryAfter, Date.now());
+  const extra = retryAfterMs === undefined ? {} : { retryAfterMs };
+  const object = ErrorResponseSchema.safeParse(body);
+  if (object.success) return fromMessage(object.data.error.message, status, object.data.error.code, extra);
+  const generic = GenericErrorResponseSchema.safeParse(body);
+  if (generic.success) return fromMessage(generic.data.message, status, undefined, extra);
+  const record = errorRecord(refForStatus(status, undefined));
+  return new VenueError({ ref: record.ref, description: `HTTP ${status}`, record, httpStatus: status, ...extra });
+}
+
+/** A WebSocket error event: its message names the reference, its integer code is one of 7.4's. */
+export function venueErrorFromWsEvent(event: { readonly message: string; readonly code: number }): VenueError {
+  const parsed = parseErrorMessage(event.message);
+  const record = (parsed === undefined ? undefined : findErrorRecord(parsed.ref)) ?? errorRecord(refForWsCode(event.code));
+  return new VenueError({
+    ref: parsed?.ref ?? record.ref,
+    description: parsed?.description ?? event.message,
+    record,
+    httpStatus: record.http_status,
+    wsCode: event.code,
+  });
+}
+
+function refForWsCode(code: number): ErrorRef {
+  switch (code) {
+    case 400:
+      return 'E0101_InvalidArgument';
+    case 401:
+      return 'E0001_AuthRequired';
+    case 403:
+      return 'E0004_InsufficientScope';
+    case 404:
+      return 'E0301_OrderNotFound';
+    default:
+      return 'E0901_InternalError';
+  }
+}

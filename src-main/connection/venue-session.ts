@@ -1,0 +1,469 @@
+/**
+ * One environment (the local venue, development or production) as the desk sees it: the REST client and the
+ * WebSocket together, and the single source of truth for the trader's orders, books, trades and account.
+ *
+ * Orders come from WebSocket updates and REST answers into one OrderBlotter keyed by order id. Each time the
+ * socket is (re)connected and subscribed to `orders`, the session reconciles over REST: the active orders,
+ * the most recently updated history, and any order it still believed working that neither list shows. The
+ * subscription is in force before those reads start, so a change is either in the reads or on the socket
+ * after them; the blotter keeps whichever record is newer. No order goes missing, none appears twice.
+ *
+ * Books come from level2 (snapshot, then updates in sequence; a gap resubscribes the product), or from REST
+ * polling for a product whose market-data subscription the venue refused.
+ */
+import type { Account, Order, PublicTrade } from '../../src-shared/protocol/records';
+import type { CandlesEvent, TickerEvent } from '../../src-shared/protocol/ws';
+import { backoffDelay, sleep } from './backoff';
+import { DisposableStore, Emitter, nextEvent, toDisposable, type Disposable, type Event } from './events';
+import { LocalBook, type BookView } from './local-book';
+import { MarketPoller } from './market-poller';
+import { OrderBlotter, isDone, type UpdateResult } from './order-blotter';
+import {
+  VenueRestClient,
+  type OrderSelection,
+  type PlaceOrderRequest,
+  type VenueCredentials,
+  type VenueRestClientOptions,
+} from './rest-client';
+import { VenueSocket, type SocketStatus, type VenueSocketOptions } from './venue-socket';
+import { OutcomeUnknownError, VenueError } from './venue-error';
+
+export interface VenueSessionOptions {
+  readonly baseUrl: string;
+  readonly wsUrl: string;
+  readonly credentials: VenueCredentials;
+  /** The account to read; learned from the first order when absent. */
+  readonly userId?: string;
+  readonly rest?: Omit<VenueRestClientOptions, 'baseUrl' | 'credentials'>;
+  readonly socket?: Omit<VenueSocketOptions, 'url' | 'credentials'>;
+  /** How many of the most recently updated orders each reconcile reads (at most 1000). */
+  readonly historyWindow?: number;
+  /** Polling interval for products without a market-data stream. */
+  readonly pollIntervalMs?: number;
+}
+
+/** Where the session stands: `live` means the blotter is reconciled and the socket feeds it. */
+export type SyncState = 'connecting' | 'reconciling' | 'live' | 'reconnecting' | 'refused' | 'closed';
+
+export interface ConnectionChange {
+  readonly sync: SyncState;
+  readonly socket: SocketStatus;
+}
+
+export interface ReconcileReport {
+  /** Which connection of the socket this reconcile followed (1 for the first). */
+  readonly connection: number;
+  /** Orders whose record changed (or that were new to the desk). */
+  readonly changed: number;
+  /** Orders read over REST. */
+  readonly read: number;
+}
+
+/** A placement whose outcome was unknown, settled by a later reconcile. */
+export interface PlacementResolution {
+  readonly clientOrderId: string;
+  /** The order the venue holds under the id, or undefined: it was never placed. */
+  readonly order: Order | undefined;
+}
+
+export interface TradesChange {
+  readonly productId: string;
+  /** Oldest first. */
+  readonly trades: readonly PublicTrade[];
+  readonly source: 'stream' | 'poll';
+}
+
+export interface PollingSwitch {
+  readonly productId: string;
+  readonly reason: VenueError;
+}
+
+const DEFAULT_HISTORY_WINDOW = 500;
+const DEFAULT_POLL_MS = 1_000;
+/** Fills arrive in bursts; one account read per burst. */
+const ACCOUNT_REFRESH_DELAY_MS = 200;
+
+export class VenueSession implements Disposable {
+  readonly rest: VenueRestClient;
+  readonly socket: VenueSocket;
+  private userId: string | undefined;
+  private readonly blotter = new OrderBlotter();
+  private readonly books = new Map<string, LocalBook>();
+  private readonly pollers = new Map<string, MarketPoller>();
+  private readonly watched = new Set<string>();
+  /** client_order_ids of placements whose outcome is unknown, until a reconcile settles them. */
+  private readonly unresolved = new Set<string>();
+  private accountRecord: Account | undefined;
+  private sync: SyncState = 'connecting';
+  private reconciling: Promise<void> | undefined;
+  private connectionSeen = 0;
+  private reconcileAgain = false;
+  private accountTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly historyWindow: number;
+  private readonly pollIntervalMs: number;
+  private readonly disposables = new DisposableStore();
+  private disposed = false;
+
+  private readonly _onDidChangeOrders = new Emitter<readonly Order[]>();
+  /** Orders that are new to the desk or whose record changed. */
+  readonly onDidChangeOrders: Event<readonly Order[]> = this._onDidChangeOrders.event;
+  private readonly _onDidChangeBook = new Emitter<BookView>();
+  readonly onDidChangeBook: Event<BookView> = this._onDidChangeBook.event;
+  private readonly _onDidReceiveTrades = new Emitter<TradesChange>();
+  readonly onDidReceiveTrades: Event<TradesChange> = this._onDidReceiveTrades.event;
+  private readonly _onDidChangeTicker = new Emitter<TickerEvent>();
+  readonly onDidChangeTicker: Event<TickerEvent> = this._onDidChangeTicker.event;
+  private readonly _onDidChangeCandles = new Emitter<CandlesEvent>();
+  readonly onDidChangeCandles: Event<CandlesEvent> = this._onDidChangeCandles.event;
+  private readonly _onDidChangeAccount = new Emitter<Account>();
+  readonly onDidChangeAccount: Event<Account> = this._onDidChangeAccount.event;
+  private readonly _onDidChangeConnection = new Emitter<ConnectionChange>();
+  readonly onDidChangeConnection: Event<ConnectionChange> = this._onDidChangeConnection.event;
+  private readonly _onDidReconcile = new Emitter<ReconcileReport>();
+  readonly onDidReconcile: Event<ReconcileReport> = this._onDidReconcile.event;
+  private readonly _onDidResolvePlacement = new Emitter<PlacementResolution>();
+  readonly onDidResolvePlacement: Event<PlacementResolution> = this._onDidResolvePlacement.event;
+  private readonly _onDidSwitchToPolling = new Emitter<PollingSwitch>();
+  readonly onDidSwitchToPolling: Event<PollingSwitch> = this._onDidSwitchToPolling.event;
+  private readonly _onDidFail = new Emitter<Error>();
+  /** Background work that failed (a reconcile read, an account refresh, a poll); it is retried. */
+  readonly onDidFail: Event<Error> = this._onDidFail.event;
+
+  constructor(options: VenueSessionOptions) {
+    this.userId = options.userId;
+    this.historyWindow = Math.min(1000, options.historyWindow ?? DEFAULT_HISTORY_WINDOW);
+    this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_MS;
+    this.rest = new VenueRestClient({ ...options.rest, baseUrl: options.baseUrl, credentials: options.credentials });
+    this.socket = new VenueSocket({ ...options.socket, url: options.wsUrl, credentials: options.credentials });
+    const d = this.disposables;
+    for (const emitter of [
+      this._onDidChangeOrders,
+      this._onDidChangeBook,
+      this._onDidReceiveTrades,
+      this._onDidChangeTicker,
+      this._onDidChangeCandles,
+      this._onDidChangeAccount,
+      this._onDidChangeConnection,
+      this._onDidReconcile,
+      this._onDidResolvePlacement,
+      this._onDidSwitchToPolling,
+      this._onDidFail,
+    ]) {
+      d.add(emitter);
+    }
+    d.add(this.socket.onDidChangeStatus((status) => this.socketChanged(status)));
+    d.add(this.socket.onDidUpdateOrder(({ order }) => this.take(this.blotter.applyUpdate(order))));
+    d.add(
+      this.socket.onDidReceiveBookSnapshot((snapshot) => {
+        if (this.pollers.has(snapshot.product_id)) return;
+        const book = this.bookOf(snapshot.product_id);
+        book.applySnapshot(snapshot, 'stream');
+        this._onDidChangeBook.fire(book.view());
+      }),
+    );
+    d.add(
+      this.socket.onDidReceiveBookUpdate((update) => {
+        if (this.pollers.has(update.product_id)) return;
+        const book = this.bookOf(update.product_id);
+        book.applyUpdate(update);
+        this._onDidChangeBook.fire(book.view());
+      }),
+    );
+    d.add(this.socket.onDidReceiveTrades((e) => this._onDidReceiveTrades.fire({ productId: e.product_id, trades: e.data, source: 'stream' })));
+    d.add(this.socket.onDidReceiveTicker((e) => this._onDidChangeTicker.fire(e)));
+    d.add(this.socket.onDidReceiveCandles((e) => this._onDidChangeCandles.fire(e)));
+    d.add(this.socket.onDidRefuseSubscription(({ productIds, error }) => productIds.forEach((id) => this.switchToPolling(id, error))));
+    d.add(toDisposable(() => this.socket.close()));
+    d.add(toDisposable(() => this.rest.dispose()));
+    d.add(
+      toDisposable(() => {
+        for (const poller of this.pollers.values()) poller.dispose();
+        if (this.accountTimer !== undefined) clearTimeout(this.accountTimer);
+      }),
+    );
+  }
+
+  // ---- what the desk reads
+
+  get syncState(): SyncState {
+    return this.sync;
+  }
+
+  orders(): Order[] {
+    return this.blotter.all();
+  }
+
+  order(orderId: string): Order | undefined {
+    return this.blotter.get(orderId);
+  }
+
+  book(productId: string): BookView | undefined {
+    return this.books.get(productId)?.view();
+  }
+
+  account(): Account | undefined {
+    return this.accountRecord;
+  }
+
+  /** Products fed by REST polling rather than the socket. */
+  polledProducts(): string[] {
+    return [...this.pollers.keys()];
+  }
+
+  /** Connect, subscribe to the trader's orders, and resolve once the first reconcile is done. */
+  async start(): Promise<void> {
+    const live = this.whenLive();
+    await this.socket.subscribe('orders');
+    this.socket.connect();
+    await live;
+  }
+
+  /** Resolves the next time the session is `live` (at once if it is); rejects if it is refused or closed. */
+  whenLive(): Promise<void> {
+    if (this.sync === 'live') return Promise.resolve();
+    return nextEvent(this.onDidChangeConnection, (c) => c.sync === 'live' || c.sync === 'refused' || c.sync === 'closed').then((c) => {
+      if (c.sync !== 'live') throw new Error(`the session is ${c.sync}: ${c.socket.lastError ?? 'no reason given'}`);
+    });
+  }
+
+  // ---- trading (REST: it has the unknown-outcome safety of VenueRestClient.placeOrder)
+
+  async placeOrder(request: PlaceOrderRequest): Promise<Order> {
+    try {
+      const order = await this.rest.placeOrder(request);
+      this.take(this.blotter.upsert(order));
+      return order;
+    } catch (err) {
+      // Neither placed for sure nor refused: the next reconcile looks it up and reports what it found.
+      if (err instanceof OutcomeUnknownError && err.clientOrderId !== undefined) this.unresolved.add(err.clientOrderId);
+      throw err;
+    }
+  }
+
+  async cancelOrder(selection: OrderSelection): Promise<Order> {
+    const order = await this.rest.cancelOrder(selection);
+    this.take(this.blotter.upsert(order));
+    return order;
+  }
+
+  /** Cancel every active order (of one product); the socket and the next reads bring the records. */
+  async cancelAllOrders(productId?: string): Promise<number> {
+    const answer = await this.rest.cancelAllOrders(productId);
+    await this.readOrders(answer.cancel_requested_orders.map((o) => o.order_id));
+    return answer.cancel_requested_orders.length;
+  }
+
+  async refreshAccount(): Promise<Account | undefined> {
+    if (this.userId === undefined) return undefined;
+    const account = await this.rest.getAccount(this.userId);
+    this.accountRecord = account;
+    this._onDidChangeAccount.fire(account);
+    return account;
+  }
+
+  // ---- market data
+
+  /** Book, trades and ticker of a product, over the socket where the venue serves them, else by polling. */
+  async watchMarket(productId: string): Promise<void> {
+    if (this.watched.has(productId)) return;
+    this.watched.add(productId);
+    this.bookOf(productId);
+    try {
+      await Promise.all([
+        this.socket.subscribe('level2', [productId]),
+        this.socket.subscribe('trades', [productId]),
+        this.socket.subscribe('ticker', [productId]),
+      ]);
+    } catch (err) {
+      // A refusal already switched the product to polling (onDidRefuseSubscription); anything else is
+      // retried by the socket on its next connection.
+      if (!(err instanceof VenueError)) this._onDidFail.fire(err as Error);
+    }
+  }
+
+  async unwatchMarket(productId: string): Promise<void> {
+    this.watched.delete(productId);
+    this.pollers.get(productId)?.dispose();
+    this.pollers.delete(productId);
+    this.books.delete(productId);
+    await Promise.all([
+      this.socket.unsubscribe('level2', [productId]),
+      this.socket.unsubscribe('trades', [productId]),
+      this.socket.unsubscribe('ticker', [productId]),
+    ]).catch(() => undefined);
+  }
+
+  /** Feed a product from the public REST endpoints instead of the socket. */
+  switchToPolling(productId: string, reason: VenueError): void {
+    if (this.pollers.has(productId) || this.disposed) return;
+    const book = this.bookOf(productId);
+    const poller = new MarketPoller(this.rest, productId, this.pollIntervalMs, {
+      book: (snapshot) => {
+        book.applySnapshot(snapshot, 'poll');
+        this._onDidChangeBook.fire(book.view());
+      },
+      trades: (trades) => this._onDidReceiveTrades.fire({ productId, trades, source: 'poll' }),
+      failed: (err) => this._onDidFail.fire(err as Error),
+    });
+    this.pollers.set(productId, poller);
+    this._onDidSwitchToPolling.fire({ productId, reason });
+    poller.start();
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.setSync('closed');
+    this.disposables.dispose();
+  }
+
+  // ---- keeping the blotter true
+
+  private socketChanged(status: SocketStatus): void {
+    switch (status.state) {
+      case 'open':
+        // Each new connection is reconciled once; later 'open' reports only carry a heartbeat's latency.
+        if (status.sessions !== this.connectionSeen) {
+          this.connectionSeen = status.sessions;
+          this.startReconcile(status.sessions);
+        } else {
+          this.fireConnection();
+        }
+        return;
+      case 'reconnecting':
+        this.setSync('reconnecting');
+        return;
+      case 'refused':
+        this.setSync('refused');
+        return;
+      case 'closed':
+        this.setSync('closed');
+        return;
+      case 'idle':
+      case 'connecting':
+      case 'authenticating':
+      case 'subscribing':
+        // A latency report while live leaves the session live.
+        if (this.sync !== 'live') this.fireConnection();
+        return;
+    }
+  }
+
+  private startReconcile(connection: number): void {
+    if (this.reconciling !== undefined) {
+      this.reconcileAgain = true;
+      return;
+    }
+    this.setSync('reconciling');
+    this.reconciling = this.reconcileUntilDone(connection).finally(() => {
+      this.reconciling = undefined;
+      if (this.reconcileAgain && !this.disposed) {
+        this.reconcileAgain = false;
+        this.startReconcile(this.socket.currentStatus.sessions);
+      }
+    });
+  }
+
+  /** Reconcile, retrying with backoff while the socket stays open; a lost socket starts a new one anyway. */
+  private async reconcileUntilDone(connection: number): Promise<void> {
+    for (let attempt = 0; !this.disposed; attempt++) {
+      try {
+        const report = await this.reconcile(connection);
+        if (this.disposed) return;
+        if (this.socket.currentStatus.state === 'open') this.setSync('live');
+        this._onDidReconcile.fire(report);
+        return;
+      } catch (err) {
+        this._onDidFail.fire(err as Error);
+        if (this.socket.currentStatus.state !== 'open') return;
+        await sleep(backoffDelay({ initialMs: 250, maxMs: 5_000 }, attempt));
+      }
+    }
+  }
+
+  private async reconcile(connection: number): Promise<ReconcileReport> {
+    const [active, history] = await Promise.all([
+      this.rest.listActiveOrders(),
+      this.rest.listOrderHistory({ sort: '-updated_at', limit: this.historyWindow }),
+    ]);
+    let changed = 0;
+    const listed = new Set<string>();
+    for (const order of [...history, ...active]) {
+      listed.add(order.order_id);
+      if (this.take(this.blotter.upsert(order))) changed++;
+    }
+    // Orders the desk holds as working that neither list shows moved on further back than the window.
+    const behind = this.blotter.all().filter((o) => !isDone(o) && !listed.has(o.order_id)).map((o) => o.order_id);
+    changed += await this.readOrders(behind);
+    await this.settlePlacements();
+    await this.refreshAccount().catch((err: unknown) => this._onDidFail.fire(err as Error));
+    return { connection, changed, read: active.length + history.length + behind.length };
+  }
+
+  /** Read orders one by one (by id or client_order_id) into the blotter; the number that changed. */
+  private async readOrders(ids: readonly string[]): Promise<number> {
+    let changed = 0;
+    for (const id of ids) if (this.take(this.blotter.upsert(await this.rest.getOrder(id)))) changed++;
+    return changed;
+  }
+
+  private async settlePlacements(): Promise<void> {
+    for (const clientOrderId of [...this.unresolved]) {
+      let order: Order | undefined;
+      try {
+        order = await this.rest.getOrder(clientOrderId);
+      } catch (err) {
+        if (!(err instanceof VenueError && err.ref === 'E0301_OrderNotFound')) throw err;
+      }
+      this.unresolved.delete(clientOrderId);
+      if (order !== undefined) this.take(this.blotter.upsert(order));
+      this._onDidResolvePlacement.fire({ clientOrderId, order });
+    }
+  }
+
+  /** Pass a blotter change on; true when something changed. */
+  private take(result: UpdateResult): boolean {
+    switch (result.kind) {
+      case 'unchanged':
+        return false;
+      case 'unknown':
+        // An update too thin to show (another venue's minimal record): read the order in full.
+        void this.rest.getOrder(result.orderId).then(
+          (order) => this.take(this.blotter.upsert(order)),
+          (err: unknown) => this._onDidFail.fire(err as Error),
+        );
+        return false;
+      case 'changed':
+        this.userId ??= result.order.user_id;
+        this._onDidChangeOrders.fire([result.order]);
+        this.scheduleAccountRefresh();
+        return true;
+    }
+  }
+
+  private scheduleAccountRefresh(): void {
+    if (this.accountTimer !== undefined || this.disposed || this.sync !== 'live') return;
+    this.accountTimer = setTimeout(() => {
+      this.accountTimer = undefined;
+      this.refreshAccount().catch((err: unknown) => this._onDidFail.fire(err as Error));
+    }, ACCOUNT_REFRESH_DELAY_MS);
+  }
+
+  private bookOf(productId: string): LocalBook {
+    let book = this.books.get(productId);
+    if (book === undefined) {
+      book = new LocalBook(productId);
+      this.books.set(productId, book);
+    }
+    return book;
+  }
+
+  private setSync(sync: SyncState): void {
+    this.sync = sync;
+    this.fireConnection();
+  }
+
+  private fireConnection(): void {
+    this._onDidChangeConnection.fire({ sync: this.sync, socket: this.socket.currentStatus });
+  }
+}

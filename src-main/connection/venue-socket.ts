@@ -1,0 +1,580 @@
+/**
+ * The venue's WebSocket (interface 4.12 and 6, the contract's market-data channels) as one long-lived
+ * connection: authenticate, subscribe, trade, heartbeat, and on loss reconnect with exponential backoff and
+ * full jitter, authenticate again and resubscribe. Whoever holds the trader's state listens to
+ * onDidChangeStatus: every time it reaches `open` the subscriptions are back in force, and anything missed
+ * while away has to be fetched over REST (VenueSession does).
+ *
+ * Every frame arrives as unknown and is parsed with VenueMessageSchema. Level2 updates are passed on only in
+ * sequence: on a gap the product is subscribed again for a fresh snapshot, and nothing is passed on until it
+ * arrives.
+ */
+import { createHmac } from 'node:crypto';
+import WebSocket from 'ws';
+import {
+  VenueMessageSchema,
+  authSignaturePayload,
+  type CandlesEvent,
+  type Channel,
+  type Level2SnapshotEvent,
+  type Level2UpdateEvent,
+  type MarketDataChannel,
+  type TickerEvent,
+  type TradesEvent,
+  type VenueMessage,
+} from '../../src-shared/protocol/ws';
+import type { WsOrder } from '../../src-shared/protocol/records';
+import { backoffDelay, type BackoffPolicy } from './backoff';
+import { DisposableStore, Emitter, toDisposable, type Event } from './events';
+import { newClientOrderId, type VenueCredentials } from './rest-client';
+import { OutcomeUnknownError, VenueError, VenueUnreachableError, venueErrorFromWsEvent } from './venue-error';
+
+export type SocketState =
+  | 'idle'
+  | 'connecting'
+  | 'authenticating'
+  | 'subscribing'
+  | 'open'
+  | 'reconnecting'
+  /** The venue refused the credentials: reconnecting would not help; the trader has to log in again. */
+  | 'refused'
+  | 'closed';
+
+export interface SocketStatus {
+  readonly state: SocketState;
+  /** Reconnect attempts since the connection was last open. */
+  readonly attempt: number;
+  /** How many times the connection has been open, this one included. */
+  readonly sessions: number;
+  /** Round trip of the last heartbeat. */
+  readonly latencyMs?: number;
+  /** Why the connection was last lost or refused (never a secret). */
+  readonly lastError?: string;
+  /** While reconnecting: when the next attempt starts (epoch ms). */
+  readonly nextAttemptAt?: number;
+}
+
+export interface VenueSocketOptions {
+  /** ws://127.0.0.1:8787/ws, or an environment's WebSocket address. */
+  readonly url: string;
+  readonly credentials?: VenueCredentials;
+  readonly reconnect?: BackoffPolicy;
+  readonly heartbeatIntervalMs?: number;
+  /** No pong within this after a ping: the connection is taken as dead and replaced. */
+  readonly heartbeatTimeoutMs?: number;
+  /** For each request (auth, sub, create_order, cancel_order, ping) and for the connection handshake. */
+  readonly requestTimeoutMs?: number;
+  readonly random?: () => number;
+}
+
+/** create_order data (interface 4.12, docs/api.md): lowercase type and side, `price` and `size`. */
+export interface WsCreateOrderData {
+  readonly type: 'limit' | 'market';
+  readonly side: 'buy' | 'sell';
+  readonly product_id: string;
+  readonly price?: string;
+  readonly size?: string;
+  readonly quote_size?: string;
+  readonly exact_quote_size?: string;
+  readonly time_in_force?: 'GTC' | 'IOC' | 'FOK' | 'GTT';
+  readonly post_only?: boolean;
+  /** DC decrease and cancel, CO cancel oldest, CN cancel newest (default), CB cancel both. */
+  readonly stp?: 'DC' | 'CO' | 'CN' | 'CB';
+  /** Generated when absent, so an order whose answer is lost can be found by it. */
+  readonly client_order_id?: string;
+  readonly stop_trigger_price?: string;
+  readonly order_stop_type?: 'STOP_LOSS' | 'TAKE_PROFIT';
+  /** UNIX nanoseconds as a digit string. */
+  readonly expired_at?: string;
+  readonly scheduled_at?: string;
+  readonly wait?: boolean;
+}
+
+export type WsOrderSelection = { readonly order_id: string } | { readonly client_order_id: string };
+
+export interface OrderUpdate {
+  readonly order: WsOrder;
+  /** Set on updates of an order this connection created, to the create_order's request id. */
+  readonly requestId?: string;
+}
+
+export interface SubscriptionRefusal {
+  readonly channel: MarketDataChannel;
+  readonly productIds: readonly string[];
+  readonly error: VenueError;
+}
+
+export interface BookGap {
+  readonly productId: string;
+  readonly expected: number;
+  readonly received: number;
+}
+
+const DEFAULTS = {
+  reconnect: { initialMs: 500, maxMs: 30_000 },
+  heartbeatIntervalMs: 10_000,
+  heartbeatTimeoutMs: 5_000,
+  requestTimeoutMs: 10_000,
+} as const;
+
+const DONE_STATUSES = new Set(['filled', 'cancelled', 'rejected', 'expired']);
+
+interface Pending {
+  readonly op: string;
+  /** For requests the venue answers without their request id (a successful cancel). */
+  readonly matches?: (message: VenueMessage) => boolean;
+  resolve(message: VenueMessage): void;
+  reject(err: Error): void;
+}
+
+export class VenueSocket {
+  private readonly options: Required<Omit<VenueSocketOptions, 'credentials'>>;
+  readonly #credentials: VenueCredentials | undefined;
+  private ws: WebSocket | undefined;
+  private status: SocketStatus = { state: 'idle', attempt: 0, sessions: 0 };
+  private readonly pending = new Map<string, Pending>();
+  private nextRequest = 0;
+  /** What should be in force on every connection: channel → products ('' for the orders channel). */
+  private readonly wanted = new Map<Channel, Set<string>>();
+  /** Level2 sequence per product; absent while waiting for a snapshot. */
+  private readonly bookSequence = new Map<string, number>();
+  private readonly connection = new DisposableStore();
+  private perConnection = new DisposableStore();
+
+  private readonly _onDidChangeStatus = new Emitter<SocketStatus>();
+  readonly onDidChangeStatus: Event<SocketStatus> = this._onDidChangeStatus.event;
+  private readonly _onDidUpdateOrder = new Emitter<OrderUpdate>();
+  readonly onDidUpdateOrder: Event<OrderUpdate> = this._onDidUpdateOrder.event;
+  private readonly _onDidReceiveBookSnapshot = new Emitter<Level2SnapshotEvent>();
+  readonly onDidReceiveBookSnapshot: Event<Level2SnapshotEvent> = this._onDidReceiveBookSnapshot.event;
+  private readonly _onDidReceiveBookUpdate = new Emitter<Level2UpdateEvent>();
+  /** Only in sequence after the product's snapshot. */
+  readonly onDidReceiveBookUpdate: Event<Level2UpdateEvent> = this._onDidReceiveBookUpdate.event;
+  private readonly _onDidDetectBookGap = new Emitter<BookGap>();
+  readonly onDidDetectBookGap: Event<BookGap> = this._onDidDetectBookGap.event;
+  private readonly _onDidReceiveTrades = new Emitter<TradesEvent>();
+  readonly onDidReceiveTrades: Event<TradesEvent> = this._onDidReceiveTrades.event;
+  private readonly _onDidReceiveTicker = new Emitter<TickerEvent>();
+  readonly onDidReceiveTicker: Event<TickerEvent> = this._onDidReceiveTicker.event;
+  private readonly _onDidReceiveCandles = new Emitter<CandlesEvent>();
+  readonly onDidReceiveCandles: Event<CandlesEvent> = this._onDidReceiveCandles.event;
+  private readonly _onDidRefuseSubscription = new Emitter<SubscriptionRefusal>();
+  /** The venue answered a market-data sub with an error: that feed has to come from REST instead. */
+  readonly onDidRefuseSubscription: Event<SubscriptionRefusal> = this._onDidRefuseSubscription.event;
+  private readonly _onDidReceiveError = new Emitter<VenueError>();
+  /** Errors not tied to a request of ours (a rate-limit warning on the system channel). */
+  readonly onDidReceiveError: Event<VenueError> = this._onDidReceiveError.event;
+
+  constructor(options: VenueSocketOptions) {
+    this.options = {
+      url: options.url,
+      reconnect: options.reconnect ?? DEFAULTS.reconnect,
+      heartbeatIntervalMs: options.heartbeatIntervalMs ?? DEFAULTS.heartbeatIntervalMs,
+      heartbeatTimeoutMs: options.heartbeatTimeoutMs ?? DEFAULTS.heartbeatTimeoutMs,
+      requestTimeoutMs: options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
+      random: options.random ?? Math.random,
+    };
+    this.#credentials = options.credentials;
+    for (const emitter of [
+      this._onDidChangeStatus,
+      this._onDidUpdateOrder,
+      this._onDidReceiveBookSnapshot,
+      this._onDidReceiveBookUpdate,
+      this._onDidDetectBookGap,
+      this._onDidReceiveTrades,
+      this._onDidReceiveTicker,
+      this._onDidReceiveCandles,
+      this._onDidRefuseSubscription,
+      this._onDidReceiveError,
+    ]) {
+      this.connection.add(emitter);
+    }
+  }
+
+  get currentStatus(): SocketStatus {
+    return this.status;
+  }
+
+  toJSON(): { url: string; state: SocketState } {
+    return { url: this.options.url, state: this.status.state };
+  }
+
+  /** Start connecting (and keep reconnecting until close()). */
+  connect(): void {
+    if (this.status.state !== 'idle') return;
+    this.dial();
+  }
+
+  /** Stop for good: no reconnect; requests in flight fail as outcome unknown. */
+  close(): void {
+    if (this.status.state === 'closed') return;
+    this.setStatus({ state: 'closed', nextAttemptAt: undefined });
+    const ws = this.ws;
+    this.ws = undefined;
+    this.perConnection.dispose();
+    this.failPending(ws, 'connection_lost');
+    ws?.terminate();
+    this.connection.dispose();
+  }
+
+  // ---- subscriptions
+
+  /**
+   * Keep `channel` (for market data: of `productIds`) in force on this and every later connection. Resolves
+   * when the venue acknowledged it, or at once while disconnected; rejects with the venue's refusal.
+   */
+  async subscribe(channel: Channel, productIds: readonly string[] = []): Promise<void> {
+    const set = this.wanted.get(channel) ?? new Set<string>();
+    this.wanted.set(channel, set);
+    const added = channel === 'orders' ? [''] : productIds;
+    for (const id of added) set.add(id);
+    // While subscribing after a (re)connect the wanted list may already have been read: send it now as well.
+    const live = this.status.state === 'open' || this.status.state === 'subscribing';
+    if (!live || this.ws === undefined) return;
+    await this.sendSub(this.ws, 'sub', channel, channel === 'orders' ? [] : productIds);
+  }
+
+  async unsubscribe(channel: Channel, productIds: readonly string[] = []): Promise<void> {
+    const set = this.wanted.get(channel);
+    if (channel === 'orders') set?.clear();
+    else for (const id of productIds) set?.delete(id);
+    if (channel === 'level2') for (const id of productIds) this.bookSequence.delete(id);
+    if (this.status.state !== 'open' || this.ws === undefined) return;
+    await this.sendSub(this.ws, 'unsub', channel, channel === 'orders' ? [] : productIds);
+  }
+
+  /** Ask for a fresh level2 snapshot of one product (after a gap, or when the book is in doubt). */
+  resyncBook(productId: string): void {
+    this.bookSequence.delete(productId);
+    const ws = this.ws;
+    if (this.status.state !== 'open' || ws === undefined) return;
+    // A second sub of a product already subscribed is answered with a new snapshot.
+    this.sendSub(ws, 'sub', 'level2', [productId]).catch(() => undefined);
+  }
+
+  // ---- trading
+
+  /**
+   * Resolves with the order's first update, which acknowledges it (often `pending`: the engine's outcome
+   * follows as further updates, and a refusal by the engine also as an error event on onDidReceiveError).
+   * Rejects when the venue refuses the request itself (bad input, not authenticated, read-only key).
+   */
+  async createOrder(data: WsCreateOrderData): Promise<WsOrder> {
+    const order = { ...data, client_order_id: data.client_order_id ?? newClientOrderId() };
+    const answer = await this.request('create_order', { data: order }, undefined, order.client_order_id);
+    return (answer as { data: WsOrder[] }).data[0] as WsOrder;
+  }
+
+  /**
+   * Resolves with the order's update once it is done (cancelled, or filled before the cancel arrived). The
+   * venue sends that update only to connections subscribed to `orders` (or to the one that created the
+   * order), so subscribe first.
+   */
+  async cancelOrder(selection: WsOrderSelection): Promise<WsOrder> {
+    const isTarget = (order: WsOrder): boolean =>
+      'order_id' in selection ? order.id === selection.order_id : order.client_order_id.toLowerCase() === selection.client_order_id.toLowerCase();
+    const matches = (message: VenueMessage): boolean =>
+      message.channel === 'orders' && message.type === 'update' && message.data.some((o) => isTarget(o) && DONE_STATUSES.has(o.status));
+    const answer = await this.request('cancel_order', { data: selection }, matches);
+    return (answer as { data: WsOrder[] }).data.find(isTarget) as WsOrder;
+  }
+
+  /** One heartbeat round trip, in milliseconds. */
+  async ping(): Promise<number> {
+    const sentAt = Date.now();
+    await this.request('ping', {});
+    return Date.now() - sentAt;
+  }
+
+  // ---- the connection
+
+  private dial(): void {
+    const state = this.status.sessions === 0 && this.status.attempt === 0 ? 'connecting' : 'reconnecting';
+    this.setStatus({ state, nextAttemptAt: undefined });
+    const ws = new WebSocket(this.options.url, { handshakeTimeout: this.options.requestTimeoutMs, perMessageDeflate: false });
+    this.ws = ws;
+    this.perConnection.dispose();
+    this.perConnection = new DisposableStore();
+    ws.on('open', () => {
+      this.establish(ws).catch((err: unknown) => {
+        if (err instanceof VenueError && err.category === 'auth') {
+          this.refuse(ws, err);
+          return;
+        }
+        this.lose(ws, describe(err));
+      });
+    });
+    ws.on('message', (data, isBinary) => {
+      if (!isBinary) this.receive(ws, rawText(data));
+    });
+    ws.on('error', (err) => this.lose(ws, describe(err)));
+    ws.on('close', (code) => this.lose(ws, `closed (${code})`));
+  }
+
+  /** Authenticate and put every wanted subscription back, then report `open`. */
+  private async establish(ws: WebSocket): Promise<void> {
+    if (this.#credentials !== undefined) {
+      this.setStatus({ state: 'authenticating' });
+      await this.authenticate(ws, this.#credentials);
+    }
+    this.setStatus({ state: 'subscribing' });
+    this.bookSequence.clear();
+    const subs: Promise<void>[] = [];
+    for (const [channel, ids] of this.wanted) {
+      if (ids.size === 0) continue;
+      if (channel === 'orders') {
+        subs.push(this.sendSub(ws, 'sub', channel, []));
+        continue;
+      }
+      // One product a frame, so a product the venue refuses is reported and dropped on its own; the
+      // connection stands.
+      for (const id of ids) {
+        subs.push(this.sendSub(ws, 'sub', channel, [id]).catch((err: unknown) => {
+          if (!(err instanceof VenueError)) throw err;
+        }));
+      }
+    }
+    await Promise.all(subs);
+    if (ws !== this.ws) return;
+    this.setStatus({ state: 'open', attempt: 0, sessions: this.status.sessions + 1, lastError: undefined });
+    this.startHeartbeat(ws);
+  }
+
+  private async authenticate(ws: WebSocket, credentials: VenueCredentials): Promise<void> {
+    try {
+      await this.request('auth', { data: signAuth(credentials) }, undefined, undefined, ws);
+    } catch (err) {
+      // Another connection with this key (another desk) may have used this second's signature: the venue
+      // takes each signature once. One more try with a later second tells that from wrong credentials.
+      if (!(err instanceof VenueError && err.ref === 'E0001_AuthRequired')) throw err;
+      await this.request('auth', { data: signAuth(credentials) }, undefined, undefined, ws);
+    }
+  }
+
+  private startHeartbeat(ws: WebSocket): void {
+    const timer = setInterval(() => {
+      const sentAt = Date.now();
+      this.request('ping', {}, undefined, undefined, ws, this.options.heartbeatTimeoutMs).then(
+        () => {
+          if (ws === this.ws) this.setStatus({ latencyMs: Date.now() - sentAt });
+        },
+        () => {
+          // No pong in time: the link is dead even if TCP has not noticed; replace it.
+          this.lose(ws, 'heartbeat timed out');
+        },
+      );
+    }, this.options.heartbeatIntervalMs);
+    this.perConnection.add(toDisposable(() => clearInterval(timer)));
+  }
+
+  /** The connection `ws` is gone (error, close or dead heartbeat): fail what waited on it and dial again. */
+  private lose(ws: WebSocket, reason: string): void {
+    if (ws !== this.ws) return;
+    this.ws = undefined;
+    this.perConnection.dispose();
+    this.perConnection = new DisposableStore();
+    this.failPending(ws, 'connection_lost');
+    ws.removeAllListeners('message');
+    ws.on('error', () => undefined);
+    ws.terminate();
+    if (this.status.state === 'closed' || this.status.state === 'refused') return;
+    const delay = backoffDelay(this.options.reconnect, this.status.attempt, this.options.random);
+    this.setStatus({ state: 'reconnecting', attempt: this.status.attempt + 1, lastError: reason, nextAttemptAt: Date.now() + delay });
+    const timer = setTimeout(() => {
+      if (this.status.state === 'reconnecting') this.dial();
+    }, delay);
+    this.perConnection.add(toDisposable(() => clearTimeout(timer)));
+  }
+
+  private refuse(ws: WebSocket, err: VenueError): void {
+    this.setStatus({ state: 'refused', lastError: err.message });
+    this.lose(ws, err.message);
+  }
+
+  private failPending(ws: WebSocket | undefined, reason: 'connection_lost'): void {
+    for (const [id, pending] of this.pending) {
+      if (!id.startsWith(connectionTag(ws))) continue;
+      this.pending.delete(id);
+      pending.reject(new OutcomeUnknownError(pending.op, reason));
+    }
+  }
+
+  private setStatus(change: Partial<{ [K in keyof SocketStatus]: SocketStatus[K] | undefined }>): void {
+    const next: Record<string, unknown> = { ...this.status, ...change };
+    for (const key of Object.keys(next)) if (next[key] === undefined) delete next[key];
+    this.status = next as unknown as SocketStatus;
+    this._onDidChangeStatus.fire(this.status);
+  }
+
+  // ---- requests and answers
+
+  private sendSub(ws: WebSocket, op: 'sub' | 'unsub', channel: Channel, productIds: readonly string[]): Promise<void> {
+    const frame = channel === 'orders' ? { channel } : { channel, product_ids: [...productIds] };
+    return this.request(op, frame, undefined, undefined, ws).then(
+      () => undefined,
+      (err: unknown) => {
+        if (err instanceof VenueError && op === 'sub' && channel !== 'orders') {
+          const set = this.wanted.get(channel);
+          for (const id of productIds) set?.delete(id);
+          this._onDidRefuseSubscription.fire({ channel, productIds, error: err });
+        }
+        throw err;
+      },
+    );
+  }
+
+  /**
+   * Send `{ op, request_id, ...fields }` and settle on the answer carrying the request id (or matching
+   * `matches`). A request that cannot be sent is VenueUnreachableError; one whose connection is lost, or that
+   * is not answered in time, is OutcomeUnknownError.
+   */
+  private request(
+    op: string,
+    fields: Record<string, unknown>,
+    matches?: (message: VenueMessage) => boolean,
+    clientOrderId?: string,
+    on: WebSocket | undefined = this.status.state === 'open' ? this.ws : undefined,
+    timeoutMs: number = this.options.requestTimeoutMs,
+  ): Promise<VenueMessage> {
+    const ws = on;
+    if (ws === undefined || ws.readyState !== WebSocket.OPEN) {
+      return Promise.reject(new VenueUnreachableError(op, `not connected (${this.status.state})`));
+    }
+    const requestId = `${connectionTag(ws)}${++this.nextRequest}`;
+    return new Promise<VenueMessage>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(requestId);
+        reject(new OutcomeUnknownError(op, 'timeout', clientOrderId));
+      }, timeoutMs);
+      const settle = (): void => {
+        clearTimeout(timer);
+        this.pending.delete(requestId);
+      };
+      this.pending.set(requestId, {
+        op,
+        ...(matches === undefined ? {} : { matches }),
+        resolve: (message) => {
+          settle();
+          resolve(message);
+        },
+        reject: (err) => {
+          settle();
+          reject(err instanceof OutcomeUnknownError && clientOrderId !== undefined ? new OutcomeUnknownError(op, err.reason, clientOrderId) : err);
+        },
+      });
+      ws.send(JSON.stringify({ op, request_id: requestId, ...fields }), (err) => {
+        if (err !== undefined && err !== null) this.pending.get(requestId)?.reject(new OutcomeUnknownError(op, 'connection_lost'));
+      });
+    });
+  }
+
+  private receive(ws: WebSocket, text: string): void {
+    if (ws !== this.ws) return;
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      return;
+    }
+    const parsed = VenueMessageSchema.safeParse(json);
+    // Frames of channels this client does not know are skipped, so a newer venue does not break it.
+    if (!parsed.success) return;
+    const message = parsed.data;
+    // Read from the frame itself: the orders update schema does not list request_id, and parsing drops it.
+    const rawId = (json as { request_id?: unknown }).request_id;
+    const requestId = typeof rawId === 'string' ? rawId : undefined;
+    const waiting = requestId === undefined ? undefined : this.pending.get(requestId);
+
+    if (message.type === 'error') {
+      const error = venueErrorFromWsEvent(message);
+      if (waiting !== undefined) waiting.reject(error);
+      else this._onDidReceiveError.fire(error);
+      return;
+    }
+    switch (message.channel) {
+      case 'auth':
+      case 'subscriptions':
+      case 'heartbeat':
+        waiting?.resolve(message);
+        return;
+      case 'orders':
+        for (const order of message.data) this._onDidUpdateOrder.fire({ order, ...(requestId === undefined ? {} : { requestId }) });
+        waiting?.resolve(message);
+        for (const pending of [...this.pending.values()]) if (pending.matches?.(message) === true) pending.resolve(message);
+        return;
+      case 'level2':
+        if (message.type === 'snapshot') this.acceptSnapshot(message);
+        else this.acceptBookUpdate(message);
+        return;
+      case 'trades':
+        this._onDidReceiveTrades.fire(message);
+        return;
+      case 'ticker':
+        this._onDidReceiveTicker.fire(message);
+        return;
+      case 'candles':
+        this._onDidReceiveCandles.fire(message);
+        return;
+    }
+  }
+
+  private acceptSnapshot(snapshot: Level2SnapshotEvent): void {
+    this.bookSequence.set(snapshot.product_id, snapshot.sequence);
+    this._onDidReceiveBookSnapshot.fire(snapshot);
+  }
+
+  private acceptBookUpdate(update: Level2UpdateEvent): void {
+    const last = this.bookSequence.get(update.product_id);
+    // Waiting for a snapshot, or an update the snapshot already holds.
+    if (last === undefined || update.sequence <= last) return;
+    if (update.sequence !== last + 1) {
+      this._onDidDetectBookGap.fire({ productId: update.product_id, expected: last + 1, received: update.sequence });
+      this.resyncBook(update.product_id);
+      return;
+    }
+    this.bookSequence.set(update.product_id, update.sequence);
+    this._onDidReceiveBookUpdate.fire(update);
+  }
+}
+
+/**
+ * The venue accepts each auth signature once, and a signature is fixed by key and second: every connection of
+ * this process signs a second no earlier connection with the same key has used.
+ */
+const lastAuthSecond = new Map<string, number>();
+
+/** How far ahead of the clock a signature may run (the local venue accepts ±30 s). */
+const MAX_AHEAD_SECONDS = 20;
+
+function signAuth(credentials: VenueCredentials): { key: string; timestamp: number; signature: string } {
+  const now = Math.floor(Date.now() / 1000);
+  const timestamp = Math.min(Math.max(now, (lastAuthSecond.get(credentials.apiKey) ?? 0) + 1), now + MAX_AHEAD_SECONDS);
+  lastAuthSecond.set(credentials.apiKey, timestamp);
+  const signature = createHmac('sha256', credentials.apiSecret).update(authSignaturePayload(credentials.apiKey, timestamp)).digest('hex');
+  return { key: credentials.apiKey, timestamp, signature };
+}
+
+/** Request ids carry their connection, so a lost connection fails exactly its own requests. */
+const tags = new WeakMap<WebSocket, string>();
+let nextTag = 0;
+function connectionTag(ws: WebSocket | undefined): string {
+  if (ws === undefined) return '\u0000';
+  let tag = tags.get(ws);
+  if (tag === undefined) {
+    tag = `c${++nextTag}-`;
+    tags.set(ws, tag);
+  }
+  return tag;
+}
+
+function rawText(data: WebSocket.RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.from(data as ArrayBuffer).toString('utf8');
+}
+
+function describe(err: unknown): string {
+  if (err instanceof VenueError) return err.message;
+  const code = (err as { code?: unknown } | undefined)?.code;
+  if (typeof code === 'string') return code;
+  return err instanceof Error ? err.message : 'connection failed';
+}
