@@ -7,7 +7,7 @@
  * injected, so the same commands replayed give the same state.
  */
 import { apiError } from '../../../src-shared/errors/api-error';
-import { formatRate, isReason, parseRate, toAtoms, toUnits } from '../../../src-shared/protocol/decimal';
+import { formatRate, isReason, parseRate } from '../../../src-shared/protocol/decimal';
 import { PRODUCTS } from '../../../src-shared/protocol/products';
 import { productRules } from '../../../src-shared/protocol/product-rules';
 import type { NewOrderRequest } from '../../../src-shared/protocol/orders';
@@ -866,17 +866,17 @@ export class Exchange {
     const maker = parseRate(row.makerFeeRate);
     const taker = parseRate(row.takerFeeRate);
     if (isReason(maker) || isReason(taker)) throw new Error(`order ${row.orderId} has an unreadable fee rate`);
-    const ticks = (text: string): number => unitsOf(text, market.rules.spec.priceIncrement);
-    const lots = unitsOf(row.baseSize, market.rules.spec.sizeIncrement);
+    const ticks = (text: string): number => market.ticksOf(text);
+    const lots = market.lotsOf(row.baseSize);
     const quoteText = row.exactQuoteSize !== '0' ? row.exactQuoteSize : row.quoteSize;
     let filledLots = 0;
     let filledNotional = 0n;
     let fees = 0n;
     for (const t of trades) {
-      const tradeLots = unitsOf(t.size, market.rules.spec.sizeIncrement);
+      const tradeLots = market.lotsOf(t.size);
       filledLots += tradeLots;
       filledNotional += market.notional(ticks(t.price), tradeLots);
-      fees += atomsOf(t.makerOrderId === row.orderId ? t.makerFee : t.takerFee, market.rules.quote.decimals);
+      fees += market.quoteAtomsOf(t.makerOrderId === row.orderId ? t.makerFee : t.takerFee);
     }
     let twap: LiveOrder['twap'];
     if (row.twapState !== '') {
@@ -899,7 +899,7 @@ export class Exchange {
       stp: row.stp as LiveOrder['stp'],
       limitTicks: ticks(row.limitPrice),
       lots,
-      quoteAtoms: atomsOf(quoteText, market.rules.quote.decimals),
+      quoteAtoms: market.quoteAtomsOf(quoteText),
       exactQuote: row.exactQuoteSize !== '0',
       stopTriggerTicks: ticks(row.stopTriggerPrice),
       makerRatePpm: maker,
@@ -930,14 +930,3 @@ function clientKey(userId: string, clientOrderId: string): string {
   return `${userId}\u0000${clientOrderId.toLowerCase()}`;
 }
 
-function unitsOf(text: string, increment: string): number {
-  const value = toUnits(text, increment);
-  if (isReason(value)) throw new Error(`stored value ${text}: ${value.reason}`);
-  return value;
-}
-
-function atomsOf(text: string, decimals: number): bigint {
-  const value = toAtoms(text, decimals);
-  if (isReason(value)) throw new Error(`stored amount ${text}: ${value.reason}`);
-  return value;
-}

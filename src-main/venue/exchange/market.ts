@@ -1,6 +1,6 @@
 // One product's live market: its order book, its waiting stops, and the conversions between the engine's
 // integers and the wire's decimal strings.
-import { formatAtoms, formatUnits, isReason, toUnits } from '../../../src-shared/protocol/decimal';
+import { formatAtoms, formatUnits, isReason, toAtoms, toUnits } from '../../../src-shared/protocol/decimal';
 import type { ProductRules } from '../../../src-shared/protocol/product-rules';
 import { OrderBook, StopBook } from '../engine';
 import type { TradeRow } from '../store';
@@ -57,9 +57,24 @@ export class Market {
     return BigInt(lots) * this.lotAtoms;
   }
 
+  /** A stored price as ticks; a value that is not on the increment is a corrupt record and throws. */
+  ticksOf(price: string): number {
+    return unitsOrThrow(price, this.rules.spec.priceIncrement);
+  }
+
+  lotsOf(size: string): number {
+    return unitsOrThrow(size, this.rules.spec.sizeIncrement);
+  }
+
+  quoteAtomsOf(amount: string): bigint {
+    const atoms = toAtoms(amount, this.rules.quote.decimals);
+    if (isReason(atoms)) throw new Error(`stored amount ${amount}: ${atoms.reason}`);
+    return atoms;
+  }
+
   /** After a restart: the last trade price (stops trigger against it) and the trades the tape shows. */
   restoreLastTrade(price: string, trades: TradeRow[]): void {
-    this.book.restoreLastTrade(toUnitsOrThrow(price, this.rules.spec.priceIncrement));
+    this.book.restoreLastTrade(this.ticksOf(price));
     this.recentTrades.push(...trades);
   }
 
@@ -69,7 +84,7 @@ export class Market {
   }
 }
 
-function toUnitsOrThrow(text: string, increment: string): number {
+function unitsOrThrow(text: string, increment: string): number {
   const value = toUnits(text, increment);
   if (isReason(value)) throw new Error(`stored price ${text}: ${value.reason}`);
   return value;

@@ -3,7 +3,6 @@
  * built from what each commit made durable. Candles are built from trades as they happen (after a restart, from
  * the store's recent trades); the ticker's 24-hour figures are summed from a day of candles.
  */
-import { isReason, toUnits } from '../../../src-shared/protocol/decimal';
 import type { CandlesEvent, Level2SnapshotEvent, MarketDataChannel, TickerEvent } from '../../../src-shared/protocol/ws';
 import type { Market } from '../exchange/market';
 import type { TradeRow } from '../store';
@@ -139,16 +138,6 @@ export class MarketDataFeed {
   }
 
   private addToCandles(series: CandleSeries, market: Market, trade: TradeRow) {
-    return series.add(ticksOf(market, trade.price), lotsOf(market, trade.size), trade.time);
+    return series.add(market.ticksOf(trade.price), market.lotsOf(trade.size), trade.time);
   }
-}
-
-function ticksOf(market: Market, price: string): number {
-  const ticks = toUnits(price, market.rules.spec.priceIncrement);
-  return isReason(ticks) ? 0 : ticks;
-}
-
-function lotsOf(market: Market, size: string): number {
-  const lots = toUnits(size, market.rules.spec.sizeIncrement);
-  return isReason(lots) ? 0 : lots;
 }
