@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { benchCommittedOrders } from './committed-orders';
 import { benchEngine } from './engine';
 import { benchStore } from './store';
+import { benchWs } from './ws';
 
 interface Figure {
   name: string;
@@ -53,6 +54,16 @@ try {
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
+
+const ws = await benchWs({ orders: quick ? 10_000 : 40_000 });
+figures.push({
+  name: 'WebSocket create_order, one connection, 256 in flight, each answered after commit',
+  value: `${fmt(ws.venuePerSec)}/s`,
+  baseline: `bare ws echo server ${fmt(ws.echoPerSec)}/s`,
+  ratio: ws.venuePerSec / ws.echoPerSec,
+  target: '>= 0.5x',
+  met: ws.venuePerSec / ws.echoPerSec >= 0.5,
+});
 
 const date = new Date().toISOString().slice(0, 10);
 console.log(`\nNova Desk benchmarks, ${date}${quick ? ' (quick)' : ''}\n`);
