@@ -18,8 +18,8 @@ export interface WsBenchResult {
 
 const IN_FLIGHT = 256;
 
-/** Send `count` requests keeping IN_FLIGHT outstanding; `isAnswer` says which frame completes which request. */
-async function drive(url: string, count: number, request: (i: number) => string, answerOf: (frame: string) => number | undefined, setup?: (ws: WebSocket) => Promise<void>): Promise<number> {
+/** Send `count` requests keeping IN_FLIGHT outstanding; `answersOf` says which requests a frame completes. */
+async function drive(url: string, count: number, request: (i: number) => string, answersOf: (frame: string) => number[], setup?: (ws: WebSocket) => Promise<void>): Promise<number> {
   const ws = new WebSocket(url, { perMessageDeflate: false });
   await new Promise((resolve, reject) => {
     ws.once('open', resolve);
@@ -32,12 +32,13 @@ async function drive(url: string, count: number, request: (i: number) => string,
   const start = process.hrtime.bigint();
   await new Promise<void>((resolve) => {
     ws.on('message', (data) => {
-      const i = answerOf(frameText(data));
-      if (i === undefined || answered[i] === 1) return;
-      answered[i] = 1;
-      done += 1;
-      if (sent < count) ws.send(request(sent++));
-      if (done === count) resolve();
+      for (const i of answersOf(frameText(data))) {
+        if (answered[i] === 1) continue;
+        answered[i] = 1;
+        done += 1;
+        if (sent < count) ws.send(request(sent++));
+        if (done === count) resolve();
+      }
     });
     while (sent < Math.min(IN_FLIGHT, count)) ws.send(request(sent++));
   });
@@ -51,7 +52,7 @@ export async function benchWs(opts: { orders: number }): Promise<WsBenchResult> 
   let echoPerSec: number;
   try {
     const message = (i: number) => JSON.stringify({ op: 'create_order', request_id: String(i), data: { type: 'limit', side: 'buy', product_id: 'BTC-VND', price: '2400000000', size: '0.0001' } });
-    echoPerSec = await drive(echo.words[0] ?? '', opts.orders, message, (frame) => Number((JSON.parse(frame) as { request_id: string }).request_id));
+    echoPerSec = await drive(echo.words[0] ?? '', opts.orders, message, (frame) => [Number((JSON.parse(frame) as { request_id: string }).request_id)]);
   } finally {
     await echo.stop();
   }
@@ -73,8 +74,9 @@ export async function benchWs(opts: { orders: number }): Promise<WsBenchResult> 
       opts.orders,
       order,
       (frame) => {
-        const parsed = JSON.parse(frame) as { channel?: string; request_id?: string };
-        return parsed.channel === 'orders' && parsed.request_id !== undefined ? Number(parsed.request_id) : undefined;
+        const parsed = JSON.parse(frame) as { channel?: string; data?: { request_id?: string }[] };
+        if (parsed.channel !== 'orders' || parsed.data === undefined) return [];
+        return parsed.data.flatMap((order) => (order.request_id === undefined ? [] : [Number(order.request_id)]));
       },
       async (ws) => {
         const timestamp = Math.floor(Date.now() / 1000);

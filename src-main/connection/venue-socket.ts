@@ -498,7 +498,12 @@ export class VenueSocket {
         waiting?.resolve(message);
         return;
       case 'orders':
-        for (const order of message.data) this._onDidUpdateOrder.fire({ order, ...(requestId === undefined ? {} : { requestId }) });
+        // A frame may answer several requests: each record names the request it answers, if any.
+        for (const order of message.data) {
+          const answers = order.request_id ?? requestId;
+          this._onDidUpdateOrder.fire({ order, ...(answers === undefined ? {} : { requestId: answers }) });
+          if (answers !== undefined && answers !== requestId) this.pending.get(answers)?.resolve(message);
+        }
         waiting?.resolve(message);
         for (const pending of [...this.pending.values()]) if (pending.matches?.(message) === true) pending.resolve(message);
         return;

@@ -92,7 +92,13 @@ export type Order = z.infer<typeof OrderSchema>;
  */
 export const WsOrderSchema = OrderSchema.omit({ order_id: true, status: true })
   .partial()
-  .extend({ id: text, client_order_id: text, status: openEnum(WS_ORDER_STATUSES) });
+  .extend({
+    id: text,
+    client_order_id: text,
+    status: openEnum(WS_ORDER_STATUSES),
+    /** On the connection that sent the create_order or cancel_order this update answers: its request_id. */
+    request_id: text.optional(),
+  });
 export type WsOrder = z.infer<typeof WsOrderSchema>;
 
 // ---- Account (2.3)

@@ -152,35 +152,39 @@ export function createWsApi(venue: Venue, partial: Partial<WsApiOptions> = {}): 
   });
 
   /**
-   * One update frame per connection and request for everything a commit did to orders: each order record is
-   * serialised once however many connections receive it.
+   * One update frame per connection for everything a commit did to its orders, in the order it happened; each
+   * order record is serialised once however many connections receive it. A record answering this connection's
+   * create_order or cancel_order carries that request's request_id; when every record of the frame answers the
+   * same request, the frame carries it too.
    */
   function deliverOrders(events: readonly OrderEvent[]): void {
-    const frames = new Map<Session, Map<string, string[]>>();
+    const frames = new Map<Session, { records: string[]; requestIds: Set<string | undefined> }>();
     for (const event of events) {
       const market = exchange.markets.get(event.row.productId);
       if (market === undefined) continue;
       const requester = requesters.get(event.row.orderId);
-      let json: string | undefined;
+      let plain: string | undefined;
       for (const session of sessions) {
         const subscribed = session.orders && session.caller?.userId === event.row.userId;
         const requested = requester?.session === session;
         if (!subscribed && !requested) continue;
-        json ??= JSON.stringify(wsOrderRecord(event.row, event.trades, market));
-        const key = requested ? (requester.requestId ?? '') : '';
-        const bySession = frames.get(session) ?? new Map<string, string[]>();
-        frames.set(session, bySession);
-        const list = bySession.get(key) ?? [];
-        list.push(json);
-        bySession.set(key, list);
+        plain ??= JSON.stringify(wsOrderRecord(event.row, event.trades, market));
+        const requestId = requested ? requester.requestId : undefined;
+        const record = requestId === undefined ? plain : `${plain.slice(0, -1)},"request_id":${JSON.stringify(requestId)}}`;
+        let frame = frames.get(session);
+        if (frame === undefined) {
+          frame = { records: [], requestIds: new Set() };
+          frames.set(session, frame);
+        }
+        frame.records.push(record);
+        frame.requestIds.add(requestId);
       }
       if (event.row.status === 'DONE') requesters.delete(event.row.orderId);
     }
-    for (const [session, byRequest] of frames) {
-      for (const [requestId, records] of byRequest) {
-        const id = requestId === '' ? '' : `"request_id":${JSON.stringify(requestId)},`;
-        sendText(session, `{"channel":"orders","type":"update",${id}"data":[${records.join(',')}]}`);
-      }
+    for (const [session, frame] of frames) {
+      const [only] = frame.requestIds;
+      const id = frame.requestIds.size === 1 && only !== undefined ? `"request_id":${JSON.stringify(only)},` : '';
+      sendText(session, `{"channel":"orders","type":"update",${id}"data":[${frame.records.join(',')}]}`);
     }
   }
 

@@ -79,7 +79,9 @@ export class TestSocket {
     const requestId = `r${++this.requests}`;
     const from = this.mark();
     this.send({ ...message, request_id: requestId });
-    return this.next((f) => f['request_id'] === requestId && match(f), timeoutMs, from);
+    const answers = (f: Frame): boolean =>
+      f['request_id'] === requestId || (Array.isArray(f['data']) && (f['data'] as Frame[]).some((o) => o['request_id'] === requestId));
+    return this.next((f) => answers(f) && match(f), timeoutMs, from);
   }
 
   /**
