@@ -1,32 +1,39 @@
-// Electron bootstrap only: single instance, the window, the IPC transport and the embedded venue's lifecycle.
+// Electron bootstrap only: single instance, the window, the IPC transport and the desk's lifecycle.
 // Everything it starts is plain Node code under desk/ and venue/ (ARCHITECTURE rule 2).
 import { join } from 'node:path';
-import { app, BrowserWindow, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, session, shell } from 'electron';
 import { isOwnPage, secureWindowOptions } from './app/window-options';
-import { serveBridge } from './app/ipc';
+import { forwardEvents, serveBridge } from './app/ipc';
 import { electronNativeBinding } from './app/native-binding';
+import { Desk } from './desk/desk';
 import { startEmbeddedVenue } from './desk/embedded-venue';
-import type { DeskServices } from './desk/services';
+import { deskServices } from './desk/services';
+import { openSecretStore } from './secrets';
 
 const devServerUrl = process.env['ELECTRON_RENDERER_URL'];
 const ownOrigin = devServerUrl === undefined ? undefined : new URL(devServerUrl).origin;
 
 if (!app.requestSingleInstanceLock()) app.quit();
 
-void app.whenReady().then(() => {
-  const venue = startEmbeddedVenue(join(import.meta.dirname, 'venue-worker.js'), {
-    dataDir: join(app.getPath('userData'), 'local-venue'),
-    simulate: true,
-    nativeBinding: electronNativeBinding(app.getAppPath()),
+async function start(): Promise<void> {
+  const desk = await Desk.open({
+    dataDir: app.getPath('userData'),
+    secrets: await openSecretStore(),
+    launchLocalVenue: (dataDir) =>
+      startEmbeddedVenue({ script: join(import.meta.dirname, 'venue-worker.js') }, {
+        dataDir,
+        simulate: true,
+        nativeBinding: electronNativeBinding(app.getAppPath()),
+      }),
   });
-  const services: DeskServices = { 'venue.status': () => Promise.resolve(venue.status()) };
-  serveBridge(services, (event) => isOwnPage(event.senderFrame?.url ?? '', ownOrigin));
+  serveBridge(deskServices(desk), desk, (event) => isOwnPage(event.senderFrame?.url ?? '', ownOrigin));
 
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
 
   const window = new BrowserWindow(
     secureWindowOptions({ preloadPath: join(import.meta.dirname, '../preload/index.cjs'), title: 'Nova Desk' }),
   );
+  forwardEvents(desk, window.webContents);
   window.webContents.on('will-navigate', (event, url) => {
     if (!isOwnPage(url, ownOrigin)) event.preventDefault();
   });
@@ -43,9 +50,16 @@ void app.whenReady().then(() => {
     if (stopping) return;
     stopping = true;
     event.preventDefault();
-    void venue.stop().finally(() => app.quit());
+    void desk.close().finally(() => app.quit());
   });
-});
+}
+
+void app.whenReady().then(() =>
+  start().catch((err: unknown) => {
+    dialog.showErrorBox('Nova Desk could not start', err instanceof Error ? err.message : String(err));
+    app.quit();
+  }),
+);
 
 app.on('second-instance', () => {
   const [window] = BrowserWindow.getAllWindows();

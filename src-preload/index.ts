@@ -1,9 +1,24 @@
-// The preload's whole job: expose `window.nova`, one function per contract method, and nothing else.
-import { contextBridge, ipcRenderer } from 'electron';
-import { IPC_CHANNEL, METHOD_NAMES } from '../src-shared/ipc/methods';
+// The preload's whole job: expose `window.nova`, one function per contract method plus `on` for the contract's
+// events, and nothing else.
+import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import { EVENT_CHANNEL, EVENT_NAMES, IPC_CHANNEL, METHOD_NAMES } from '../src-shared/ipc/methods';
 
-const nova = Object.fromEntries(
+const methods = Object.fromEntries(
   METHOD_NAMES.map((method) => [method, (request: unknown) => ipcRenderer.invoke(IPC_CHANNEL, method, request)]),
 );
 
-contextBridge.exposeInMainWorld('nova', nova);
+/** Listen to one named event; the result stops listening. */
+function on(name: unknown, listener: unknown): () => void {
+  if (typeof name !== 'string' || !(EVENT_NAMES as readonly string[]).includes(name) || typeof listener !== 'function') {
+    throw new TypeError('nova.on(event, listener): unknown event or listener is not a function');
+  }
+  const handler = (_event: IpcRendererEvent, eventName: unknown, payload: unknown): void => {
+    if (eventName === name) (listener as (payload: unknown) => void)(payload);
+  };
+  ipcRenderer.on(EVENT_CHANNEL, handler);
+  return () => {
+    ipcRenderer.removeListener(EVENT_CHANNEL, handler);
+  };
+}
+
+contextBridge.exposeInMainWorld('nova', { ...methods, on });

@@ -1,25 +1,43 @@
+/**
+ * One call across the bridge, whatever carried it (Electron IPC or browser mode's WebSocket): the method name
+ * and the request arrive as unknown and are parsed with the contract's schemas; the service's answer is parsed
+ * with the response schema too, which drops any field the contract does not name. Every outcome is a Result:
+ * a window never sees a thrown Error, and no error text leaves without the desk's secrets scrubbed from it.
+ */
+import type { z } from 'zod';
 import type { MethodName, Result } from '../../src-shared/ipc/contract';
 import { contract } from '../../src-shared/ipc/contract';
+import { bridgeError, toBridgeError } from './desk-error';
 import type { DeskServices } from './services';
 
-function fail(ref: string, description: string): Result<never> {
-  return { ok: false, error: { ref, message: `${ref}: ${description}` } };
+const identity = (text: string): string => text;
+
+function describeIssues(name: string, error: z.ZodError): string {
+  const issues = error.issues.slice(0, 5).map((i) => `${i.path.map(String).join('.') || 'request'}: ${i.message}`);
+  return `${name}: ${issues.join('; ')}`;
 }
 
-/** Parse a bridge call from unknown input and run it; the same path serves Electron IPC and browser mode. */
-export async function dispatch(services: DeskServices, method: unknown, request: unknown): Promise<Result<unknown>> {
+export async function dispatch(
+  services: DeskServices,
+  method: unknown,
+  request: unknown,
+  scrub: (text: string) => string = identity,
+): Promise<Result<unknown>> {
   if (typeof method !== 'string' || !Object.hasOwn(contract, method)) {
-    return fail('E0101_InvalidArgument', `unknown bridge method ${JSON.stringify(String(method)).slice(0, 80)}`);
+    return { ok: false, error: bridgeError('E0101_InvalidArgument', `unknown bridge method ${JSON.stringify(String(method)).slice(0, 80)}`) };
   }
   const name = method as MethodName;
-  const parsed = contract[name].request.safeParse(request ?? {});
-  if (!parsed.success) {
-    return fail('E0101_InvalidArgument', `${name}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'request'} ${i.message}`).join('; ')}`);
-  }
+  const entry = contract[name];
   try {
-    const value = await services[name](parsed.data);
-    return { ok: true, value };
+    // A call without a request is a call with an empty one; null or any other non-object is refused below.
+    const parsed = entry.request.safeParse(request === undefined ? {} : request);
+    if (!parsed.success) return { ok: false, error: bridgeError('E0101_InvalidArgument', scrub(describeIssues(name, parsed.error))) };
+    const service = services[name] as (request: unknown) => unknown;
+    const answer = await service(parsed.data);
+    const checked = entry.response.safeParse(answer);
+    if (!checked.success) return { ok: false, error: bridgeError('E0901_InternalError', scrub(`${name}: the desk's answer broke the contract (${describeIssues(name, checked.error)})`)) };
+    return { ok: true, value: checked.data };
   } catch (err) {
-    return fail('E0901_InternalError', err instanceof Error ? err.message : 'internal error');
+    return { ok: false, error: toBridgeError(err, scrub) };
   }
 }

@@ -1,4 +1,42 @@
-// What the windows may call, implemented under plain Node so it is tested without Electron (ARCHITECTURE rule 2).
-import type { MethodName, Request, Response } from '../../src-shared/ipc/contract';
+// What the windows may call, one function per contract method, implemented by the Desk under plain Node so it
+// is tested without Electron (ARCHITECTURE rule 2).
+import type { MethodName, ParsedRequest, Response } from '../../src-shared/ipc/contract';
+import type { Desk } from './desk';
 
-export type DeskServices = { [M in MethodName]: (request: Request<M>) => Promise<Response<M>> };
+export type DeskServices = { [M in MethodName]: (request: ParsedRequest<M>) => Promise<Response<M>> | Response<M> };
+
+export function deskServices(desk: Desk): DeskServices {
+  return {
+    'venue.status': () => desk.venueStatus(),
+    'environments.list': () => desk.environments(),
+    'environments.configure': (r) => desk.configureEnvironment(r),
+    'environments.switch': (r) => desk.switchEnvironment(r.id),
+    'connection.status': () => desk.status(),
+    'orders.place': (r) => desk.placeOrder(r),
+    'orders.cancel': (r) => desk.cancelOrder(r),
+    'orders.cancelBulk': (r) => desk.cancelBulk(r),
+    'orders.cancelAll': (r) => desk.cancelAll(r.product_id),
+    'orders.active': (r) => desk.activeOrders(r.product_id),
+    'orders.history': (r) => desk.history(r),
+    'orders.fills': (r) => desk.fills(r.product_id, r.limit),
+    'market.products': () => desk.listProducts(),
+    'market.watch': (r) => desk.watch(r.product_id),
+    'market.unwatch': (r) => desk.unwatch(r.product_id),
+    'market.book': (r) => desk.book(r.product_id, r.depth),
+    'market.trades': (r) => desk.trades(r.product_id, r.limit),
+    'market.candles': (r) => desk.candlesOf(r.product_id),
+    'account.get': () => desk.account(),
+    'keys.list': (r) => desk.listKeys(r.environment),
+    'keys.create': (r) => desk.createKey(r),
+    'keys.import': (r) => desk.importKey(r),
+    'keys.use': (r) => desk.useKey(r.api_key),
+    'keys.forget': (r) => desk.forgetKey(r.api_key),
+    'errors.catalogue': (r) => [...desk.errorCatalogue(r)],
+    'settings.get': () => desk.settings(),
+    'settings.update': (r) => desk.updateSettings(r),
+    'layouts.list': () => desk.layouts(),
+    'layouts.save': (r) => desk.saveLayout(r.name, r.layout),
+    'layouts.load': (r) => desk.loadLayout(r.name),
+    'layouts.delete': (r) => desk.deleteLayout(r.name),
+  };
+}

@@ -1,7 +1,11 @@
-// The only code that touches window.nova (ARCHITECTURE rule 3): features call these typed functions.
-import type { MethodName, Request, Response, Result } from '../../src-shared/ipc/contract';
-
-type NovaBridge = { [M in MethodName]: (request: Request<M>) => Promise<Result<Response<M>>> };
+/**
+ * The only code that touches window.nova (ARCHITECTURE rule 3): features call `call` and `on`. In the Electron
+ * app the preload put `window.nova` there; in browser mode there is none and the same bridge is built over the
+ * desk's WebSocket. Features cannot tell which they have.
+ */
+import type { EventName, EventPayload, MethodName, Request, Response } from '../../src-shared/ipc/contract';
+import type { NovaBridge } from './nova';
+import { webTransport } from './web-transport';
 
 declare global {
   interface Window {
@@ -9,19 +13,34 @@ declare global {
   }
 }
 
+export type { NovaBridge } from './nova';
+
 export class BridgeError extends Error {
   constructor(
     readonly ref: string,
     message: string,
   ) {
     super(message);
+    this.name = 'BridgeError';
   }
 }
 
+let bridge: NovaBridge | undefined;
+
+function nova(): NovaBridge {
+  if (bridge !== undefined) return bridge;
+  const scheme = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
+  bridge = window.nova ?? webTransport(`${scheme}//${window.location.host}/bridge`);
+  return bridge;
+}
+
 export async function call<M extends MethodName>(method: M, request: Request<M>): Promise<Response<M>> {
-  const nova = window.nova;
-  if (nova === undefined) throw new BridgeError('E0901_InternalError', 'the desk bridge is not available in this window');
-  const result = await nova[method](request);
+  const result = await nova()[method](request as never);
   if (!result.ok) throw new BridgeError(result.error.ref, result.error.message);
-  return result.value;
+  return result.value as Response<M>;
+}
+
+/** Listen to one of the desk's events (each arrives at most once a frame); the result stops listening. */
+export function on<E extends EventName>(name: E, listener: (payload: EventPayload<E>) => void): () => void {
+  return nova().on(name, listener);
 }

@@ -1,12 +1,54 @@
 /**
- * The bridge between windows and the main process: every method a window may call, with its request and
- * response schemas. The preload builds `window.nova` from this table and nothing else; main parses every call
- * against it (ARCHITECTURE rule 4).
+ * The bridge between windows and the main process: every method a window may call and every event main pushes,
+ * with their schemas. The preload builds `window.nova` from the names in methods.ts; main parses every call
+ * against the request schema here (ARCHITECTURE rule 4) and every answer against the response schema, which
+ * drops any field the contract does not name: no schema here has a field for a secret, so none can slip out.
+ *
+ * The one exception to "secrets never cross the bridge" is inbound: `keys.import` carries the secret a trader
+ * typed into a window, one way, into main, which puts it in the keychain. No answer or event ever echoes it.
  */
 import { z } from 'zod';
-import type { MethodName } from './methods';
+import {
+  AccountSchema,
+  BookLevelSchema,
+  OrderSchema,
+  ProductSchema,
+  PublicTradeSchema,
+} from '../protocol/records';
+import { CandleSchema } from '../protocol/ws';
+import { ORDER_SIDES, ORDER_STATUSES, ORDER_TYPES, REST_STP_MODES, STOP_TYPES, TIMES_IN_FORCE, ARCHIVED_SORTS } from '../protocol/vocabulary';
+import type { EventName, MethodName } from './methods';
 
-export { IPC_CHANNEL, METHOD_NAMES, type MethodName } from './methods';
+export { EVENT_CHANNEL, EVENT_NAMES, IPC_CHANNEL, METHOD_NAMES, type EventName, type MethodName } from './methods';
+
+// ---- building blocks
+
+const empty = z.strictObject({});
+/** A plain non-negative decimal as the wire writes it: "2500000000", "0.0001". */
+const decimal = z.string().regex(/^\d{1,30}(\.\d{1,30})?$/, 'must be a plain decimal like "0.5"');
+/** UNIX nanoseconds as a digit string. */
+const nanos = z.string().regex(/^\d{1,19}$/, 'must be UNIX nanoseconds as digits');
+const productId = z.string().regex(/^[A-Z0-9]{1,12}-[A-Z0-9]{1,12}$/, 'must be a product like BTC-VND');
+const id = z.string().min(1).max(128);
+const clientOrderId = z.string().regex(/^[A-Za-z0-9:_-]{1,128}$/, 'must be 1-128 letters, digits, ":", "-" or "_"');
+const url = (scheme: RegExp, what: string) =>
+  z
+    .string()
+    .max(2048)
+    .refine((text) => {
+      try {
+        return scheme.test(new URL(text).protocol);
+      } catch {
+        return false;
+      }
+    }, `must be an absolute ${what} address`);
+const httpUrl = url(/^https?:$/, 'http(s)');
+const wsUrl = url(/^wss?:$/, 'ws(s)');
+
+export const EnvironmentId = z.enum(['local', 'development', 'production']);
+export type EnvironmentId = z.infer<typeof EnvironmentId>;
+
+// ---- records the desk answers with
 
 export const VenueStatus = z.object({
   state: z.enum(['starting', 'ready', 'stopped', 'failed']),
@@ -17,13 +59,303 @@ export const VenueStatus = z.object({
 });
 export type VenueStatus = z.infer<typeof VenueStatus>;
 
+export const Environment = z.object({
+  id: EnvironmentId,
+  name: z.string(),
+  baseUrl: z.string(),
+  wsUrl: z.string(),
+  /** Shown in red, everywhere: real money. */
+  production: z.boolean(),
+  /** Every order is confirmed by the trader before it is sent. */
+  confirmOrders: z.boolean(),
+  /** The key the desk trades with here, if any (the key id, never its secret). */
+  activeKey: z.string().optional(),
+});
+export type Environment = z.infer<typeof Environment>;
+
+export const SecretStorage = z.object({
+  kind: z.enum(['keychain', 'memory']),
+  /** Said to the trader as it stands when secrets will not outlive the session. */
+  notice: z.string().optional(),
+});
+
+export const EnvironmentsView = z.object({
+  active: EnvironmentId,
+  environments: z.array(Environment),
+  secretStorage: SecretStorage,
+});
+export type EnvironmentsView = z.infer<typeof EnvironmentsView>;
+
+export const ConnectionStatus = z.object({
+  environment: EnvironmentId,
+  production: z.boolean(),
+  /** no_key: nothing to trade with yet; the rest are the venue session's states. */
+  state: z.enum(['no_key', 'connecting', 'reconciling', 'live', 'reconnecting', 'refused', 'closed']),
+  userId: z.string().optional(),
+  apiKey: z.string().optional(),
+  readOnly: z.boolean().optional(),
+  latencyMs: z.number().optional(),
+  detail: z.string(),
+});
+export type ConnectionStatus = z.infer<typeof ConnectionStatus>;
+
+export const StoredKey = z.object({
+  environment: EnvironmentId,
+  apiKey: z.string(),
+  name: z.string(),
+  readOnly: z.boolean(),
+  /** UNIX nanoseconds; '0' when it does not expire. */
+  expiredAt: z.string(),
+  createdAt: z.string(),
+  userId: z.string().optional(),
+  origin: z.enum(['bootstrap', 'created', 'imported']),
+  active: z.boolean(),
+  /** Where its secret is: the keychain, memory for this session only, or nowhere any more (import it again). */
+  storedIn: z.enum(['keychain', 'memory', 'missing']),
+});
+export type StoredKey = z.infer<typeof StoredKey>;
+
+export const KeyStored = z.object({ key: StoredKey, note: z.string() });
+
+export const PreTradeIssue = z.object({
+  check: z.enum(['confirmation', 'price_deviation', 'max_notional']),
+  message: z.string(),
+});
+export type PreTradeIssue = z.infer<typeof PreTradeIssue>;
+
+export const PlaceResult = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('placed'), order: OrderSchema }),
+  /** Nothing was sent: the trader confirms (or overrides the checks) and places again. */
+  z.object({ status: z.literal('held'), issues: z.array(PreTradeIssue) }),
+]);
+export type PlaceResult = z.infer<typeof PlaceResult>;
+
+export const Fill = z.object({
+  tradeId: z.string(),
+  orderId: z.string(),
+  clientOrderId: z.string(),
+  productId: z.string(),
+  side: z.string(),
+  price: z.string(),
+  size: z.string(),
+  liquidity: z.string(),
+  feeAsset: z.string(),
+  feeAmount: z.string(),
+  time: z.string(),
+});
+export type Fill = z.infer<typeof Fill>;
+
+export const BookSnapshot = z.object({
+  productId: z.string(),
+  sequence: z.number(),
+  time: z.string(),
+  source: z.enum(['stream', 'poll', 'rest']),
+  bids: z.array(BookLevelSchema),
+  asks: z.array(BookLevelSchema),
+});
+export type BookSnapshot = z.infer<typeof BookSnapshot>;
+
+export const Ticker = z.object({
+  productId: z.string(),
+  price: z.string(),
+  bestBid: z.string(),
+  bestAsk: z.string(),
+  volume24h: z.string(),
+  time: z.string(),
+});
+export type Ticker = z.infer<typeof Ticker>;
+
+export const PreTradeSettings = z.object({
+  /** Hold an order whose limit is further than this from the market (last trade, else mid), in percent. '' = off. */
+  maxDeviationPercent: z.union([decimal, z.literal('')]),
+  /** Hold an order whose notional (quote asset) is above this. '' = off. */
+  maxNotional: z.union([decimal, z.literal('')]),
+});
+export type PreTradeSettings = z.infer<typeof PreTradeSettings>;
+
+export const Settings = z.object({
+  preTrade: PreTradeSettings,
+  confirmOrders: z.object({ local: z.boolean(), development: z.boolean(), production: z.boolean() }),
+});
+export type Settings = z.infer<typeof Settings>;
+
+export const ErrorCodeView = z.object({
+  ref: z.string(),
+  code: z.string(),
+  category: z.string(),
+  title: z.string(),
+  message: z.string(),
+  action: z.string(),
+  severity: z.string(),
+  retry_allowed: z.boolean(),
+  http_status: z.number(),
+});
+
+/** A saved layout: whatever JSON the renderer keeps, bounded (checked in main by size and depth). */
+export const LayoutJson: z.ZodType<unknown> = z.json();
+export const MAX_LAYOUT_BYTES = 256 * 1024;
+const layoutName = z
+  .string()
+  .regex(/^[\w .-]{1,64}$/, 'must be 1-64 letters, digits, spaces, ".", "-" or "_"')
+  // Layouts are kept by name in a plain object, where this one name would set the object's prototype.
+  .refine((name) => name !== '__proto__', 'must not be __proto__');
+
+// ---- requests
+
+export const PlaceOrderRequest = z.strictObject({
+  product_id: productId,
+  side: z.enum(ORDER_SIDES),
+  type: z.enum(ORDER_TYPES).optional(),
+  limit_price: decimal.optional(),
+  base_size: decimal.optional(),
+  quote_size: decimal.optional(),
+  exact_quote_size: decimal.optional(),
+  time_in_force: z.enum(TIMES_IN_FORCE).optional(),
+  post_only: z.boolean().optional(),
+  stp: z.enum(REST_STP_MODES).optional(),
+  order_stop_type: z.enum(STOP_TYPES).optional(),
+  stop_trigger_price: decimal.optional(),
+  client_order_id: clientOrderId.optional(),
+  expired_at: nanos.optional(),
+  scheduled_at: nanos.optional(),
+  /** The trader confirmed this order (required where the environment confirms orders). */
+  confirmed: z.boolean().optional(),
+  /** The trader saw the pre-trade warnings and sends anyway. */
+  override_checks: z.boolean().optional(),
+});
+export type PlaceOrderRequest = z.infer<typeof PlaceOrderRequest>;
+
+const OrderSelection = z.union([
+  z.strictObject({ order_id: id }),
+  z.strictObject({ client_order_id: clientOrderId }),
+]);
+
+const idList = <T extends z.ZodType>(item: T) => z.array(item).min(1).max(100);
+const BulkCancelRequest = z.union([
+  z.strictObject({ order_ids: idList(id) }),
+  z.strictObject({ client_order_ids: idList(clientOrderId) }),
+  z.strictObject({ product_ids: idList(productId) }),
+]);
+
+export const HistoryRequest = z.strictObject({
+  product_ids: z.array(productId).max(50).optional(),
+  start_time: nanos.optional(),
+  end_time: nanos.optional(),
+  limit: z.int().min(1).max(1000).optional(),
+  status: z.enum(ORDER_STATUSES).optional(),
+  sort: z.enum(ARCHIVED_SORTS).optional(),
+  client_order_id: clientOrderId.optional(),
+});
+
+const ProductRequest = z.strictObject({ product_id: productId });
+
+// ---- the table
+
 export const contract = {
-  'venue.status': { request: z.object({}).strict(), response: VenueStatus },
+  'venue.status': { request: empty, response: VenueStatus },
+  'environments.list': { request: empty, response: EnvironmentsView },
+  'environments.configure': {
+    request: z.strictObject({ id: z.enum(['development', 'production']), baseUrl: httpUrl, wsUrl: wsUrl }),
+    response: EnvironmentsView,
+  },
+  'environments.switch': { request: z.strictObject({ id: EnvironmentId }), response: ConnectionStatus },
+  'connection.status': { request: empty, response: ConnectionStatus },
+  'orders.place': { request: PlaceOrderRequest, response: PlaceResult },
+  'orders.cancel': { request: OrderSelection, response: OrderSchema },
+  'orders.cancelBulk': {
+    request: BulkCancelRequest,
+    response: z.object({ cancelRequested: z.array(z.string()), notOpened: z.array(z.string()), alreadyRequested: z.array(z.string()) }),
+  },
+  'orders.cancelAll': {
+    request: z.strictObject({ product_id: productId.optional() }),
+    response: z.object({ cancelRequested: z.number() }),
+  },
+  'orders.active': { request: z.strictObject({ product_id: productId.optional() }), response: z.array(OrderSchema) },
+  'orders.history': { request: HistoryRequest, response: z.array(OrderSchema) },
+  'orders.fills': {
+    request: z.strictObject({ product_id: productId.optional(), limit: z.int().min(1).max(1000).optional() }),
+    response: z.array(Fill),
+  },
+  'market.products': { request: empty, response: z.array(ProductSchema) },
+  'market.watch': { request: ProductRequest, response: BookSnapshot },
+  'market.unwatch': { request: ProductRequest, response: z.object({ watching: z.array(z.string()) }) },
+  'market.book': {
+    request: z.strictObject({ product_id: productId, depth: z.int().min(1).max(1000).optional() }),
+    response: BookSnapshot,
+  },
+  'market.trades': {
+    request: z.strictObject({ product_id: productId, limit: z.int().min(1).max(1000).optional() }),
+    response: z.array(PublicTradeSchema),
+  },
+  'market.candles': { request: ProductRequest, response: z.array(CandleSchema) },
+  'account.get': { request: empty, response: AccountSchema },
+  /** The keys of one environment: the active one unless named. */
+  'keys.list': { request: z.strictObject({ environment: EnvironmentId.optional() }), response: z.array(StoredKey) },
+  'keys.create': {
+    request: z.strictObject({
+      name: z.string().max(100).optional(),
+      read_only: z.boolean().optional(),
+      expiration_time: nanos.optional(),
+      /** Trade with the new key from now on. */
+      use: z.boolean().optional(),
+    }),
+    response: KeyStored,
+  },
+  'keys.import': {
+    request: z.strictObject({
+      environment: EnvironmentId.optional(),
+      api_key: z.string().min(1).max(256),
+      api_secret: z.string().min(1).max(512),
+      user_id: z.string().min(1).max(128).optional(),
+      name: z.string().max(100).optional(),
+      use: z.boolean().optional(),
+    }),
+    response: KeyStored,
+  },
+  'keys.use': { request: z.strictObject({ api_key: z.string().min(1).max(256) }), response: ConnectionStatus },
+  'keys.forget': { request: z.strictObject({ api_key: z.string().min(1).max(256) }), response: z.array(StoredKey) },
+  'errors.catalogue': {
+    request: z.strictObject({ ref: z.string().max(80).optional(), category: z.string().max(40).optional() }),
+    response: z.array(ErrorCodeView),
+  },
+  'settings.get': { request: empty, response: Settings },
+  'settings.update': {
+    request: z.strictObject({
+      preTrade: PreTradeSettings.partial().strict().optional(),
+      confirmOrders: z.strictObject({ local: z.boolean(), development: z.boolean(), production: z.boolean() }).partial().optional(),
+    }),
+    response: Settings,
+  },
+  'layouts.list': { request: empty, response: z.array(z.string()) },
+  'layouts.save': { request: z.strictObject({ name: layoutName, layout: LayoutJson }), response: z.array(z.string()) },
+  'layouts.load': { request: z.strictObject({ name: layoutName }), response: LayoutJson },
+  'layouts.delete': { request: z.strictObject({ name: layoutName }), response: z.array(z.string()) },
 } as const satisfies Record<MethodName, { request: z.ZodType; response: z.ZodType }>;
 
+export const events = {
+  'connection.changed': ConnectionStatus,
+  'environments.changed': EnvironmentsView,
+  /** Orders new to the desk or changed since the last frame, merged by order id. */
+  'orders.changed': z.array(OrderSchema),
+  /** The whole top of the book as it stands (never a diff), at most once a frame per product. */
+  'book.changed': BookSnapshot,
+  'trades.received': z.object({ productId: z.string(), trades: z.array(PublicTradeSchema) }),
+  'ticker.changed': Ticker,
+  'candles.changed': z.object({ productId: z.string(), candles: z.array(CandleSchema) }),
+  'account.changed': AccountSchema,
+} as const satisfies Record<EventName, z.ZodType>;
+
 export type Contract = typeof contract;
-export type Request<M extends MethodName> = z.infer<Contract[M]['request']>;
+export type Request<M extends MethodName> = z.input<Contract[M]['request']>;
+export type ParsedRequest<M extends MethodName> = z.output<Contract[M]['request']>;
 export type Response<M extends MethodName> = z.infer<Contract[M]['response']>;
+export type EventPayload<E extends EventName> = z.infer<(typeof events)[E]>;
+
+/** The answer's error: a catalogue reference and a message that starts with it. Never holds a secret. */
+export interface BridgeErrorBody {
+  ref: string;
+  message: string;
+}
 
 /** Every answer crosses the bridge in this shape, so a window never has to catch a thrown Error. */
-export type Result<T> = { ok: true; value: T } | { ok: false; error: { ref: string; message: string } };
+export type Result<T> = { ok: true; value: T } | { ok: false; error: BridgeErrorBody };

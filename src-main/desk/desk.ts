@@ -1,0 +1,634 @@
+/**
+ * The desk: what the windows call, under plain Node (ARCHITECTURE rule 2) so Electron and browser mode run the
+ * same thing. It owns the environments (Local, the embedded venue, by default; Development and Production at
+ * addresses the trader sets), the one venue session of the active environment, the trader's keys and settings,
+ * and the event hub the windows' transports listen to.
+ */
+import { join } from 'node:path';
+import Decimal from 'decimal.js';
+import { lookupErrors } from '../../src-shared/errors/api-error';
+import type { ErrorCodeRecord } from '../../src-shared/errors/catalogue';
+import type {
+  BookSnapshot,
+  ConnectionStatus,
+  Environment,
+  EnvironmentId,
+  EnvironmentsView,
+  Fill,
+  ParsedRequest,
+  PlaceResult,
+  Settings,
+  StoredKey,
+  Ticker,
+} from '../../src-shared/ipc/contract';
+import { MAX_LAYOUT_BYTES } from '../../src-shared/ipc/contract';
+import type { Account, Order, Product, PublicTrade } from '../../src-shared/protocol/records';
+import type { Candle } from '../../src-shared/protocol/ws';
+import { DisposableStore, type Disposable } from '../connection/events';
+import type { BookView } from '../connection/local-book';
+import { MarketPoller } from '../connection/market-poller';
+import { VenueRestClient } from '../connection/rest-client';
+import { VenueError } from '../connection/venue-error';
+import { VenueSession, type VenueSessionOptions } from '../connection/venue-session';
+import type { SecretStore } from '../secrets';
+import { DeskError } from './desk-error';
+import { DeskEvents } from './desk-events';
+import { DeskFile, type KeyRecord } from './desk-file';
+import type { EmbeddedVenue } from './embedded-venue';
+import { KeyVault } from './key-vault';
+import { preTradeIssues } from './pre-trade';
+
+export interface DeskOptions {
+  /** The desk's data folder: desk.json, and the local venue's folder under it. */
+  readonly dataDir: string;
+  readonly secrets: SecretStore;
+  /** Starts the embedded venue on a data folder (a worker thread in Electron and in browser mode). */
+  readonly launchLocalVenue: (venueDataDir: string) => EmbeddedVenue;
+  /** Tuning of the venue clients (tests shorten timeouts). */
+  readonly session?: Pick<VenueSessionOptions, 'rest' | 'socket' | 'historyWindow' | 'pollIntervalMs'>;
+}
+
+const NAMES: Readonly<Record<EnvironmentId, string>> = { local: 'Local', development: 'Development', production: 'Production' };
+/** How deep a book reaches a window: a ladder's worth. */
+export const BOOK_DEPTH = 50;
+const MAX_CANDLES = 60;
+const PUBLIC_POLL_MS = 1_000;
+
+export class Desk implements Disposable {
+  readonly events = new DeskEvents();
+  readonly keys: KeyVault;
+  private readonly file: DeskFile;
+  private readonly localVenue: EmbeddedVenue;
+  private session: VenueSession | undefined;
+  private sessionKey: KeyRecord | undefined;
+  private sessionEnvironment: EnvironmentId;
+  private readonly sessionListeners = new Set<Disposable>();
+  private publicClient: VenueRestClient | undefined;
+  /** Without a key there is no session; the public endpoints still show the market, polled. */
+  private readonly publicPollers = new Map<string, MarketPoller>();
+  private detail = '';
+  private readonly watched = new Set<string>();
+  private readonly tickers = new Map<string, Ticker>();
+  private readonly candles = new Map<string, Candle[]>();
+  private products: Product[] | undefined;
+  /** Switches run one after another, so two quick clicks cannot leave two sessions open. */
+  private switching: Promise<unknown> = Promise.resolve();
+  private readonly disposables = new DisposableStore();
+  private disposed = false;
+
+  private constructor(private readonly options: DeskOptions) {
+    this.file = DeskFile.open(options.dataDir);
+    this.keys = new KeyVault(this.file, options.secrets);
+    this.localVenue = options.launchLocalVenue(join(options.dataDir, 'local-venue'));
+    this.sessionEnvironment = this.file.get().active;
+    this.disposables.add(this.events);
+  }
+
+  /** Opens the desk and connects the active environment; the local venue is up when this resolves. */
+  static async open(options: DeskOptions): Promise<Desk> {
+    const desk = new Desk(options);
+    try {
+      await desk.localVenue.ready();
+      await desk.connect();
+    } catch (err) {
+      await desk.close();
+      throw err;
+    }
+    return desk;
+  }
+
+  // ---- environments and connection
+
+  venueStatus(): ReturnType<EmbeddedVenue['status']> {
+    return this.localVenue.status();
+  }
+
+  environments(): EnvironmentsView {
+    const content = this.file.get();
+    const local = this.localVenue.status();
+    const environment = (id: EnvironmentId): Environment => {
+      const addresses = id === 'local' ? { baseUrl: local.baseUrl, wsUrl: local.wsUrl } : content.addresses[id];
+      const activeKey = content.activeKeys[id];
+      return {
+        id,
+        name: NAMES[id],
+        ...addresses,
+        production: id === 'production',
+        confirmOrders: content.settings.confirmOrders[id],
+        ...(activeKey === undefined ? {} : { activeKey }),
+      };
+    };
+    return { active: content.active, environments: [environment('local'), environment('development'), environment('production')], secretStorage: this.keys.storage };
+  }
+
+  async configureEnvironment(request: ParsedRequest<'environments.configure'>): Promise<EnvironmentsView> {
+    this.file.update((draft) => {
+      draft.addresses[request.id] = { baseUrl: request.baseUrl, wsUrl: request.wsUrl };
+    });
+    if (this.file.get().active === request.id) await this.reconnect();
+    this.events.emit('environments.changed', this.environments());
+    return this.environments();
+  }
+
+  async switchEnvironment(id: EnvironmentId): Promise<ConnectionStatus> {
+    if (id !== 'local' && this.file.get().addresses[id].baseUrl === '') {
+      throw new DeskError('E0101_InvalidArgument', `id: set the ${NAMES[id]} addresses before switching to it`);
+    }
+    this.file.update((draft) => {
+      draft.active = id;
+    });
+    await this.reconnect();
+    this.events.emit('environments.changed', this.environments());
+    return this.status();
+  }
+
+  status(): ConnectionStatus {
+    const environment = this.sessionEnvironment;
+    const key = this.sessionKey;
+    const socket = this.session?.socket.currentStatus;
+    const lastError = socket?.lastError;
+    return {
+      environment,
+      production: environment === 'production',
+      state: this.session?.syncState ?? 'no_key',
+      ...(key?.userId === undefined ? {} : { userId: key.userId }),
+      ...(key === undefined ? {} : { apiKey: key.apiKey, readOnly: key.readOnly }),
+      ...(socket?.latencyMs === undefined ? {} : { latencyMs: socket.latencyMs }),
+      detail: this.keys.scrub(lastError ?? this.detail),
+    };
+  }
+
+  private reconnect(): Promise<void> {
+    const next = this.switching.then(() => this.connect());
+    this.switching = next.catch(() => undefined);
+    return next;
+  }
+
+  private async connect(): Promise<void> {
+    this.closeSession();
+    const environment = this.file.get().active;
+    this.sessionEnvironment = environment;
+    this.detail = '';
+    const { baseUrl, wsUrl } = this.addresses(environment);
+    if (environment === 'local') await this.keys.adoptBootstrap(this.localVenue.dataDir);
+    this.publicClient = new VenueRestClient({ ...this.options.session?.rest, baseUrl });
+    const key = this.keys.activeKey(environment);
+    const credentials = key === undefined ? undefined : await this.keys.credentials(environment, key.apiKey);
+    if (key === undefined || credentials === undefined) {
+      this.detail =
+        key === undefined
+          ? `no API key for ${NAMES[environment]}: create or import one`
+          : `the secret of key ${key.apiKey} is no longer stored (${this.keys.storage.kind}): import the key again`;
+      for (const productId of this.watched) this.pollPublicly(productId);
+      this.emitStatus();
+      return;
+    }
+    this.sessionKey = key;
+    const session = new VenueSession({
+      ...this.options.session,
+      baseUrl,
+      wsUrl,
+      credentials,
+      ...(key.userId === undefined ? {} : { userId: key.userId }),
+    });
+    this.session = session;
+    this.listen(session, environment, key);
+    for (const productId of this.watched) this.watchOnSession(session, productId);
+    this.emitStatus();
+    session.start().catch((err: unknown) => {
+      if (this.session !== session) return;
+      this.detail = err instanceof Error ? err.message : String(err);
+      this.emitStatus();
+    });
+  }
+
+  private addresses(environment: EnvironmentId): { baseUrl: string; wsUrl: string } {
+    if (environment === 'local') {
+      const local = this.localVenue.status();
+      if (local.state !== 'ready') throw new DeskError('E0902_ServiceUnavailable', `the local venue is ${local.state}${local.detail === '' ? '' : `: ${local.detail}`}`);
+      return { baseUrl: local.baseUrl, wsUrl: local.wsUrl };
+    }
+    return this.file.get().addresses[environment];
+  }
+
+  private listen(session: VenueSession, environment: EnvironmentId, key: KeyRecord): void {
+    const add = (d: Disposable): void => void this.sessionListeners.add(d);
+    add(
+      session.onDidChangeOrders((orders) => {
+        const first = orders[0];
+        if (key.userId === undefined && first !== undefined) {
+          this.keys.learnUserId(environment, key.apiKey, first.user_id);
+          this.sessionKey = this.keys.record(environment, key.apiKey) ?? key;
+        }
+        this.events.emit('orders.changed', [...orders]);
+      }),
+    );
+    add(session.onDidChangeBook((view) => this.events.emit('book.changed', snapshotOf(view, BOOK_DEPTH))));
+    add(session.onDidReceiveTrades((change) => this.events.emit('trades.received', { productId: change.productId, trades: [...change.trades] })));
+    add(
+      session.onDidChangeTicker((t) => {
+        const ticker: Ticker = { productId: t.product_id, price: t.price, bestBid: t.best_bid, bestAsk: t.best_ask, volume24h: t.volume_24h, time: t.time };
+        this.tickers.set(t.product_id, ticker);
+        this.events.emit('ticker.changed', ticker);
+      }),
+    );
+    add(
+      session.onDidChangeCandles((e) => {
+        const merged = new Map((e.type === 'snapshot' ? [] : (this.candles.get(e.product_id) ?? [])).map((c) => [c.start, c]));
+        for (const candle of e.candles) merged.set(candle.start, candle);
+        const list = [...merged.values()].sort((a, b) => (BigInt(a.start) < BigInt(b.start) ? -1 : 1)).slice(-MAX_CANDLES);
+        this.candles.set(e.product_id, list);
+        this.events.emit('candles.changed', { productId: e.product_id, candles: list });
+      }),
+    );
+    add(session.onDidChangeAccount((account) => this.events.emit('account.changed', account)));
+    add(session.onDidChangeConnection(() => this.emitStatus()));
+  }
+
+  private closeSession(): void {
+    for (const listener of this.sessionListeners) listener.dispose();
+    this.sessionListeners.clear();
+    this.session?.dispose();
+    this.session = undefined;
+    this.sessionKey = undefined;
+    for (const poller of this.publicPollers.values()) poller.dispose();
+    this.publicPollers.clear();
+    this.publicClient?.dispose();
+    this.publicClient = undefined;
+    this.tickers.clear();
+    this.candles.clear();
+    // Another environment may list other products.
+    this.products = undefined;
+  }
+
+  private emitStatus(): void {
+    if (!this.disposed) this.events.emit('connection.changed', this.status());
+  }
+
+  private requireSession(): VenueSession {
+    if (this.session === undefined) throw new DeskError('E0001_AuthRequired', this.detail || `no API key for ${NAMES[this.sessionEnvironment]}`);
+    return this.session;
+  }
+
+  private rest(): VenueRestClient {
+    const client = this.session?.rest ?? this.publicClient;
+    if (client === undefined) throw new DeskError('E0902_ServiceUnavailable', `${NAMES[this.sessionEnvironment]} is not connected`);
+    return client;
+  }
+
+  // ---- orders
+
+  async placeOrder(request: ParsedRequest<'orders.place'>): Promise<PlaceResult> {
+    const session = this.requireSession();
+    const environment = this.sessionEnvironment;
+    const { settings } = this.file.get();
+    const product = (await this.listProducts()).find((p) => p.id === request.product_id);
+    // The market is only read when a check needs it: an order is not slowed by checks that are off.
+    const needsMarket =
+      request.override_checks !== true &&
+      (settings.preTrade.maxDeviationPercent !== '' || (settings.preTrade.maxNotional !== '' && request.limit_price === undefined));
+    const issues = preTradeIssues(request, {
+      environmentName: NAMES[environment],
+      confirmOrders: settings.confirmOrders[environment],
+      settings: settings.preTrade,
+      market: { price: needsMarket && product !== undefined ? await this.referencePrice(request.product_id) : undefined },
+      quoteAsset: product?.quote_asset_id ?? '',
+    });
+    if (issues.length > 0) return { status: 'held', issues };
+    const { confirmed: _confirmed, override_checks: _override, ...order } = request;
+    return { status: 'placed', order: await session.placeOrder(order) };
+  }
+
+  /** The last trade, else the mid of the book: what "far from the market" is measured against. */
+  private async referencePrice(productId: string): Promise<string | undefined> {
+    const ticker = this.tickers.get(productId);
+    if (ticker !== undefined && ticker.price !== '') return ticker.price;
+    const [last] = await this.rest().listTrades(productId, 1);
+    if (last !== undefined) return last.price;
+    const book = await this.rest().getOrderBook(productId, 1);
+    const [bid] = book.bids;
+    const [ask] = book.asks;
+    if (bid === undefined || ask === undefined) return undefined;
+    return midOf(bid.price, ask.price);
+  }
+
+  cancelOrder(selection: ParsedRequest<'orders.cancel'>): Promise<Order> {
+    return this.requireSession().cancelOrder(selection);
+  }
+
+  async cancelBulk(selection: ParsedRequest<'orders.cancelBulk'>): Promise<{ cancelRequested: string[]; notOpened: string[]; alreadyRequested: string[] }> {
+    const answer = await this.requireSession().rest.cancelOrders(selection);
+    return {
+      cancelRequested: answer.cancel_requested_orders.map((o) => o.id),
+      notOpened: answer.not_opened_orders.map((o) => o.id),
+      alreadyRequested: answer.already_cancel_requested_orders.map((o) => o.id),
+    };
+  }
+
+  async cancelAll(productId: string | undefined): Promise<{ cancelRequested: number }> {
+    return { cancelRequested: await this.requireSession().cancelAllOrders(productId) };
+  }
+
+  activeOrders(productId: string | undefined): Promise<Order[]> {
+    return this.requireSession().rest.listActiveOrders(productId === undefined ? {} : { product_id: productId });
+  }
+
+  history(filter: ParsedRequest<'orders.history'>): Promise<Order[]> {
+    return this.requireSession().rest.listOrderHistory(filter);
+  }
+
+  /** The trader's fills, newest first, from the trades of their most recently updated orders. */
+  async fills(productId: string | undefined, limit = 200): Promise<Fill[]> {
+    const orders = await this.requireSession().rest.listOrderHistory({
+      sort: '-updated_at',
+      limit: 1000,
+      ...(productId === undefined ? {} : { product_ids: [productId] }),
+    });
+    const fills: Fill[] = [];
+    for (const order of orders) {
+      for (const trade of order.trades) {
+        fills.push({
+          tradeId: trade.id,
+          orderId: order.order_id,
+          clientOrderId: order.client_order_id,
+          productId: order.product_id,
+          side: order.side,
+          price: trade.price,
+          size: trade.size,
+          liquidity: trade.liquidity_indicator,
+          feeAsset: trade.fee_asset,
+          feeAmount: trade.fee_amount,
+          time: trade.time,
+        });
+      }
+    }
+    fills.sort((a, b) => (BigInt(b.time) > BigInt(a.time) ? 1 : BigInt(b.time) < BigInt(a.time) ? -1 : 0));
+    return fills.slice(0, limit);
+  }
+
+  // ---- market data
+
+  async listProducts(): Promise<Product[]> {
+    this.products ??= await this.rest().listProducts();
+    return this.products;
+  }
+
+  async watch(productId: string): Promise<BookSnapshot> {
+    await this.requireProduct(productId);
+    this.watched.add(productId);
+    if (this.session !== undefined) this.watchOnSession(this.session, productId);
+    else this.pollPublicly(productId);
+    return this.book(productId, BOOK_DEPTH);
+  }
+
+  private pollPublicly(productId: string): void {
+    const client = this.publicClient;
+    if (client === undefined || this.publicPollers.has(productId)) return;
+    const poller = new MarketPoller(client, productId, this.options.session?.pollIntervalMs ?? PUBLIC_POLL_MS, {
+      book: (book) => this.events.emit('book.changed', { productId, sequence: book.sequence, time: book.time, source: 'poll', bids: book.bids, asks: book.asks }),
+      trades: (trades) => this.events.emit('trades.received', { productId, trades: [...trades] }),
+      // The next poll tries again; the connection status already says there is no session.
+      failed: () => undefined,
+    });
+    this.publicPollers.set(productId, poller);
+    poller.start();
+  }
+
+  private watchOnSession(session: VenueSession, productId: string): void {
+    void session.watchMarket(productId);
+    session.socket.subscribe('candles', [productId]).catch(() => undefined);
+  }
+
+  async unwatch(productId: string): Promise<{ watching: string[] }> {
+    this.watched.delete(productId);
+    this.publicPollers.get(productId)?.dispose();
+    this.publicPollers.delete(productId);
+    if (this.session !== undefined) {
+      await this.session.unwatchMarket(productId);
+      await this.session.socket.unsubscribe('candles', [productId]).catch(() => undefined);
+    }
+    return { watching: [...this.watched] };
+  }
+
+  async book(productId: string, depth = BOOK_DEPTH): Promise<BookSnapshot> {
+    const held = this.session?.book(productId);
+    if (held !== undefined && held.sequence > 0) return snapshotOf(held, depth);
+    const book = await this.rest().getOrderBook(productId, depth);
+    return { productId, sequence: book.sequence, time: book.time, source: 'rest', bids: book.bids, asks: book.asks };
+  }
+
+  trades(productId: string, limit: number | undefined): Promise<PublicTrade[]> {
+    return this.rest().listTrades(productId, limit);
+  }
+
+  async candlesOf(productId: string): Promise<Candle[]> {
+    await this.requireProduct(productId);
+    return this.candles.get(productId) ?? [];
+  }
+
+  private async requireProduct(productId: string): Promise<void> {
+    if (!(await this.listProducts()).some((p) => p.id === productId)) {
+      throw new DeskError('E0104_InvalidSymbol', `product_id: ${productId} is not traded on ${NAMES[this.sessionEnvironment]}`);
+    }
+  }
+
+  // ---- account
+
+  async account(): Promise<Account> {
+    const session = this.requireSession();
+    const userId = this.sessionKey?.userId ?? session.orders()[0]?.user_id;
+    if (userId === undefined) {
+      throw new DeskError('E0304_UserNotFound', 'the user id of this key is not known yet: import the key with its user id, or place an order first');
+    }
+    return session.rest.getAccount(userId);
+  }
+
+  // ---- keys
+
+  listKeys(environment: EnvironmentId = this.sessionEnvironment): Promise<StoredKey[]> {
+    return this.keys.list(environment);
+  }
+
+  /**
+   * POST /api-keys with the key in use; the venue shows the new secret once, and it goes straight into the
+   * store. The answer describes the key and says where its secret went; it never holds the secret.
+   */
+  async createKey(request: ParsedRequest<'keys.create'>): Promise<{ key: StoredKey; note: string }> {
+    const session = this.requireSession();
+    const environment = this.sessionEnvironment;
+    const created = await session.rest.createApiKey({
+      ...(request.name === undefined ? {} : { name: request.name }),
+      ...(request.read_only === undefined ? {} : { read_only: request.read_only }),
+      ...(request.expiration_time === undefined ? {} : { expiration_time: request.expiration_time }),
+    });
+    if (created.api_secret === undefined) throw new DeskError('E0901_InternalError', 'the venue created a key but did not show its secret');
+    const userId = this.sessionKey?.userId;
+    const record: KeyRecord = {
+      environment,
+      apiKey: created.api_key,
+      name: created.name,
+      readOnly: created.is_read_only,
+      expiredAt: created.expired_at,
+      createdAt: created.created_at,
+      ...(userId === undefined ? {} : { userId }),
+      origin: 'created',
+    };
+    await this.keys.store(record, created.api_secret, request.use === true);
+    if (request.use === true) await this.reconnect();
+    return this.describeStored(record);
+  }
+
+  /**
+   * The one call that carries a secret into main (the trader typed it). The key is tried on the venue first
+   * when it can be reached: a key the venue refuses is not stored; its user id is learned from an order when
+   * the trader did not give it.
+   */
+  async importKey(request: ParsedRequest<'keys.import'>): Promise<{ key: StoredKey; note: string }> {
+    const environment = request.environment ?? this.sessionEnvironment;
+    const userId = request.user_id ?? (await this.discoverUserId(environment, request.api_key, request.api_secret));
+    const record: KeyRecord = {
+      environment,
+      apiKey: request.api_key,
+      name: request.name ?? 'Imported key',
+      readOnly: false,
+      expiredAt: '0',
+      createdAt: '0',
+      ...(userId === undefined ? {} : { userId }),
+      origin: 'imported',
+    };
+    await this.keys.store(record, request.api_secret, request.use === true);
+    if (environment === this.sessionEnvironment && (request.use === true || this.session === undefined)) await this.reconnect();
+    return this.describeStored(record);
+  }
+
+  private async discoverUserId(environment: EnvironmentId, apiKey: string, apiSecret: string): Promise<string | undefined> {
+    let baseUrl: string;
+    try {
+      baseUrl = this.addresses(environment).baseUrl;
+    } catch {
+      return undefined;
+    }
+    if (baseUrl === '') return undefined;
+    const client = new VenueRestClient({ baseUrl, credentials: { apiKey, apiSecret }, maxRetries: 0 });
+    try {
+      const [order] = await client.listOrderHistory({ limit: 1 });
+      return order?.user_id;
+    } catch (err) {
+      if (err instanceof VenueError && (err.ref === 'E0001_AuthRequired' || err.ref === 'E0002_ApiKeyExpired' || err.ref === 'E0005_ApiKeyRevoked')) {
+        throw new DeskError(err.ref, `${NAMES[environment]} refused this key (${err.description}); it was not stored`);
+      }
+      return undefined;
+    } finally {
+      client.dispose();
+    }
+  }
+
+  private async describeStored(record: KeyRecord): Promise<{ key: StoredKey; note: string }> {
+    const key = (await this.keys.list(record.environment)).find((k) => k.apiKey === record.apiKey);
+    if (key === undefined) throw new DeskError('E0901_InternalError', `key ${record.apiKey} was stored but cannot be listed`);
+    const storage = this.keys.storage;
+    const note =
+      storage.kind === 'keychain'
+        ? 'The secret is stored in the system keychain; it is not shown again.'
+        : `${storage.notice ?? 'The secret is kept in memory for this session only.'} It is not shown again.`;
+    return { key, note };
+  }
+
+  async useKey(apiKey: string): Promise<ConnectionStatus> {
+    this.keys.use(this.sessionEnvironment, apiKey);
+    await this.reconnect();
+    return this.status();
+  }
+
+  async forgetKey(apiKey: string): Promise<StoredKey[]> {
+    const wasActive = this.sessionKey?.apiKey === apiKey;
+    await this.keys.forget(this.sessionEnvironment, apiKey);
+    if (wasActive) await this.reconnect();
+    return this.listKeys();
+  }
+
+  // ---- the error catalogue, settings, layouts
+
+  errorCatalogue(filter: ParsedRequest<'errors.catalogue'>): readonly ErrorCodeRecord[] {
+    const found = lookupErrors({
+      ...(filter.ref === undefined ? {} : { ref: filter.ref }),
+      ...(filter.category === undefined ? {} : { category: filter.category }),
+    });
+    if (found instanceof Error) throw found;
+    return found;
+  }
+
+  settings(): Settings {
+    return this.file.get().settings;
+  }
+
+  updateSettings(change: ParsedRequest<'settings.update'>): Settings {
+    this.file.update((draft) => {
+      Object.assign(draft.settings.preTrade, change.preTrade);
+      Object.assign(draft.settings.confirmOrders, change.confirmOrders);
+    });
+    this.events.emit('environments.changed', this.environments());
+    return this.settings();
+  }
+
+  layouts(): string[] {
+    return Object.keys(this.file.get().layouts).sort();
+  }
+
+  saveLayout(name: string, layout: unknown): string[] {
+    if (JSON.stringify(layout).length > MAX_LAYOUT_BYTES) throw new DeskError('E0103_BodyTooLarge', `layout: larger than ${MAX_LAYOUT_BYTES} bytes`);
+    this.file.update((draft) => {
+      draft.layouts[name] = layout as (typeof draft.layouts)[string];
+    });
+    return this.layouts();
+  }
+
+  loadLayout(name: string): unknown {
+    const layouts = this.file.get().layouts;
+    if (!Object.hasOwn(layouts, name)) throw new DeskError('E0101_InvalidArgument', `name: no layout is saved as ${name}`);
+    return layouts[name];
+  }
+
+  deleteLayout(name: string): string[] {
+    this.loadLayout(name);
+    this.file.update((draft) => {
+      delete draft.layouts[name];
+    });
+    return this.layouts();
+  }
+
+  // ---- lifecycle
+
+  /** Resolves once the active environment's session is live (tests, and the web CLI's ready line). */
+  whenLive(): Promise<void> {
+    return this.session?.whenLive() ?? Promise.reject(new DeskError('E0001_AuthRequired', this.detail));
+  }
+
+  async close(): Promise<void> {
+    if (this.disposed) return;
+    this.dispose();
+    await this.localVenue.stop();
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.closeSession();
+    this.disposables.dispose();
+  }
+}
+
+function snapshotOf(view: BookView, depth: number): BookSnapshot {
+  return {
+    productId: view.productId,
+    sequence: view.sequence,
+    time: view.time,
+    source: view.source,
+    bids: view.bids.slice(0, depth),
+    asks: view.asks.slice(0, depth),
+  };
+}
+
+function midOf(bid: string, ask: string): string {
+  return new Decimal(bid).plus(ask).div(2).toFixed();
+}

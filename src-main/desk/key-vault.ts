@@ -1,0 +1,135 @@
+/**
+ * The trader's API keys as the desk keeps them: each key's description in the desk file, its secret in the
+ * SecretStore under `<environment>:<api key>`. This is the one desk module that handles a secret, and only on
+ * its way between the venue (or the trader's typing, or the local venue's bootstrap file) and the store, or
+ * from the store into a venue client's credentials. It remembers which secrets it handled this session so
+ * that every message leaving main can be scrubbed of them (ARCHITECTURE rule 5).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { EnvironmentId, StoredKey } from '../../src-shared/ipc/contract';
+import type { VenueCredentials } from '../connection/rest-client';
+import { redact, type SecretStore } from '../secrets';
+import type { DeskFile, KeyRecord } from './desk-file';
+import { DeskError } from './desk-error';
+
+const BootstrapSchema = z.object({ user_id: z.string(), api_key: z.string(), api_secret: z.string() });
+
+export function secretId(environment: EnvironmentId, apiKey: string): string {
+  return `${environment}:${apiKey}`;
+}
+
+export class KeyVault {
+  private readonly handled = new Set<string>();
+
+  constructor(
+    private readonly file: DeskFile,
+    readonly secrets: SecretStore,
+  ) {}
+
+  /** What the trader is told about where secrets live. */
+  get storage(): { kind: 'keychain' | 'memory'; notice?: string } {
+    return this.secrets.notice === undefined ? { kind: this.secrets.kind } : { kind: this.secrets.kind, notice: this.secrets.notice };
+  }
+
+  record(environment: EnvironmentId, apiKey: string): KeyRecord | undefined {
+    return this.file.get().keys.find((k) => k.environment === environment && k.apiKey === apiKey);
+  }
+
+  activeKey(environment: EnvironmentId): KeyRecord | undefined {
+    const apiKey = this.file.get().activeKeys[environment];
+    return apiKey === undefined ? undefined : this.record(environment, apiKey);
+  }
+
+  async list(environment: EnvironmentId): Promise<StoredKey[]> {
+    const present = new Set(await this.secrets.list());
+    const active = this.file.get().activeKeys[environment];
+    return this.file
+      .get()
+      .keys.filter((k) => k.environment === environment)
+      .map((k) => ({
+        ...k,
+        active: k.apiKey === active,
+        storedIn: present.has(secretId(environment, k.apiKey)) ? this.secrets.kind : 'missing',
+      }));
+  }
+
+  /** Put the secret in the store first, then describe the key: a described key always had its secret stored. */
+  async store(record: KeyRecord, secret: string, makeActive: boolean): Promise<void> {
+    this.handled.add(secret);
+    await this.secrets.set(secretId(record.environment, record.apiKey), secret);
+    this.file.update((draft) => {
+      draft.keys = draft.keys.filter((k) => !(k.environment === record.environment && k.apiKey === record.apiKey));
+      draft.keys.push(record);
+      if (makeActive || draft.activeKeys[record.environment] === undefined) draft.activeKeys[record.environment] = record.apiKey;
+    });
+  }
+
+  async credentials(environment: EnvironmentId, apiKey: string): Promise<VenueCredentials | undefined> {
+    const secret = await this.secrets.get(secretId(environment, apiKey));
+    if (secret === undefined) return undefined;
+    this.handled.add(secret);
+    return { apiKey, apiSecret: secret };
+  }
+
+  use(environment: EnvironmentId, apiKey: string): KeyRecord {
+    const record = this.record(environment, apiKey);
+    if (record === undefined) throw new DeskError('E0101_InvalidArgument', `api_key: no key ${apiKey} is stored for ${environment}`);
+    this.file.update((draft) => {
+      draft.activeKeys[environment] = apiKey;
+    });
+    return record;
+  }
+
+  async forget(environment: EnvironmentId, apiKey: string): Promise<void> {
+    if (this.record(environment, apiKey) === undefined) throw new DeskError('E0101_InvalidArgument', `api_key: no key ${apiKey} is stored for ${environment}`);
+    await this.secrets.delete(secretId(environment, apiKey));
+    this.file.update((draft) => {
+      draft.keys = draft.keys.filter((k) => !(k.environment === environment && k.apiKey === apiKey));
+      if (draft.activeKeys[environment] === apiKey) delete draft.activeKeys[environment];
+    });
+  }
+
+  learnUserId(environment: EnvironmentId, apiKey: string, userId: string): void {
+    const record = this.record(environment, apiKey);
+    if (record === undefined || record.userId !== undefined) return;
+    this.file.update((draft) => {
+      for (const k of draft.keys) if (k.environment === environment && k.apiKey === apiKey) k.userId = userId;
+    });
+  }
+
+  /**
+   * The local venue's own user: its key comes from bootstrap.json in the venue's data folder and goes into
+   * the store without the trader doing anything. The venue keeps that file (mode 0600) as its record of the
+   * local user; the desk keeps the secret only in the store.
+   */
+  async adoptBootstrap(venueDataDir: string): Promise<KeyRecord | undefined> {
+    const path = join(venueDataDir, 'bootstrap.json');
+    if (!existsSync(path)) return undefined;
+    const parsed = BootstrapSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+    if (!parsed.success) throw new DeskError('E0901_InternalError', `${path} does not describe the local user`);
+    const boot = parsed.data;
+    this.handled.add(boot.api_secret);
+    const stored = await this.secrets.get(secretId('local', boot.api_key));
+    const known = this.record('local', boot.api_key);
+    if (stored === boot.api_secret && known !== undefined) return known;
+    const record: KeyRecord = {
+      environment: 'local',
+      apiKey: boot.api_key,
+      name: 'Local user',
+      readOnly: false,
+      expiredAt: '0',
+      createdAt: '0',
+      userId: boot.user_id,
+      origin: 'bootstrap',
+    };
+    await this.store(record, boot.api_secret, this.activeKey('local') === undefined);
+    return record;
+  }
+
+  /** Remove every secret the desk handled this session from a text about to leave main. */
+  scrub(text: string): string {
+    return redact(text, this.handled);
+  }
+}

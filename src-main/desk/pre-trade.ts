@@ -1,0 +1,69 @@
+/**
+ * The checks a trader expects before an order leaves the desk: a limit far from the market, a notional above
+ * the trader's limit, and on environments that ask for it (Production by default) an explicit confirmation.
+ * An order that fails one is held, not sent; the window shows why and places it again confirmed or overridden.
+ * Exact decimals throughout (ARCHITECTURE rule 6).
+ */
+import Decimal from 'decimal.js';
+import type { PlaceOrderRequest, PreTradeIssue, PreTradeSettings } from '../../src-shared/ipc/contract';
+
+export interface MarketReference {
+  /** Last trade price, else the mid of the best bid and ask; undefined when the market is empty. */
+  readonly price: string | undefined;
+}
+
+export interface PreTradeContext {
+  readonly environmentName: string;
+  readonly confirmOrders: boolean;
+  readonly settings: PreTradeSettings;
+  readonly market: MarketReference;
+  readonly quoteAsset: string;
+}
+
+function positive(text: string | undefined): Decimal | undefined {
+  if (text === undefined || text === '') return undefined;
+  const value = new Decimal(text);
+  return value.isZero() ? undefined : value;
+}
+
+export function preTradeIssues(order: PlaceOrderRequest, context: PreTradeContext): PreTradeIssue[] {
+  const issues: PreTradeIssue[] = [];
+  if (context.confirmOrders && order.confirmed !== true) {
+    issues.push({ check: 'confirmation', message: `${context.environmentName}: confirm this order before it is sent` });
+  }
+  if (order.override_checks === true) return issues;
+
+  const reference = positive(context.market.price);
+  const limit = positive(order.limit_price);
+  const maxDeviation = positive(context.settings.maxDeviationPercent);
+  if (reference !== undefined && limit !== undefined && maxDeviation !== undefined) {
+    const deviation = limit.minus(reference).abs().div(reference).times(100);
+    if (deviation.greaterThan(maxDeviation)) {
+      issues.push({
+        check: 'price_deviation',
+        message: `limit ${order.limit_price ?? ''} is ${deviation.toDecimalPlaces(2).toString()}% from the market (${reference.toString()}); the limit is ${maxDeviation.toString()}%`,
+      });
+    }
+  }
+
+  const maxNotional = positive(context.settings.maxNotional);
+  if (maxNotional !== undefined) {
+    const notional = notionalOf(order, reference);
+    if (notional !== undefined && notional.greaterThan(maxNotional)) {
+      issues.push({
+        check: 'max_notional',
+        message: `notional ${notional.toString()} ${context.quoteAsset} is above the limit of ${maxNotional.toString()} ${context.quoteAsset}`,
+      });
+    }
+  }
+  return issues;
+}
+
+/** In the quote asset: the quote size when the order names one, else size times its limit (or the market). */
+function notionalOf(order: PlaceOrderRequest, reference: Decimal | undefined): Decimal | undefined {
+  const quote = positive(order.exact_quote_size) ?? positive(order.quote_size);
+  if (quote !== undefined) return quote;
+  const size = positive(order.base_size);
+  const price = positive(order.limit_price) ?? reference;
+  return size === undefined || price === undefined ? undefined : size.times(price);
+}

@@ -1,0 +1,115 @@
+// Every bridge method, given malformed input, answers E0101 with a message that says what is wrong, and runs
+// nothing: wrong types, missing fields, extra fields, prototype keys, requests that are not objects. The
+// services are a real desk's, so a call that slipped through would act on the real venue.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dispatch } from '../../../src-main/desk/dispatch';
+import { contract, METHOD_NAMES, type MethodName } from '../../../src-shared/ipc/contract';
+import { openTestDesk, removeFolder, type TestDesk } from './open-desk';
+
+/** A well-formed request for each method, from which the malformed ones are made. */
+const VALID: Record<MethodName, Record<string, unknown>> = {
+  'venue.status': {},
+  'environments.list': {},
+  'environments.configure': { id: 'development', baseUrl: 'https://dev.example', wsUrl: 'wss://dev.example/ws' },
+  'environments.switch': { id: 'local' },
+  'connection.status': {},
+  'orders.place': { product_id: 'BTC-VND', side: 'BUY', limit_price: '2500000000', base_size: '0.001' },
+  'orders.cancel': { order_id: '0190a6e0-0000-7000-8000-000000000000' },
+  'orders.cancelBulk': { order_ids: ['0190a6e0-0000-7000-8000-000000000000'] },
+  'orders.cancelAll': { product_id: 'BTC-VND' },
+  'orders.active': { product_id: 'BTC-VND' },
+  'orders.history': { limit: 10, status: 'DONE' },
+  'orders.fills': { product_id: 'BTC-VND', limit: 10 },
+  'market.products': {},
+  'market.watch': { product_id: 'BTC-VND' },
+  'market.unwatch': { product_id: 'BTC-VND' },
+  'market.book': { product_id: 'BTC-VND', depth: 10 },
+  'market.trades': { product_id: 'BTC-VND', limit: 10 },
+  'market.candles': { product_id: 'BTC-VND' },
+  'account.get': {},
+  'keys.list': { environment: 'local' },
+  'keys.create': { name: 'k', read_only: true },
+  'keys.import': { api_key: 'nk_x', api_secret: 'not-a-real-secret', user_id: 'u' },
+  'keys.use': { api_key: 'nk_x' },
+  'keys.forget': { api_key: 'nk_x' },
+  'errors.catalogue': { ref: 'E0101_InvalidArgument' },
+  'settings.get': {},
+  'settings.update': { preTrade: { maxDeviationPercent: '5' } },
+  'layouts.list': {},
+  'layouts.save': { name: 'Main', layout: { a: 1 } },
+  'layouts.load': { name: 'Main' },
+  'layouts.delete': { name: 'Main' },
+};
+
+/** A value of a type no field of the contract takes where this one stands. */
+function wrongType(value: unknown): unknown {
+  if (typeof value === 'string') return 42;
+  if (typeof value === 'number') return '42';
+  if (typeof value === 'boolean') return 'true';
+  if (Array.isArray(value)) return 'a,b';
+  return 7;
+}
+
+function malformed(method: MethodName): [string, unknown][] {
+  const valid = VALID[method];
+  const cases: [string, unknown][] = [
+    ['a string', 'hello'],
+    ['a number', 42],
+    ['an array', [valid]],
+    ['null', null],
+    ['an extra field', { ...valid, extra: 1 }],
+    ['a __proto__ key', { ...valid, ...(JSON.parse('{"__proto__": {"polluted": true}}') as object) }],
+    ['a constructor key', { ...valid, constructor: { prototype: { polluted: true } } }],
+  ];
+  for (const [field, value] of Object.entries(valid)) {
+    if (method === 'layouts.save' && field === 'layout') continue; // any JSON is a layout
+    cases.push([`${field} of the wrong type`, { ...valid, [field]: wrongType(value) }]);
+    const { [field]: _dropped, ...rest } = valid;
+    if (!contract[method].request.safeParse(rest).success) cases.push([`${field} missing`, rest]);
+  }
+  return cases;
+}
+
+let t: TestDesk;
+
+beforeAll(async () => {
+  t = await openTestDesk();
+});
+
+afterAll(async () => {
+  await t.close();
+  removeFolder(t.dataDir);
+});
+
+describe('malformed bridge calls', () => {
+  it('starts from a well-formed request for every method', () => {
+    expect(Object.keys(VALID).sort()).toEqual([...METHOD_NAMES].sort());
+    for (const method of METHOD_NAMES) expect(contract[method].request.safeParse(VALID[method]).success, method).toBe(true);
+  });
+
+  it.each(METHOD_NAMES.map((m) => [m]))('%s answers every malformed request with E0101 and does nothing', async (method) => {
+    const before = JSON.stringify(await t.desk.keys.list('local'));
+    for (const [what, request] of malformed(method)) {
+      const result = await dispatch(t.services, method, request, (text) => t.desk.keys.scrub(text));
+      expect(result.ok, `${method} with ${what}`).toBe(false);
+      if (!result.ok) {
+        expect(result.error.ref, `${method} with ${what}`).toBe('E0101_InvalidArgument');
+        expect(result.error.message).toMatch(new RegExp(`^E0101_InvalidArgument: ${method.replace('.', '\\.')}: `));
+        expect(result.error.message).not.toContain('not-a-real-secret');
+      }
+    }
+    expect(JSON.stringify(await t.desk.keys.list('local'))).toBe(before);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+
+  it('refuses __proto__ as a layout name', async () => {
+    const result = await dispatch(t.services, 'layouts.save', { name: '__proto__', layout: { polluted: true } });
+    expect(result).toMatchObject({ ok: false, error: { ref: 'E0101_InvalidArgument' } });
+  });
+
+  it('names what is wrong', async () => {
+    const result = await dispatch(t.services, 'orders.place', { product_id: 'BTC-VND', side: 'HOLD', base_size: 1 });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error.message).toMatch(/side: .*base_size: /);
+  });
+});

@@ -1,0 +1,228 @@
+// The desk's services against the real embedded venue (worker thread, simulator on) and the real keychain.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VenueRestClient } from '../../../src-main/connection/rest-client';
+import { dispatch } from '../../../src-main/desk/dispatch';
+import type { MethodName, Request, Response } from '../../../src-shared/ipc/contract';
+import { eventually, openTestDesk, removeFolder, type TestDesk } from './open-desk';
+
+let t: TestDesk;
+
+async function call<M extends MethodName>(method: M, request: Request<M>): Promise<Response<M>> {
+  const result = await dispatch(t.services, method, request, (text) => t.desk.keys.scrub(text));
+  if (!result.ok) throw new Error(result.error.message);
+  return result.value as Response<M>;
+}
+
+async function refusal(method: MethodName, request: unknown): Promise<string> {
+  const result = await dispatch(t.services, method, request);
+  if (result.ok) throw new Error(`${method} was not refused`);
+  return result.error.message;
+}
+
+beforeAll(async () => {
+  t = await openTestDesk();
+  await t.desk.whenLive();
+});
+
+afterAll(async () => {
+  await t.close();
+  removeFolder(t.dataDir);
+});
+
+describe('the desk on its embedded local venue', () => {
+  it('starts on Local with the local user key in the keychain, without the trader doing anything', async () => {
+    const environments = await call('environments.list', {});
+    expect(environments.active).toBe('local');
+    expect(environments.secretStorage.kind).toBe('keychain');
+    const local = environments.environments.find((e) => e.id === 'local');
+    expect(local?.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(environments.environments.find((e) => e.id === 'production')).toMatchObject({ production: true, confirmOrders: true });
+
+    const boot = t.bootstrap();
+    expect(await t.secrets.get(`local:${boot.api_key}`)).toBe(boot.api_secret);
+    const status = await call('connection.status', {});
+    expect(status).toMatchObject({ environment: 'local', production: false, state: 'live', apiKey: boot.api_key, userId: boot.user_id });
+    const keys = await call('keys.list', {});
+    expect(keys).toEqual([expect.objectContaining({ apiKey: boot.api_key, origin: 'bootstrap', active: true, storedIn: 'keychain' })]);
+  });
+
+  it('places, lists and cancels an order, and reads the account', async () => {
+    const placed = await call('orders.place', { product_id: 'BTC-VND', side: 'BUY', limit_price: '2400000000', base_size: '0.001', override_checks: true });
+    if (placed.status !== 'placed') throw new Error('held');
+    const active = await call('orders.active', { product_id: 'BTC-VND' });
+    expect(active.map((o) => o.order_id)).toContain(placed.order.order_id);
+    const cancelled = await call('orders.cancel', { order_id: placed.order.order_id });
+    expect(cancelled.status).toBe('DONE');
+    const history = await call('orders.history', { status: 'DONE', limit: 10, sort: '-updated_at' });
+    expect(history.map((o) => o.order_id)).toContain(placed.order.order_id);
+    const account = await call('account.get', {});
+    expect(account.id).toBe(t.bootstrap().user_id);
+    expect(account.asset_balances.length).toBeGreaterThan(0);
+  });
+
+  it('fills a marketable order and lists the fill', async () => {
+    const book = await call('market.watch', { product_id: 'BTC-VND' });
+    const best = await eventually(async () => (await call('market.book', { product_id: 'BTC-VND' })).asks[0] ?? (book.asks[0] ?? undefined), 'an ask');
+    const placed = await call('orders.place', { product_id: 'BTC-VND', side: 'BUY', limit_price: best.price, base_size: '0.0001', time_in_force: 'IOC', override_checks: true });
+    expect(placed.status).toBe('placed');
+    const fills = await eventually(async () => {
+      const list = await call('orders.fills', { product_id: 'BTC-VND' });
+      return list.length > 0 ? list : undefined;
+    }, 'a fill');
+    expect(fills[0]).toMatchObject({ productId: 'BTC-VND', side: 'BUY' });
+  });
+
+  it('holds an order far from the market or above the notional limit, and says why', async () => {
+    await call('settings.update', { preTrade: { maxDeviationPercent: '5', maxNotional: '1000000' } });
+    const held = await call('orders.place', { product_id: 'BTC-VND', side: 'BUY', limit_price: '100000000', base_size: '1' });
+    expect(held.status).toBe('held');
+    if (held.status === 'held') expect(held.issues.map((i) => i.check).sort()).toEqual(['max_notional', 'price_deviation']);
+    const settings = await call('settings.get', {});
+    expect(settings.preTrade).toEqual({ maxDeviationPercent: '5', maxNotional: '1000000' });
+    await call('settings.update', { preTrade: { maxDeviationPercent: '10', maxNotional: '' } });
+  });
+
+  it('bulk-cancels and cancels all', async () => {
+    const ids: string[] = [];
+    for (const price of ['2300000000', '2310000000']) {
+      const placed = await call('orders.place', { product_id: 'BTC-VND', side: 'BUY', limit_price: price, base_size: '0.001', override_checks: true });
+      if (placed.status === 'placed') ids.push(placed.order.order_id);
+    }
+    const bulk = await call('orders.cancelBulk', { order_ids: [ids[0] ?? ''] });
+    expect(bulk.cancelRequested).toEqual([ids[0]]);
+    const all = await call('orders.cancelAll', { product_id: 'BTC-VND' });
+    expect(all.cancelRequested).toBeGreaterThanOrEqual(1);
+  });
+
+  it('creates a key on the venue: the secret goes to the keychain and not into the answer', async () => {
+    const created = await call('keys.create', { name: 'reader', read_only: true });
+    expect(JSON.stringify(created)).not.toMatch(/secret"\s*:/);
+    expect(created.key).toMatchObject({ name: 'reader', readOnly: true, origin: 'created', storedIn: 'keychain', active: false });
+    expect(created.note).toMatch(/keychain/);
+    const secret = await t.secrets.get(`local:${created.key.apiKey}`);
+    expect(secret).toBeDefined();
+    expect(JSON.stringify(created)).not.toContain(secret);
+    const file = readFileSync(join(t.dataDir, 'desk.json'), 'utf8');
+    expect(file).toContain(created.key.apiKey);
+    expect(file).not.toContain(secret);
+    expect(file).not.toContain(t.bootstrap().api_secret);
+  });
+
+  it('refuses to switch to an environment without addresses, then switches once they are set', async () => {
+    expect(await refusal('environments.switch', { id: 'development' })).toMatch(/^E0101_InvalidArgument: .*addresses/);
+    const local = (await call('environments.list', {})).environments.find((e) => e.id === 'local');
+    await call('environments.configure', { id: 'development', baseUrl: local?.baseUrl ?? '', wsUrl: local?.wsUrl ?? '' });
+    const status = await call('environments.switch', { id: 'development' });
+    expect(status).toMatchObject({ environment: 'development', state: 'no_key' });
+    expect(await refusal('orders.active', {})).toMatch(/^E0001_AuthRequired: no API key for Development/);
+    // Without a key the market still shows, from the public endpoints.
+    const books: string[] = [];
+    const sub = t.desk.events.onDidEmit((e) => {
+      if (e.name === 'book.changed') books.push(e.payload.source);
+    });
+    expect((await call('market.watch', { product_id: 'SOL-VND' })).source).toBe('rest');
+    await eventually(() => (books.includes('poll') ? true : undefined), 'a polled book');
+    sub.dispose();
+    await call('market.unwatch', { product_id: 'SOL-VND' });
+    const back = await call('environments.switch', { id: 'local' });
+    expect(back.environment).toBe('local');
+    await t.desk.whenLive();
+  });
+
+  it('keeps layouts and answers the error catalogue', async () => {
+    await call('layouts.save', { name: 'Main', layout: { panels: [{ kind: 'ladder', product: 'BTC-VND' }] } });
+    expect(await call('layouts.list', {})).toEqual(['Main']);
+    expect(await call('layouts.load', { name: 'Main' })).toEqual({ panels: [{ kind: 'ladder', product: 'BTC-VND' }] });
+    expect(await refusal('layouts.load', { name: 'Nope' })).toMatch(/^E0101_InvalidArgument/);
+    expect(await call('layouts.delete', { name: 'Main' })).toEqual([]);
+    const [record] = await call('errors.catalogue', { ref: 'E0201_InsufficientBalance' });
+    expect(record?.title).toBeTruthy();
+    expect(await refusal('errors.catalogue', { ref: 'E9999_Nope' })).toMatch(/^E0110_ValueOutOfRange/);
+  });
+
+  it('keeps its settings in the data folder', () => {
+    expect(existsSync(join(t.dataDir, 'desk.json'))).toBe(true);
+  });
+});
+
+describe('keys the trader brings', () => {
+  it('learns the user id of an imported key from its orders, and refuses a key the venue does not know', async () => {
+    const boot = t.bootstrap();
+    const admin = new VenueRestClient({ baseUrl: t.desk.venueStatus().baseUrl, credentials: { apiKey: boot.api_key, apiSecret: boot.api_secret } });
+    const user = await admin.createSimUser({ BTC: '1', VND: '10000000000' });
+    const secret = user.api_key.api_secret ?? '';
+    // The new user trades once outside the desk, so an order shows whose key it is.
+    const own = new VenueRestClient({ baseUrl: admin.baseUrl, credentials: { apiKey: user.api_key.api_key, apiSecret: secret } });
+    await own.placeOrder({ product_id: 'BTC-VND', side: 'BUY', limit_price: '2000000000', base_size: '0.001' });
+    own.dispose();
+    admin.dispose();
+
+    const imported = await call('keys.import', { api_key: user.api_key.api_key, api_secret: secret });
+    expect(imported.key).toMatchObject({ userId: user.user_id, origin: 'imported', active: false, storedIn: 'keychain' });
+    expect(JSON.stringify(imported)).not.toContain(secret);
+
+    const wrong = await refusal('keys.import', { api_key: user.api_key.api_key, api_secret: `${secret}x` });
+    expect(wrong).toMatch(/^E0001_AuthRequired: Local refused this key/);
+    expect(wrong).not.toContain(secret);
+
+    const status = await call('keys.use', { api_key: user.api_key.api_key });
+    expect(status.apiKey).toBe(user.api_key.api_key);
+    await t.desk.whenLive();
+    expect((await call('account.get', {})).id).toBe(user.user_id);
+    const left = await call('keys.forget', { api_key: user.api_key.api_key });
+    expect(left.map((k) => k.apiKey)).not.toContain(user.api_key.api_key);
+    expect(await t.secrets.get(`local:${user.api_key.api_key}`)).toBeUndefined();
+    await call('keys.use', { api_key: boot.api_key });
+    await t.desk.whenLive();
+  });
+});
+
+describe('production', () => {
+  it('is marked, and holds every order until the trader confirms it', async () => {
+    const local = (await call('environments.list', {})).environments.find((e) => e.id === 'local');
+    // The local venue stands in for production here: same API, and nothing real is traded.
+    await call('environments.configure', { id: 'production', baseUrl: local?.baseUrl ?? '', wsUrl: local?.wsUrl ?? '' });
+    const boot = t.bootstrap();
+    const status = await call('environments.switch', { id: 'production' });
+    expect(status).toMatchObject({ environment: 'production', production: true, state: 'no_key' });
+    await call('keys.import', { environment: 'production', api_key: boot.api_key, api_secret: boot.api_secret, user_id: boot.user_id });
+    await t.desk.whenLive();
+    expect((await call('connection.status', {})).production).toBe(true);
+
+    const order = { product_id: 'BTC-VND', side: 'BUY' as const, limit_price: '2400000000', base_size: '0.001', override_checks: true };
+    const held = await call('orders.place', order);
+    expect(held).toEqual({ status: 'held', issues: [{ check: 'confirmation', message: 'Production: confirm this order before it is sent' }] });
+    const placed = await call('orders.place', { ...order, confirmed: true });
+    expect(placed.status).toBe('placed');
+    if (placed.status === 'placed') await call('orders.cancel', { order_id: placed.order.order_id });
+
+    await call('environments.switch', { id: 'local' });
+    await t.desk.whenLive();
+  });
+});
+
+describe('events', () => {
+  it('tells listeners of order changes and of the connection', async () => {
+    const seen: string[] = [];
+    const sub = t.desk.events.onDidEmit((e) => seen.push(e.name));
+    const placed = await call('orders.place', { product_id: 'BTC-VND', side: 'BUY', limit_price: '2400000000', base_size: '0.001', override_checks: true });
+    if (placed.status === 'placed') await call('orders.cancel', { order_id: placed.order.order_id });
+    await eventually(() => (seen.includes('orders.changed') ? true : undefined), 'an orders.changed event');
+    await call('environments.switch', { id: 'local' });
+    expect(seen).toContain('connection.changed');
+    expect(seen).toContain('environments.changed');
+    sub.dispose();
+    await t.desk.whenLive();
+  });
+});
+
+describe('keys of another environment', () => {
+  it('are listed by naming the environment', async () => {
+    const production = await call('keys.list', { environment: 'production' });
+    expect(production.every((k) => k.environment === 'production')).toBe(true);
+    expect(production.map((k) => k.apiKey)).toContain(t.bootstrap().api_key);
+    expect((await call('keys.list', {})).every((k) => k.environment === 'local')).toBe(true);
+  });
+});

@@ -1,0 +1,57 @@
+// A real desk for the tests: a fresh data folder, the embedded venue in its worker thread with the simulator
+// on, and the keychain under a service of the test's own (the suite runs under scripts/with-keyring.sh).
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Desk } from '../../../src-main/desk/desk';
+import { startEmbeddedVenue } from '../../../src-main/desk/embedded-venue';
+import { deskServices, type DeskServices } from '../../../src-main/desk/services';
+import { openSecretStore, type SecretStore } from '../../../src-main/secrets';
+import { venueWorkerFromSource } from '../../../src-main/web/typescript-worker';
+
+export interface TestDesk {
+  readonly desk: Desk;
+  readonly services: DeskServices;
+  readonly secrets: SecretStore;
+  readonly dataDir: string;
+  /** The local user's key and secret as the venue wrote them (bootstrap.json). */
+  bootstrap(): { user_id: string; api_key: string; api_secret: string };
+  close(): Promise<void>;
+}
+
+export async function openTestDesk(dataDir = mkdtempSync(join(tmpdir(), 'nova-desk-')), service = `nova-desk-test-${randomUUID()}`): Promise<TestDesk> {
+  const secrets = await openSecretStore({ service });
+  const desk = await Desk.open({
+    dataDir,
+    secrets,
+    launchLocalVenue: (venueDir) => startEmbeddedVenue(venueWorkerFromSource(), { dataDir: venueDir, simulate: true }),
+    session: { rest: { timeoutMs: 5_000 } },
+  });
+  return {
+    desk,
+    services: deskServices(desk),
+    secrets,
+    dataDir,
+    bootstrap: () => JSON.parse(readFileSync(join(dataDir, 'local-venue', 'bootstrap.json'), 'utf8')) as { user_id: string; api_key: string; api_secret: string },
+    close: async () => {
+      await desk.close();
+      for (const id of await secrets.list()) await secrets.delete(id);
+    },
+  };
+}
+
+export function removeFolder(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** Re-run `probe` until it returns a value. */
+export async function eventually<T>(probe: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

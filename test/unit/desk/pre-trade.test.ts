@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { preTradeIssues, type PreTradeContext } from '../../../src-main/desk/pre-trade';
+
+const context = (over: Partial<PreTradeContext> = {}): PreTradeContext => ({
+  environmentName: 'Production',
+  confirmOrders: false,
+  settings: { maxDeviationPercent: '5', maxNotional: '100000000' },
+  market: { price: '2500000000' },
+  quoteAsset: 'VND',
+  ...over,
+});
+
+describe('pre-trade checks', () => {
+  it('passes an order near the market and under the notional limit', () => {
+    expect(preTradeIssues({ product_id: 'BTC-VND', side: 'BUY', limit_price: '2510000000', base_size: '0.01' }, context())).toEqual([]);
+  });
+
+  it('holds a limit further from the market than the setting, measured exactly', () => {
+    // 5.0004% away: a float would be tempted to round it to 5.
+    const issues = preTradeIssues({ product_id: 'BTC-VND', side: 'SELL', limit_price: '2625010000', base_size: '0.0001' }, context());
+    expect(issues.map((i) => i.check)).toEqual(['price_deviation']);
+    expect(issues[0]?.message).toMatch(/5%/);
+    expect(preTradeIssues({ product_id: 'BTC-VND', side: 'SELL', limit_price: '2625000000', base_size: '0.0001' }, context())).toEqual([]);
+  });
+
+  it('holds a notional above the limit, from size times price or the quote size', () => {
+    expect(preTradeIssues({ product_id: 'BTC-VND', side: 'BUY', limit_price: '2500000000', base_size: '0.0401' }, context()).map((i) => i.check)).toEqual(['max_notional']);
+    expect(preTradeIssues({ product_id: 'BTC-VND', side: 'BUY', type: 'MARKET', quote_size: '100000001' }, context()).map((i) => i.check)).toEqual(['max_notional']);
+    expect(preTradeIssues({ product_id: 'BTC-VND', side: 'BUY', type: 'MARKET', base_size: '1' }, context()).map((i) => i.check)).toEqual(['max_notional']);
+  });
+
+  it('asks for confirmation where the environment confirms orders, and an override does not skip it', () => {
+    const order = { product_id: 'BTC-VND', side: 'BUY' as const, limit_price: '1', base_size: '1000', override_checks: true };
+    expect(preTradeIssues(order, context({ confirmOrders: true })).map((i) => i.check)).toEqual(['confirmation']);
+    expect(preTradeIssues({ ...order, confirmed: true }, context({ confirmOrders: true }))).toEqual([]);
+  });
+
+  it('checks nothing it has no setting or market for', () => {
+    const order = { product_id: 'BTC-VND', side: 'BUY' as const, limit_price: '1', base_size: '1000' };
+    expect(preTradeIssues(order, context({ settings: { maxDeviationPercent: '', maxNotional: '' } }))).toEqual([]);
+    expect(preTradeIssues(order, context({ market: { price: undefined }, settings: { maxDeviationPercent: '5', maxNotional: '' } }))).toEqual([]);
+  });
+});
