@@ -10,6 +10,8 @@ command -v g++ >/dev/null || need+=(g++)
 # The keychain tests talk to a real Secret Service: gnome-keyring on a private session bus (scripts/with-keyring.sh).
 command -v dbus-run-session >/dev/null || need+=(dbus-daemon)
 command -v gnome-keyring-daemon >/dev/null || need+=(gnome-keyring)
+# End-to-end tests drive Debian's Chromium with Playwright (Playwright's own browser download is not reachable).
+[ -x /usr/bin/chromium ] || need+=(chromium)
 
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then

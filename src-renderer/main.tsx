@@ -1,12 +1,23 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { VenueStatusPanel } from './features/venue-status/VenueStatusPanel';
+import { on } from './bridge';
+import { PoppedOutPanel } from './features/workspace/PoppedOutPanel';
+import { LAYOUT_NAME, Workspace } from './features/workspace/Workspace';
+import { popOutTarget } from './features/workspace/pop-out';
+import { loadEverything, loadSavedLayout, startFeed } from './stores/feed';
 import './ui/theme.css';
 
 const root = document.getElementById('root');
 if (root === null) throw new Error('index.html lost its #root element');
+
+const target = popOutTarget(location.search);
+// The layout first, so the feed watches the products the restored panels show.
+void loadSavedLayout(LAYOUT_NAME)
+  .then(loadEverything)
+  .finally(() => startFeed(on));
+
 createRoot(root).render(
   <StrictMode>
-    <VenueStatusPanel />
+    {target === undefined ? <Workspace /> : <PoppedOutPanel target={target} />}
   </StrictMode>,
 );

@@ -1,0 +1,43 @@
+// Balances (free and locked), fee rates, and the venue's order and trading statistics for this account.
+import { useDesk } from '../../stores/desk-store';
+import { Panel } from '../../ui/Panel';
+import { formatDecimal, multiplyDecimal } from '../../ui/decimal-text';
+
+const percent = (rate: string): string => `${formatDecimal(multiplyDecimal(rate, '100'))}%`;
+
+export function AccountPanel(): React.JSX.Element {
+  const account = useDesk((s) => s.account);
+  if (account === undefined) {
+    return <Panel title="Account"><p className="muted">No account yet: connect with an API key.</p><table aria-label="Balances"><tbody /></table></Panel>;
+  }
+  const { order_stats: orders, trading_stats: trading } = account.stats;
+  return (
+    <Panel title="Account">
+      <table aria-label="Balances" className="grid">
+        <thead>
+          <tr><th scope="col">Asset</th><th scope="col" className="num">Free</th><th scope="col" className="num">Locked</th><th scope="col" className="num">Total</th></tr>
+        </thead>
+        <tbody>
+          {account.asset_balances.map((b) => (
+            <tr key={b.asset}>
+              <th scope="row">{b.asset}</th>
+              <td className="num">{formatDecimal(b.free)}</td>
+              <td className="num">{formatDecimal(b.locked)}</td>
+              <td className="num">{formatDecimal(b.balance)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <dl className="facts">
+        <dt>Maker fee</dt><dd>{percent(account.maker_fee_rate)}</dd>
+        <dt>Taker fee</dt><dd>{percent(account.taker_fee_rate)}</dd>
+        <dt>Orders</dt><dd>{orders.total_orders}</dd>
+        <dt>Open</dt><dd>{orders.total_open_orders}</dd>
+        <dt>Pending</dt><dd>{orders.total_pending_orders}</dd>
+        <dt>Accepted</dt><dd>{orders.total_accepted_orders}</dd>
+        <dt>Done</dt><dd>{orders.total_done_orders}</dd>
+        <dt>Volume traded</dt><dd>{formatDecimal(trading.total_trading_volume)}</dd>
+      </dl>
+    </Panel>
+  );
+}

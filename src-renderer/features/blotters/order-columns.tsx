@@ -1,0 +1,47 @@
+// The columns the order blotters share, each with the text that sorting and CSV export use.
+import type { Order } from '../../../src-shared/protocol/records';
+import type { Column } from '../../ui/VirtualTable';
+import type { CsvColumn } from '../../ui/csv';
+import { formatDecimal, formatNanosIso, formatNanosTime } from '../../ui/decimal-text';
+import { Side } from '../../ui/Side';
+
+const num = (text: string): string => (text === '0' || text === '' ? '' : formatDecimal(text));
+
+export function statusOf(order: Order): string {
+  if (order.status !== 'DONE') return order.cancel_requested_at !== '0' ? 'CANCELLING' : order.status;
+  return order.done_reason === '' ? 'DONE' : order.done_reason;
+}
+
+export const ORDER_COLUMNS: Column<Order>[] = [
+  { key: 'time', header: 'Time', value: (o) => o.created_at, render: (o) => formatNanosTime(o.created_at), kind: 'decimal' },
+  { key: 'product', header: 'Product', value: (o) => o.product_id },
+  { key: 'side', header: 'Side', value: (o) => o.side, render: (o) => <Side side={o.side} /> },
+  { key: 'type', header: 'Type', value: (o) => o.type },
+  { key: 'price', header: 'Price', value: (o) => o.limit_price, render: (o) => num(o.limit_price), kind: 'decimal', align: 'right' },
+  { key: 'size', header: 'Size', value: (o) => o.base_size, render: (o) => num(o.base_size) || (o.quote_size !== '0' ? `${formatDecimal(o.quote_size)} q` : ''), kind: 'decimal', align: 'right' },
+  { key: 'filled', header: 'Filled', value: (o) => o.filled_base_size, render: (o) => num(o.filled_base_size), kind: 'decimal', align: 'right' },
+  { key: 'avg', header: 'Avg price', value: (o) => o.average_fill_price, render: (o) => num(o.average_fill_price), kind: 'decimal', align: 'right' },
+  { key: 'tif', header: 'TIF', value: (o) => o.time_in_force },
+  { key: 'status', header: 'Status', value: statusOf },
+  { key: 'client', header: 'Client id', value: (o) => o.client_order_id },
+];
+
+export const ORDER_CSV: CsvColumn<Order>[] = [
+  { header: 'order_id', value: (o) => o.order_id },
+  { header: 'client_order_id', value: (o) => o.client_order_id },
+  { header: 'created_at', value: (o) => formatNanosIso(o.created_at) },
+  { header: 'updated_at', value: (o) => formatNanosIso(o.updated_at) },
+  { header: 'product_id', value: (o) => o.product_id },
+  { header: 'side', value: (o) => o.side },
+  { header: 'type', value: (o) => o.type },
+  { header: 'time_in_force', value: (o) => o.time_in_force },
+  { header: 'limit_price', value: (o) => o.limit_price },
+  { header: 'base_size', value: (o) => o.base_size },
+  { header: 'quote_size', value: (o) => o.quote_size },
+  { header: 'filled_base_size', value: (o) => o.filled_base_size },
+  { header: 'filled_quote_size', value: (o) => o.filled_quote_size },
+  { header: 'average_fill_price', value: (o) => o.average_fill_price },
+  { header: 'fee_total', value: (o) => o.fee_total ?? '' },
+  { header: 'status', value: (o) => o.status },
+  { header: 'done_reason', value: (o) => o.done_reason },
+];

@@ -1,0 +1,52 @@
+// Candles for a product with the trader's open orders as lines and fills as arrows; redrawn once a frame.
+import { useEffect, useRef } from 'react';
+import { useDesk, type DeskState } from '../../stores/desk-store';
+import { Panel } from '../../ui/Panel';
+import { createCanvasChart, type FillMark, type PriceLine } from './candle-chart';
+import { mergeTrades } from './candles';
+
+const side = (s: string): 'BUY' | 'SELL' => (s.toUpperCase() === 'BUY' ? 'BUY' : 'SELL');
+
+export function ChartPanel(props: { productId: string; height: number }): React.JSX.Element {
+  const { productId } = props;
+  const canvas = useRef<HTMLCanvasElement>(null);
+
+  useEffect(() => {
+    if (canvas.current === null) return;
+    const chart = createCanvasChart(canvas.current);
+    let frame = 0;
+    const draw = (): void => {
+      frame = 0;
+      const s = useDesk.getState();
+      const venue = s.candles[productId] ?? [];
+      // The venue's candles are the record; the tape fills in when the venue has sent none yet.
+      const candles = venue.length > 0 ? venue : mergeTrades([], s.trades[productId] ?? []);
+      const orders: PriceLine[] = Object.values(s.openOrders)
+        .filter((o) => o.product_id === productId && o.limit_price !== '0')
+        .map((o) => ({ price: o.limit_price, side: side(o.side) }));
+      const fills: FillMark[] = s.fills.filter((f) => f.productId === productId).slice(0, 200).map((f) => ({ time: f.time, price: f.price, side: side(f.side) }));
+      chart.draw(candles, orders, fills);
+    };
+    const schedule = (): void => {
+      if (frame === 0) frame = requestAnimationFrame(draw);
+    };
+    schedule();
+    const unsubscribe = useDesk.subscribe((s: DeskState, prev: DeskState) => {
+      if (s.candles[productId] !== prev.candles[productId] || s.trades[productId] !== prev.trades[productId] || s.openOrders !== prev.openOrders || s.fills !== prev.fills) schedule();
+    });
+    const resize = new ResizeObserver(schedule);
+    resize.observe(canvas.current);
+    return () => {
+      unsubscribe();
+      resize.disconnect();
+      if (frame !== 0) cancelAnimationFrame(frame);
+      chart.dispose();
+    };
+  }, [productId]);
+
+  return (
+    <Panel title={`Chart ${productId}`}>
+      <canvas ref={canvas} className="chart" style={{ height: props.height }} role="img" aria-label={`Candles for ${productId} with your orders and fills`} />
+    </Panel>
+  );
+}

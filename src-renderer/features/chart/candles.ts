@@ -1,0 +1,41 @@
+/**
+ * One-minute candles built from trades, merged with the venue's candles so the chart moves with the tape
+ * between candle updates. Prices stay decimal strings; only the drawing turns them into pixels.
+ */
+import type { Candle } from '../../../src-shared/protocol/ws';
+import type { PublicTrade } from '../../../src-shared/protocol/records';
+import { addDecimal, compareDecimal } from '../../ui/decimal-text';
+
+export const MINUTE_NANOS = 60_000_000_000n;
+
+export function minuteStart(nanos: string): string {
+  const t = BigInt(nanos);
+  return (t - (t % MINUTE_NANOS)).toString();
+}
+
+/** Candles oldest first with the trades folded in; trades may arrive in any order. */
+export function mergeTrades(candles: readonly Candle[], trades: readonly PublicTrade[]): Candle[] {
+  const byStart = new Map<string, Candle>(candles.map((c) => [c.start, { ...c }]));
+  const ordered = [...trades].sort((a, b) => compareDecimal(a.time, b.time));
+  for (const trade of ordered) {
+    if (!/^\d+$/.test(trade.time)) continue;
+    const start = minuteStart(trade.time);
+    const candle = byStart.get(start);
+    if (candle === undefined) {
+      byStart.set(start, { start, open: trade.price, high: trade.price, low: trade.price, close: trade.price, volume: trade.size });
+      continue;
+    }
+    if (compareDecimal(trade.price, candle.high) > 0) candle.high = trade.price;
+    if (compareDecimal(trade.price, candle.low) < 0) candle.low = trade.price;
+    candle.close = trade.price;
+    candle.volume = addDecimal(candle.volume, trade.size);
+  }
+  return [...byStart.values()].sort((a, b) => compareDecimal(a.start, b.start));
+}
+
+/** The candle list with `incoming` replacing candles of the same minute. */
+export function upsertCandles(candles: readonly Candle[], incoming: readonly Candle[]): Candle[] {
+  const byStart = new Map<string, Candle>(candles.map((c) => [c.start, c]));
+  for (const c of incoming) byStart.set(c.start, c);
+  return [...byStart.values()].sort((a, b) => compareDecimal(a.start, b.start));
+}

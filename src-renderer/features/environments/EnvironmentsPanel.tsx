@@ -1,0 +1,75 @@
+// Environments: switch, edit the development and production addresses, confirmation per environment, and the
+// connection's state and latency. Production is marked in red here and on every panel.
+import { useState } from 'react';
+import type { Environment } from '../../../src-shared/ipc/contract';
+import { attempt } from '../../stores/desk-actions';
+import { useDesk } from '../../stores/desk-store';
+import { Panel } from '../../ui/Panel';
+import { VenueStatusPanel } from '../venue-status/VenueStatusPanel';
+
+function Addresses(props: { env: Environment }): React.JSX.Element {
+  const { env } = props;
+  const [baseUrl, setBaseUrl] = useState(env.baseUrl);
+  const [wsUrl, setWsUrl] = useState(env.wsUrl);
+  if (env.id === 'local') return <span className="muted">{env.baseUrl || 'embedded venue'}</span>;
+  const id = env.id;
+  return (
+    <form className="inline" aria-label={`${env.name} addresses`} onSubmit={(e) => {
+      e.preventDefault();
+      void attempt('environments.configure', { id, baseUrl, wsUrl }).then((v) => v && useDesk.getState().setEnvironments(v));
+    }}>
+      <input aria-label={`${env.name} REST URL`} value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} size={24} />
+      <input aria-label={`${env.name} WebSocket URL`} value={wsUrl} onChange={(e) => setWsUrl(e.target.value)} size={24} />
+      <button type="submit">Save</button>
+    </form>
+  );
+}
+
+export function EnvironmentsPanel(): React.JSX.Element {
+  const view = useDesk((s) => s.environments);
+  const connection = useDesk((s) => s.connection);
+  const settings = useDesk((s) => s.settings);
+
+  const switchTo = (id: Environment['id']): void => {
+    void attempt('environments.switch', { id }).then(async (c) => {
+      if (c !== undefined) useDesk.getState().setConnection(c);
+      const v = await attempt('environments.list', {});
+      if (v !== undefined) useDesk.getState().setEnvironments(v);
+    });
+  };
+  const setConfirm = (id: Environment['id'], on: boolean): void => {
+    void attempt('settings.update', { confirmOrders: { [id]: on } }).then((s) => s && useDesk.getState().setSettings(s));
+  };
+
+  return (
+    <Panel title="Environments">
+      {connection !== undefined && (
+        <p className={connection.production ? 'status production-text' : 'status'} role="status" aria-label="Connection">
+          {connection.environment}: {connection.state}
+          {connection.latencyMs !== undefined && ` · ${Math.round(connection.latencyMs)} ms`}
+          {connection.readOnly === true && ' · read-only key'}
+          {connection.detail !== '' && <span className="muted"> · {connection.detail}</span>}
+        </p>
+      )}
+      {view?.secretStorage.notice !== undefined && <p className="note">{view.secretStorage.notice}</p>}
+      <table aria-label="Environments" className="grid">
+        <thead><tr><th>Environment</th><th>Addresses</th><th>Confirm orders</th><th /></tr></thead>
+        <tbody>
+          {view?.environments.map((env) => (
+            <tr key={env.id} className={env.production ? 'production-row' : undefined}>
+              <th scope="row">{env.name}{env.production && <span className="badge production-badge">PRODUCTION</span>}</th>
+              <td><Addresses key={`${env.baseUrl}|${env.wsUrl}`} env={env} /></td>
+              <td>
+                <input type="checkbox" aria-label={`Confirm orders in ${env.name}`} checked={settings?.confirmOrders[env.id] ?? env.confirmOrders} onChange={(e) => setConfirm(env.id, e.target.checked)} />
+              </td>
+              <td>
+                {view.active === env.id ? <strong>active</strong> : <button type="button" onClick={() => switchTo(env.id)}>Switch to {env.name}</button>}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <VenueStatusPanel />
+    </Panel>
+  );
+}

@@ -1,0 +1,108 @@
+/**
+ * API keys: create one on the venue, import one made elsewhere, use or remove one. The desk keeps secrets in
+ * the keychain and never sends one back across the bridge, so after creation the trader sees the desk's note
+ * about where the secret went, not the secret.
+ */
+import { useState } from 'react';
+import type { StoredKey } from '../../../src-shared/ipc/contract';
+import { attempt } from '../../stores/desk-actions';
+import { useDesk } from '../../stores/desk-store';
+import { Panel } from '../../ui/Panel';
+import { formatNanosIso } from '../../ui/decimal-text';
+import { localTimeToNanos } from '../ticket/ticket-check';
+
+async function reloadKeys(): Promise<void> {
+  const keys = await attempt('keys.list', {});
+  if (keys !== undefined) useDesk.getState().setKeys(keys);
+}
+
+function KeyRow(props: { k: StoredKey }): React.JSX.Element {
+  const { k } = props;
+  return (
+    <tr>
+      <td>{k.name || '—'}</td>
+      <td><code>{k.apiKey}</code></td>
+      <td>{k.environment}</td>
+      <td>{k.readOnly ? 'read-only' : 'trading'}</td>
+      <td>{k.expiredAt === '0' ? 'never' : formatNanosIso(k.expiredAt)}</td>
+      <td>{k.origin}</td>
+      <td>{k.storedIn}</td>
+      <td>
+        {k.active ? <strong>in use</strong> : (
+          <button type="button" aria-label={`Use key ${k.apiKey}`} onClick={() => void attempt('keys.use', { api_key: k.apiKey }).then((c) => {
+            if (c !== undefined) useDesk.getState().setConnection(c);
+            return reloadKeys();
+          })}>Use</button>
+        )}
+        <button type="button" aria-label={`Remove key ${k.apiKey}`} onClick={() => {
+          if (window.confirm(`Remove key ${k.apiKey} from the desk?`)) {
+            void attempt('keys.forget', { api_key: k.apiKey }).then((keys) => keys && useDesk.getState().setKeys(keys));
+          }
+        }}>Remove</button>
+      </td>
+    </tr>
+  );
+}
+
+export function KeysPanel(): React.JSX.Element {
+  const keys = useDesk((s) => s.keys);
+  const [note, setNote] = useState('');
+  const [create, setCreate] = useState({ name: '', readOnly: false, expires: '', use: true });
+  const [imp, setImp] = useState({ apiKey: '', apiSecret: '', userId: '', name: '', use: true });
+
+  const onCreate = async (): Promise<void> => {
+    const expiration = localTimeToNanos(create.expires);
+    const made = await attempt('keys.create', {
+      name: create.name,
+      read_only: create.readOnly,
+      use: create.use,
+      ...(expiration !== undefined && { expiration_time: expiration }),
+    });
+    if (made === undefined) return;
+    setNote(`Created ${made.key.apiKey}. ${made.note}`);
+    await reloadKeys();
+  };
+  const onImport = async (): Promise<void> => {
+    const stored = await attempt('keys.import', {
+      api_key: imp.apiKey.trim(),
+      api_secret: imp.apiSecret,
+      use: imp.use,
+      ...(imp.userId.trim() !== '' && { user_id: imp.userId.trim() }),
+      ...(imp.name.trim() !== '' && { name: imp.name.trim() }),
+    });
+    // The typed secret leaves the window's memory as soon as the desk has it.
+    setImp((s) => ({ ...s, apiSecret: '' }));
+    if (stored === undefined) return;
+    setNote(`Imported ${stored.key.apiKey}. ${stored.note}`);
+    await reloadKeys();
+  };
+
+  return (
+    <Panel title="API keys" tools={<button type="button" onClick={() => void reloadKeys()}>Refresh</button>}>
+      <table aria-label="API keys" className="grid">
+        <thead><tr><th>Name</th><th>Key</th><th>Environment</th><th>Access</th><th>Expires</th><th>Origin</th><th>Secret in</th><th /></tr></thead>
+        <tbody>{keys.map((k) => <KeyRow key={`${k.environment}/${k.apiKey}`} k={k} />)}</tbody>
+      </table>
+      {note !== '' && <p role="status" className="note">{note}</p>}
+      <div className="forms">
+        <form aria-label="Create API key" onSubmit={(e) => (e.preventDefault(), void onCreate())}>
+          <h3>Create on the venue</h3>
+          <label>Key name <input value={create.name} onChange={(e) => setCreate({ ...create, name: e.target.value })} /></label>
+          <label className="check"><input type="checkbox" checked={create.readOnly} onChange={(e) => setCreate({ ...create, readOnly: e.target.checked })} /> Read-only</label>
+          <label>Key expires <input type="datetime-local" value={create.expires} onChange={(e) => setCreate({ ...create, expires: e.target.value })} /></label>
+          <label className="check"><input type="checkbox" checked={create.use} onChange={(e) => setCreate({ ...create, use: e.target.checked })} /> Trade with it</label>
+          <button type="submit">Create key</button>
+        </form>
+        <form aria-label="Import API key" onSubmit={(e) => (e.preventDefault(), void onImport())}>
+          <h3>Import</h3>
+          <label>API key <input autoComplete="off" value={imp.apiKey} onChange={(e) => setImp({ ...imp, apiKey: e.target.value })} /></label>
+          <label>API secret <input type="password" autoComplete="off" value={imp.apiSecret} onChange={(e) => setImp({ ...imp, apiSecret: e.target.value })} /></label>
+          <label>User id <input autoComplete="off" value={imp.userId} onChange={(e) => setImp({ ...imp, userId: e.target.value })} /></label>
+          <label>Import name <input value={imp.name} onChange={(e) => setImp({ ...imp, name: e.target.value })} /></label>
+          <label className="check"><input type="checkbox" checked={imp.use} onChange={(e) => setImp({ ...imp, use: e.target.checked })} /> Trade with it</label>
+          <button type="submit" disabled={imp.apiKey.trim() === '' || imp.apiSecret === ''}>Import key</button>
+        </form>
+      </div>
+    </Panel>
+  );
+}

@@ -1,0 +1,144 @@
+/**
+ * The depth ladder. React draws its rows once; after that the book reaches the DOM through a store
+ * subscription and one requestAnimationFrame per change, writing text and bar widths into fixed rows, so a
+ * book changing a thousand times a second costs at most one paint a frame and no React render.
+ */
+import { useEffect, useRef, useState } from 'react';
+import { cancelOrders } from '../../stores/desk-actions';
+import { useDesk, type DeskState } from '../../stores/desk-store';
+import { Panel } from '../../ui/Panel';
+import { formatDecimal } from '../../ui/decimal-text';
+import { buildLadder, groupingSteps, type LadderRow } from './ladder-levels';
+
+const DEPTH = 20;
+
+interface RowNodes {
+  row: HTMLDivElement;
+  bar: HTMLDivElement;
+  price: HTMLButtonElement;
+  size: HTMLSpanElement;
+  total: HTMLSpanElement;
+  mine: HTMLButtonElement;
+}
+
+function paint(nodes: RowNodes, row: LadderRow | undefined): void {
+  nodes.row.style.visibility = row === undefined ? 'hidden' : 'visible';
+  if (row === undefined) return;
+  nodes.price.textContent = formatDecimal(row.price);
+  nodes.price.setAttribute('aria-label', `${row.side === 'bid' ? 'Bid' : 'Ask'} ${row.price}`);
+  nodes.size.textContent = formatDecimal(row.size);
+  nodes.total.textContent = formatDecimal(row.total);
+  nodes.bar.style.width = `${(row.barRatio * 100).toFixed(1)}%`;
+  nodes.mine.hidden = row.mine.length === 0;
+  if (row.mine.length > 0) {
+    nodes.mine.textContent = `✕ mine ${row.mine.map((m) => m.size).join('+')}`;
+    nodes.mine.setAttribute('aria-label', `Cancel my orders at ${row.price}`);
+  }
+}
+
+export function LadderPanel(props: { productId: string; height: number }): React.JSX.Element {
+  const { productId } = props;
+  const steps = groupingSteps(productId);
+  const [step, setStep] = useState(steps[0] ?? '1');
+  const [keepCentred, setKeepCentred] = useState(true);
+  const edit = useDesk((s) => s.editTicket);
+  const asks = useRef<(RowNodes | undefined)[]>([]);
+  const bids = useRef<(RowNodes | undefined)[]>([]);
+  const shown = useRef<{ asks: LadderRow[]; bids: LadderRow[] }>({ asks: [], bids: [] });
+  const spread = useRef<HTMLDivElement>(null);
+  const scroller = useRef<HTMLDivElement>(null);
+  const centredRef = useRef(keepCentred);
+  centredRef.current = keepCentred;
+
+  const centre = (): void => {
+    const box = scroller.current;
+    const mid = spread.current;
+    if (box !== null && mid !== null) box.scrollTop = mid.offsetTop - box.clientHeight / 2 + mid.clientHeight / 2;
+  };
+
+  useEffect(() => {
+    setStep(groupingSteps(productId)[0] ?? '1');
+  }, [productId]);
+
+  useEffect(() => {
+    let frame = 0;
+    const draw = (): void => {
+      frame = 0;
+      const s = useDesk.getState();
+      const book = s.books[productId];
+      const ladder = buildLadder({
+        productId,
+        bids: book?.bids ?? [],
+        asks: book?.asks ?? [],
+        step,
+        depth: DEPTH,
+        orders: Object.values(s.openOrders),
+      });
+      shown.current = ladder;
+      // Asks are drawn worst at the top, so the best ask sits just above the spread.
+      asks.current.forEach((nodes, i) => nodes && paint(nodes, ladder.asks[DEPTH - 1 - i]));
+      bids.current.forEach((nodes, i) => nodes && paint(nodes, ladder.bids[i]));
+      if (spread.current !== null) spread.current.textContent = ladder.spread === '' ? '—' : `spread ${formatDecimal(ladder.spread)}`;
+      if (centredRef.current) centre();
+    };
+    const schedule = (): void => {
+      if (frame === 0) frame = requestAnimationFrame(draw);
+    };
+    schedule();
+    const unsubscribe = useDesk.subscribe((state: DeskState, prev: DeskState) => {
+      if (state.books[productId] !== prev.books[productId] || state.openOrders !== prev.openOrders) schedule();
+    });
+    return () => {
+      unsubscribe();
+      if (frame !== 0) cancelAnimationFrame(frame);
+    };
+  }, [productId, step]);
+
+  const row = (side: 'ask' | 'bid', i: number): React.JSX.Element => {
+    const refs = side === 'ask' ? asks : bids;
+    const at = (): LadderRow | undefined => (side === 'ask' ? shown.current.asks[DEPTH - 1 - i] : shown.current.bids[i]);
+    const nodes: Partial<RowNodes> = {};
+    const keep = (key: keyof RowNodes) => (el: HTMLElement | null) => {
+      if (el === null) return;
+      (nodes as Record<string, HTMLElement>)[key] = el;
+      if (Object.keys(nodes).length === 6) refs.current[i] = nodes as RowNodes;
+    };
+    return (
+      <div key={`${side}${i}`} className={`level ${side}`} ref={keep('row')}>
+        <div className="bar" ref={keep('bar')} aria-hidden="true" />
+        <button type="button" className="price" ref={keep('price')} title="Use this price in the ticket" onClick={() => {
+          const level = at();
+          if (level !== undefined) edit({ price: level.price, side: level.side === 'bid' ? 'BUY' : 'SELL', type: 'LIMIT' });
+        }} />
+        <span className="size num" ref={keep('size')} />
+        <span className="total num muted" ref={keep('total')} />
+        <button type="button" className="mine" hidden ref={keep('mine')} onClick={() => {
+          const level = at();
+          if (level !== undefined) void cancelOrders(level.mine.map((m) => m.orderId));
+        }} />
+      </div>
+    );
+  };
+
+  const tools = (
+    <>
+      <label>Group
+        <select value={step} onChange={(e) => setStep(e.target.value)}>
+          {steps.map((s) => <option key={s} value={s}>{formatDecimal(s)}</option>)}
+        </select>
+      </label>
+      <label><input type="checkbox" checked={keepCentred} onChange={(e) => setKeepCentred(e.target.checked)} /> Keep centred</label>
+      <button type="button" onClick={centre}>Centre</button>
+    </>
+  );
+  return (
+    <Panel title={`Depth ladder ${productId}`} tools={tools}>
+      <div className="ladder" ref={scroller} style={{ height: props.height }}>
+        <div className="level head muted"><span>Price</span><span className="num">Size</span><span className="num">Total</span><span /></div>
+        {Array.from({ length: DEPTH }, (_, i) => row('ask', i))}
+        <div className="spread muted" ref={spread} />
+        {Array.from({ length: DEPTH }, (_, i) => row('bid', i))}
+      </div>
+    </Panel>
+  );
+}

@@ -1,0 +1,137 @@
+/**
+ * The depth ladder's rows: book levels grouped into price buckets of a chosen step, sizes summed exactly in
+ * lots, running totals, and the trader's own resting orders marked on the bucket they sit in. Bids round down
+ * and asks round up, so a bucket never shows a better price than any order in it.
+ */
+import { formatUnits, isReason, toUnits } from '../../../src-shared/protocol/decimal';
+import { productRules } from '../../../src-shared/protocol/product-rules';
+import type { BookLevel, Order } from '../../../src-shared/protocol/records';
+
+export type LadderSide = 'bid' | 'ask';
+
+export interface OwnOrderMark {
+  orderId: string;
+  /** Left to fill, as a decimal string. */
+  size: string;
+}
+
+export interface LadderRow {
+  side: LadderSide;
+  price: string;
+  size: string;
+  /** Summed from the best price to this row. */
+  total: string;
+  orderCount: number;
+  /** size / the largest size shown on either side: for drawing the bar only. */
+  barRatio: number;
+  mine: OwnOrderMark[];
+}
+
+export interface Ladder {
+  /** Best (lowest) first. */
+  asks: LadderRow[];
+  /** Best (highest) first. */
+  bids: LadderRow[];
+  spread: string;
+}
+
+interface Bucket {
+  ticks: number;
+  lots: number;
+  orderCount: number;
+  mine: OwnOrderMark[];
+}
+
+function bucketTicks(ticks: number, step: number, side: LadderSide): number {
+  return side === 'bid' ? Math.floor(ticks / step) * step : Math.ceil(ticks / step) * step;
+}
+
+function group(
+  levels: readonly BookLevel[],
+  side: LadderSide,
+  step: number,
+  priceIncrement: string,
+  sizeIncrement: string,
+  depth: number,
+): Bucket[] {
+  const buckets: Bucket[] = [];
+  for (const level of levels) {
+    const ticks = toUnits(level.price, priceIncrement);
+    const lots = toUnits(level.size, sizeIncrement);
+    if (isReason(ticks) || isReason(lots)) continue;
+    const key = bucketTicks(ticks, step, side);
+    const last = buckets[buckets.length - 1];
+    if (last !== undefined && last.ticks === key) {
+      last.lots += lots;
+      last.orderCount += level.order_count;
+    } else {
+      if (buckets.length === depth) break;
+      buckets.push({ ticks: key, lots, orderCount: level.order_count, mine: [] });
+    }
+  }
+  return buckets;
+}
+
+/** The price steps a trader can group by: the product's increment times 1, 10, 100, 1000. */
+export function groupingSteps(productId: string): string[] {
+  const rules = productRules(productId);
+  if (rules === undefined) return [];
+  return [1, 10, 100, 1000].map((n) => formatUnits(n, rules.spec.priceIncrement));
+}
+
+export interface LadderInput {
+  productId: string;
+  bids: readonly BookLevel[];
+  asks: readonly BookLevel[];
+  /** A multiple of the product's price increment. */
+  step: string;
+  /** Rows per side. */
+  depth: number;
+  /** The trader's open orders (any product; others are ignored). */
+  orders: readonly Order[];
+}
+
+export function buildLadder(input: LadderInput): Ladder {
+  const rules = productRules(input.productId);
+  if (rules === undefined) return { asks: [], bids: [], spread: '' };
+  const { priceIncrement, sizeIncrement } = rules.spec;
+  const stepUnits = toUnits(input.step, priceIncrement);
+  const step = isReason(stepUnits) || stepUnits === 0 ? 1 : stepUnits;
+  const bids = group(input.bids, 'bid', step, priceIncrement, sizeIncrement, input.depth);
+  const asks = group(input.asks, 'ask', step, priceIncrement, sizeIncrement, input.depth);
+
+  for (const order of input.orders) {
+    if (order.product_id !== input.productId || order.status === 'DONE' || order.limit_price === '0') continue;
+    const ticks = toUnits(order.limit_price, priceIncrement);
+    const size = toUnits(order.base_size, sizeIncrement);
+    const filled = toUnits(order.filled_base_size, sizeIncrement);
+    if (isReason(ticks) || isReason(size) || isReason(filled)) continue;
+    const side: LadderSide = order.side === 'BUY' ? 'bid' : 'ask';
+    const key = bucketTicks(ticks, step, side);
+    const bucket = (side === 'bid' ? bids : asks).find((b) => b.ticks === key);
+    bucket?.mine.push({ orderId: order.order_id, size: formatUnits(Math.max(0, size - filled), sizeIncrement) });
+  }
+
+  let largest = 1;
+  for (const b of bids) largest = Math.max(largest, b.lots);
+  for (const b of asks) largest = Math.max(largest, b.lots);
+  const rows = (buckets: Bucket[], side: LadderSide): LadderRow[] => {
+    let running = 0;
+    return buckets.map((b) => {
+      running += b.lots;
+      return {
+        side,
+        price: formatUnits(b.ticks, priceIncrement),
+        size: formatUnits(b.lots, sizeIncrement),
+        total: formatUnits(running, sizeIncrement),
+        orderCount: b.orderCount,
+        barRatio: b.lots / largest,
+        mine: b.mine,
+      };
+    });
+  };
+  const bestBid = bids[0];
+  const bestAsk = asks[0];
+  const spread = bestBid !== undefined && bestAsk !== undefined ? formatUnits(bestAsk.ticks - bestBid.ticks, priceIncrement) : '';
+  return { asks: rows(asks, 'ask'), bids: rows(bids, 'bid'), spread };
+}

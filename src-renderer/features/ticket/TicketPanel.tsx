@@ -1,0 +1,220 @@
+/**
+ * The order ticket: every parameter of the venue's order API, checked as the trader types. Keyboard: Alt+B and
+ * Alt+S pick the side, Alt+1..4 size 25/50/75/100% of what is free, Enter (or Ctrl+Enter anywhere in it) sends.
+ */
+import { useMemo, useState, type KeyboardEvent } from 'react';
+import type { PlaceOrderRequest, PreTradeIssue } from '../../../src-shared/ipc/contract';
+import { ORDER_TYPES, STOP_TYPES, TIMES_IN_FORCE, REST_STP_MODES } from '../../../src-shared/protocol/vocabulary';
+import { attempt } from '../../stores/desk-actions';
+import { useDesk } from '../../stores/desk-store';
+import { Panel } from '../../ui/Panel';
+import { formatDecimal } from '../../ui/decimal-text';
+import { checkTicket, presetSize, type TicketContext, type TicketField, type TicketForm } from './ticket-check';
+
+const PRESETS = [25, 50, 75, 100] as const;
+const NO_LEVELS: never[] = [];
+
+/** The book only matters to orders without a price, so only they re-render with it. */
+function useTicketContext(productId: string, needsBook: boolean): TicketContext {
+  const account = useDesk((s) => s.account);
+  const book = useDesk((s) => (needsBook ? s.books[productId] : undefined));
+  return useMemo(
+    () => ({
+      now: BigInt(Date.now()) * 1_000_000n,
+      balances: account?.asset_balances ?? [],
+      makerFeeRate: account?.maker_fee_rate ?? '0',
+      takerFeeRate: account?.taker_fee_rate ?? '0',
+      bids: book?.bids ?? NO_LEVELS,
+      asks: book?.asks ?? NO_LEVELS,
+    }),
+    [account, book],
+  );
+}
+
+function FieldError(props: { id: string; text: string | undefined }): React.JSX.Element | null {
+  return props.text === undefined ? null : <span id={props.id} className="field-error" role="alert">{props.text}</span>;
+}
+
+type Pending = { request: PlaceOrderRequest; issues: PreTradeIssue[] };
+
+export function TicketPanel(props: { productId: string }): React.JSX.Element {
+  const form = useDesk((s) => s.ticket);
+  const edit = useDesk((s) => s.editTicket);
+  const products = useDesk((s) => s.products);
+  const confirmHere = useDesk((s) => {
+    const env = s.environments?.active ?? 'local';
+    return s.settings?.confirmOrders[env] ?? env === 'production';
+  });
+  const productId = props.productId;
+  const ticket: TicketForm = { ...form, productId };
+  const needsBook = ticket.type === 'MARKET' || (ticket.type !== 'LIMIT' && ticket.price.trim() === '');
+  const ctx = useTicketContext(productId, needsBook);
+  const check = checkTicket(ticket, ctx);
+  const [pending, setPending] = useState<Pending | undefined>();
+  const [sending, setSending] = useState(false);
+  const [last, setLast] = useState<string>('');
+
+  // An empty ticket is not wrong yet: its checks speak once the trader starts typing.
+  const pristine = ticket.size.trim() === '' && ticket.price.trim() === '';
+  const err = (field: TicketField): string | undefined => (pristine ? undefined : check.errors[field]);
+  const described = (field: TicketField): { 'aria-invalid': boolean; 'aria-describedby'?: string } =>
+    err(field) === undefined ? { 'aria-invalid': false } : { 'aria-invalid': true, 'aria-describedby': `ticket-${field}-error` };
+
+  const send = async (request: PlaceOrderRequest, extra: { confirmed?: boolean; override_checks?: boolean }): Promise<void> => {
+    setSending(true);
+    const result = await attempt('orders.place', { ...request, ...extra });
+    setSending(false);
+    if (result === undefined) return;
+    if (result.status === 'held') {
+      setPending({ request, issues: result.issues });
+      return;
+    }
+    setPending(undefined);
+    useDesk.getState().applyOrders([result.order]);
+    setLast(`${result.order.side} ${result.order.base_size !== '0' ? result.order.base_size : result.order.quote_size} ${result.order.product_id}: ${result.order.status}`);
+    edit({ clientOrderId: '' });
+  };
+
+  const submit = (): void => {
+    if (check.request === undefined || sending) return;
+    if (confirmHere) setPending({ request: check.request, issues: [] });
+    else void send(check.request, {});
+  };
+
+  const onKey = (e: KeyboardEvent): void => {
+    const key = e.key.toLowerCase();
+    if (e.altKey && key === 'b') edit({ side: 'BUY' });
+    else if (e.altKey && key === 's') edit({ side: 'SELL' });
+    else if (e.altKey && /^[1-4]$/.test(key)) applyPreset(PRESETS[Number(key) - 1] ?? 100);
+    else if (e.ctrlKey && key === 'enter') submit();
+    else return;
+    e.preventDefault();
+  };
+
+  function applyPreset(percent: number): void {
+    // Size a market order from the far side's best price, as that is roughly where it fills.
+    const book = useDesk.getState().books[productId];
+    const price = ticket.price || (ticket.side === 'BUY' ? book?.asks[0]?.price : book?.bids[0]?.price) || '';
+    const size = presetSize(percent, ticket.side, productId, price, ctx);
+    if (size !== '') edit({ size, sizeMode: 'base' });
+  }
+
+  const product = products.find((p) => p.id === productId);
+  const base = product?.base_asset_id ?? productId.split('-')[0] ?? '';
+  const quote = product?.quote_asset_id ?? productId.split('-')[1] ?? '';
+  const sideWord = ticket.side === 'BUY' ? 'Buy' : 'Sell';
+  const sizeWord = ticket.size.trim() === '' ? '' : ` ${ticket.size.trim()} ${ticket.sizeMode === 'base' ? base : quote}`;
+  const noPrice = ticket.type === 'MARKET' || ticket.sizeMode === 'exact_quote';
+  const expires = ticket.type === 'TWAP' || ticket.timeInForce === 'GTT';
+
+  return (
+    <Panel title="Order ticket">
+      <form className={`ticket ${ticket.side === 'BUY' ? 'buying' : 'selling'}`} onKeyDown={onKey} onSubmit={(e) => (e.preventDefault(), submit())} aria-label={`Order ticket ${productId}`}>
+        <div className="side-pick" role="group" aria-label="Side">
+          <button type="button" className={ticket.side === 'BUY' ? 'on buy' : ''} aria-pressed={ticket.side === 'BUY'} aria-label="Choose buy side" onClick={() => edit({ side: 'BUY' })} title="Alt+B">Buy</button>
+          <button type="button" className={ticket.side === 'SELL' ? 'on sell' : ''} aria-pressed={ticket.side === 'SELL'} aria-label="Choose sell side" onClick={() => edit({ side: 'SELL' })} title="Alt+S">Sell</button>
+        </div>
+        <label>Type
+          <select aria-label="Type" value={ticket.type} onChange={(e) => edit({ type: e.target.value as TicketForm['type'] })} {...described('type')}>
+            {ORDER_TYPES.map((t) => <option key={t} value={t}>{t}</option>)}
+          </select>
+        </label>
+        <FieldError id="ticket-type-error" text={err('type')} />
+        <label>Price
+          <input inputMode="decimal" autoComplete="off" disabled={noPrice} placeholder={product?.price_increment ? `step ${product.price_increment}` : ''} value={noPrice ? '' : ticket.price} onChange={(e) => edit({ price: e.target.value })} {...described('price')} />
+        </label>
+        <FieldError id="ticket-price-error" text={err('price')} />
+        <label>Size
+          <input inputMode="decimal" autoComplete="off" placeholder={ticket.sizeMode === 'base' && product ? `step ${product.size_increment}` : quote} value={ticket.size} onChange={(e) => edit({ size: e.target.value })} {...described('size')} />
+        </label>
+        <label>Size in
+          <select aria-label="Size in" value={ticket.sizeMode} onChange={(e) => edit({ sizeMode: e.target.value as TicketForm['sizeMode'] })}>
+            <option value="base">{base}</option>
+            <option value="quote">{quote} (market)</option>
+            <option value="exact_quote">{quote} exact (FOK)</option>
+          </select>
+        </label>
+        <FieldError id="ticket-size-error" text={err('size')} />
+        <div className="presets" role="group" aria-label="Size presets">
+          {PRESETS.map((pct, i) => (
+            <button key={pct} type="button" title={`Alt+${i + 1}`} onClick={() => applyPreset(pct)}>{pct}%</button>
+          ))}
+        </div>
+        <label>Time in force
+          <select aria-label="Time in force" value={ticket.timeInForce} onChange={(e) => edit({ timeInForce: e.target.value as TicketForm['timeInForce'] })} {...described('timeInForce')}>
+            <option value="">Default</option>
+            {TIMES_IN_FORCE.map((t) => <option key={t} value={t}>{t}</option>)}
+          </select>
+        </label>
+        <FieldError id="ticket-timeInForce-error" text={err('timeInForce')} />
+        <label className="check">
+          <input type="checkbox" checked={ticket.postOnly} onChange={(e) => edit({ postOnly: e.target.checked })} {...described('postOnly')} /> Post-only
+        </label>
+        <FieldError id="ticket-postOnly-error" text={err('postOnly')} />
+        <label>Self-trade prevention
+          <select aria-label="Self-trade prevention" value={ticket.stp} onChange={(e) => edit({ stp: e.target.value as TicketForm['stp'] })}>
+            <option value="">Default</option>
+            {REST_STP_MODES.map((m) => <option key={m} value={m}>{m}</option>)}
+          </select>
+        </label>
+        <label>Client order id
+          <input autoComplete="off" value={ticket.clientOrderId} onChange={(e) => edit({ clientOrderId: e.target.value })} {...described('clientOrderId')} />
+        </label>
+        <FieldError id="ticket-clientOrderId-error" text={err('clientOrderId')} />
+        {ticket.type === 'STOP' && (
+          <>
+            <label>Stop type
+              <select aria-label="Stop type" value={ticket.stopType} onChange={(e) => edit({ stopType: e.target.value as TicketForm['stopType'] })}>
+                {STOP_TYPES.filter((t) => t !== 'STOP_NONE').map((t) => <option key={t} value={t}>{t}</option>)}
+              </select>
+            </label>
+            <label>Stop trigger
+              <input inputMode="decimal" autoComplete="off" value={ticket.stopTrigger} onChange={(e) => edit({ stopTrigger: e.target.value })} {...described('stopTrigger')} />
+            </label>
+            <FieldError id="ticket-stopTrigger-error" text={err('stopTrigger') ?? err('stopType')} />
+          </>
+        )}
+        {expires && (
+          <>
+            <label>Expires at
+              <input type="datetime-local" value={ticket.expiresAt} onChange={(e) => edit({ expiresAt: e.target.value })} {...described('expiresAt')} />
+            </label>
+            <FieldError id="ticket-expiresAt-error" text={err('expiresAt')} />
+          </>
+        )}
+        <label>Scheduled at
+          <input type="datetime-local" value={ticket.scheduledAt} onChange={(e) => edit({ scheduledAt: e.target.value })} {...described('scheduledAt')} />
+        </label>
+        <FieldError id="ticket-scheduledAt-error" text={err('scheduledAt')} />
+        {check.estimate !== undefined && (
+          <dl className="estimate" aria-label="Estimate">
+            <dt>Notional{check.estimate.fromBook ? ' (from book)' : ''}</dt>
+            <dd>{formatDecimal(check.estimate.notional)} {check.estimate.quoteAsset}</dd>
+            <dt>Fee</dt>
+            <dd>{formatDecimal(check.estimate.fee)} {check.estimate.quoteAsset}</dd>
+            <dt>{ticket.side === 'BUY' ? 'Cost' : 'Proceeds'}</dt>
+            <dd>{formatDecimal(check.estimate.total)} {check.estimate.quoteAsset}</dd>
+          </dl>
+        )}
+        <FieldError id="ticket-balance-error" text={err('balance')} />
+        <button type="submit" className={`submit ${ticket.side === 'BUY' ? 'buy' : 'sell'}`} disabled={check.request === undefined || sending} title="Enter or Ctrl+Enter">
+          {`${sideWord}${sizeWord} ${productId}`}
+        </button>
+        {last !== '' && <p className="muted" aria-live="polite">{last}</p>}
+      </form>
+      {pending !== undefined && (
+        <div className="confirm" role="dialog" aria-label="Confirm order">
+          <p>
+            {pending.request.side} {pending.request.base_size ?? pending.request.quote_size ?? pending.request.exact_quote_size} {pending.request.product_id}
+            {pending.request.limit_price !== undefined ? ` at ${formatDecimal(pending.request.limit_price)}` : ' at market'}
+          </p>
+          {pending.issues.map((issue) => <p key={issue.check} className="field-error">{issue.message}</p>)}
+          <button type="button" onClick={() => void send(pending.request, { confirmed: true, ...(pending.issues.length > 0 && { override_checks: true }) })}>
+            {pending.issues.length > 0 ? 'Send anyway' : 'Confirm'}
+          </button>
+          <button type="button" onClick={() => setPending(undefined)}>Back</button>
+        </div>
+      )}
+    </Panel>
+  );
+}

@@ -1,0 +1,272 @@
+/**
+ * The order ticket's checks, run on every keystroke: the venue's own validator (the same code the local venue
+ * runs, so the ticket never disagrees with it), then the trader's free balance, then the estimated cost and
+ * fee. Everything is integer arithmetic on ticks, lots and atoms.
+ */
+import type { PlaceOrderRequest } from '../../../src-shared/ipc/contract';
+import { ApiError } from '../../../src-shared/errors/api-error';
+import { formatAtoms, formatUnits, isReason, parseRate, toAtoms, toUnits } from '../../../src-shared/protocol/decimal';
+import { parseCreateOrder, type NewOrderRequest } from '../../../src-shared/protocol/orders';
+import { notionalAtoms, productRules, type ProductRules } from '../../../src-shared/protocol/product-rules';
+import type { AssetBalance, BookLevel } from '../../../src-shared/protocol/records';
+import type { OrderSide, OrderType, StopType, TimeInForce } from '../../../src-shared/protocol/vocabulary';
+
+export type SizeMode = 'base' | 'quote' | 'exact_quote';
+export type StpChoice = '' | 'CANCEL_TAKER' | 'CANCEL_MAKER' | 'CANCEL_BOTH';
+
+export interface TicketForm {
+  productId: string;
+  side: OrderSide;
+  type: OrderType;
+  sizeMode: SizeMode;
+  /** Base size, or the quote amount when sizeMode is not 'base'. */
+  size: string;
+  price: string;
+  /** '' = the venue's default for the type. */
+  timeInForce: '' | TimeInForce;
+  postOnly: boolean;
+  stp: StpChoice;
+  clientOrderId: string;
+  stopType: StopType;
+  stopTrigger: string;
+  /** Local date-time as an <input type="datetime-local"> writes it; '' = none. */
+  expiresAt: string;
+  scheduledAt: string;
+}
+
+export const EMPTY_TICKET: TicketForm = {
+  productId: 'BTC-VND',
+  side: 'BUY',
+  type: 'LIMIT',
+  sizeMode: 'base',
+  size: '',
+  price: '',
+  timeInForce: '',
+  postOnly: false,
+  stp: '',
+  clientOrderId: '',
+  stopType: 'STOP_LOSS',
+  stopTrigger: '',
+  expiresAt: '',
+  scheduledAt: '',
+};
+
+export type TicketField = 'price' | 'size' | 'timeInForce' | 'postOnly' | 'stp' | 'clientOrderId' | 'stopTrigger' | 'stopType' | 'expiresAt' | 'scheduledAt' | 'type' | 'balance';
+
+export interface TicketContext {
+  /** UNIX nanoseconds. */
+  now: bigint;
+  balances: readonly AssetBalance[];
+  makerFeeRate: string;
+  takerFeeRate: string;
+  /** Best first on each side; used to estimate orders without a limit price. */
+  bids: readonly BookLevel[];
+  asks: readonly BookLevel[];
+}
+
+export interface Estimate {
+  /** Quote asset, as decimal strings. */
+  notional: string;
+  fee: string;
+  /** What a buy spends or a sell receives, fees included. */
+  total: string;
+  quoteAsset: string;
+  /** True when the figure comes from walking the book rather than from a price the trader typed. */
+  fromBook: boolean;
+}
+
+export interface TicketCheck {
+  /** The body to send, present only when nothing is wrong. */
+  request?: PlaceOrderRequest;
+  errors: Partial<Record<TicketField, string>>;
+  estimate?: Estimate;
+}
+
+/** An <input type="datetime-local"> value (the trader's local time) as UNIX nanoseconds; undefined if unreadable. */
+export function localTimeToNanos(text: string): string | undefined {
+  if (text === '') return undefined;
+  const millis = new Date(text).getTime();
+  if (Number.isNaN(millis)) return undefined;
+  return (BigInt(millis) * 1_000_000n).toString();
+}
+
+/** The request body the form describes, without judging it. */
+export function ticketRequest(form: TicketForm): PlaceOrderRequest {
+  const body: PlaceOrderRequest = { product_id: form.productId, side: form.side, type: form.type };
+  const size = form.size.trim();
+  const price = form.price.trim();
+  if (size !== '') {
+    if (form.sizeMode === 'base') body.base_size = size;
+    else if (form.sizeMode === 'quote') body.quote_size = size;
+    else body.exact_quote_size = size;
+  }
+  if (price !== '' && form.type !== 'MARKET') body.limit_price = price;
+  if (form.timeInForce !== '') body.time_in_force = form.timeInForce;
+  if (form.postOnly) body.post_only = true;
+  if (form.stp !== '') body.stp = form.stp;
+  if (form.clientOrderId.trim() !== '') body.client_order_id = form.clientOrderId.trim();
+  if (form.type === 'STOP') {
+    body.order_stop_type = form.stopType;
+    if (form.stopTrigger.trim() !== '') body.stop_trigger_price = form.stopTrigger.trim();
+  }
+  const expires = localTimeToNanos(form.expiresAt);
+  if (expires !== undefined) body.expired_at = expires;
+  const scheduled = localTimeToNanos(form.scheduledAt);
+  if (scheduled !== undefined) body.scheduled_at = scheduled;
+  return body;
+}
+
+const FIELD_OF: Readonly<Record<string, TicketField>> = {
+  limit_price: 'price',
+  base_size: 'size',
+  quote_size: 'size',
+  exact_quote_size: 'size',
+  time_in_force: 'timeInForce',
+  post_only: 'postOnly',
+  stp: 'stp',
+  client_order_id: 'clientOrderId',
+  stop_trigger_price: 'stopTrigger',
+  order_stop_type: 'stopType',
+  expired_at: 'expiresAt',
+  scheduled_at: 'scheduledAt',
+  type: 'type',
+};
+
+const TICKET_WORDS: Readonly<Record<string, string>> = {
+  limit_price: 'price',
+  base_size: 'size',
+  quote_size: 'quote size',
+  exact_quote_size: 'exact quote size',
+  time_in_force: 'time in force',
+  post_only: 'post-only',
+  client_order_id: 'client order id',
+  stop_trigger_price: 'stop trigger',
+  order_stop_type: 'stop type',
+  expired_at: 'expiry',
+  scheduled_at: 'scheduled time',
+};
+
+/** "limit_price: not a multiple of 10000" -> the price field, "not a multiple of 10000". */
+function fieldError(description: string): [TicketField, string] {
+  const match = /^([a-z_]+)(?: (?:×|or|and) [a-z_]+)*(?: are mutually exclusive)?:?\s*(.*)$/.exec(description);
+  const wire = match?.[1] ?? '';
+  const field = FIELD_OF[wire] ?? 'type';
+  const rest = match?.[2] ?? description;
+  const friendly = rest.replace(/\b[a-z]+(?:_[a-z]+)+\b/g, (word) => TICKET_WORDS[word] ?? word);
+  return [field, friendly === '' ? description : friendly];
+}
+
+function freeOf(balances: readonly AssetBalance[], asset: string): string {
+  return balances.find((b) => b.asset === asset)?.free ?? '0';
+}
+
+function ppm(rate: string): bigint {
+  const value = parseRate(rate);
+  return isReason(value) ? 0n : BigInt(value);
+}
+
+/** Fees round up in the estimate: the trader sees at most what they pay. */
+function feeAtoms(notional: bigint, ratePpm: bigint): bigint {
+  return (notional * ratePpm + 999_999n) / 1_000_000n;
+}
+
+/** Quote atoms of taking `lots` from the given side of the book; undefined when the book is too thin. */
+export function bookNotional(rules: ProductRules, levels: readonly BookLevel[], lots: number): bigint | undefined {
+  let left = lots;
+  let notional = 0n;
+  for (const level of levels) {
+    if (left <= 0) break;
+    const ticks = toUnits(level.price, rules.spec.priceIncrement);
+    const size = toUnits(level.size, rules.spec.sizeIncrement);
+    if (isReason(ticks) || isReason(size)) continue;
+    const take = Math.min(left, size);
+    notional += BigInt(notionalAtoms(rules, ticks, take));
+    left -= take;
+  }
+  return left > 0 ? undefined : notional;
+}
+
+function reference(order: NewOrderRequest, ctx: TicketContext, rules: ProductRules): { notional: bigint; fromBook: boolean } | undefined {
+  if (order.exactQuoteAtoms > 0n) return { notional: order.exactQuoteAtoms, fromBook: false };
+  if (order.quoteAtoms > 0n) return { notional: order.quoteAtoms, fromBook: false };
+  if (order.limitTicks > 0) return { notional: BigInt(notionalAtoms(rules, order.limitTicks, order.baseLots)), fromBook: false };
+  if (order.stopTriggerTicks > 0) {
+    return { notional: BigInt(notionalAtoms(rules, order.stopTriggerTicks, order.baseLots)), fromBook: false };
+  }
+  const walked = bookNotional(rules, order.side === 'BUY' ? ctx.asks : ctx.bids, order.baseLots);
+  return walked === undefined ? undefined : { notional: walked, fromBook: true };
+}
+
+export function checkTicket(form: TicketForm, ctx: TicketContext): TicketCheck {
+  const rules = productRules(form.productId);
+  if (rules === undefined) return { errors: { type: `unknown product ${form.productId}` } };
+  const body = ticketRequest(form);
+  const errors: TicketCheck['errors'] = {};
+  if (form.expiresAt !== '' && localTimeToNanos(form.expiresAt) === undefined) errors.expiresAt = 'not a date and time';
+  if (form.scheduledAt !== '' && localTimeToNanos(form.scheduledAt) === undefined) errors.scheduledAt = 'not a date and time';
+  if (Object.keys(errors).length > 0) return { errors };
+
+  const parsed = parseCreateOrder(body, { now: ctx.now });
+  if (parsed instanceof ApiError) {
+    const [field, message] = fieldError(parsed.description);
+    return { errors: { [field]: message } };
+  }
+
+  const quote = rules.quote;
+  const base = rules.base;
+  const ref = reference(parsed, ctx, rules);
+  const rate = parsed.postOnly ? ppm(ctx.makerFeeRate) : ppm(ctx.takerFeeRate);
+  let estimate: Estimate | undefined;
+  if (ref !== undefined) {
+    const fee = feeAtoms(ref.notional, rate);
+    const total = parsed.side === 'BUY' ? ref.notional + fee : ref.notional - fee;
+    estimate = {
+      notional: formatAtoms(ref.notional, quote.decimals),
+      fee: formatAtoms(fee, quote.decimals),
+      total: formatAtoms(total, quote.decimals),
+      quoteAsset: quote.id,
+      fromBook: ref.fromBook,
+    };
+  }
+
+  if (parsed.side === 'SELL' && parsed.baseLots > 0) {
+    const free = toAtoms(freeOf(ctx.balances, base.id), base.decimals);
+    const need = toAtoms(formatUnits(parsed.baseLots, rules.spec.sizeIncrement), base.decimals);
+    if (!isReason(free) && !isReason(need) && need > free) {
+      return { errors: { balance: `needs ${formatAtoms(need, base.decimals)} ${base.id}, ${formatAtoms(free, base.decimals)} ${base.id} free` }, ...(estimate && { estimate }) };
+    }
+  }
+  if (parsed.side === 'BUY' && estimate !== undefined) {
+    const free = toAtoms(freeOf(ctx.balances, quote.id), quote.decimals);
+    const need = toAtoms(estimate.total, quote.decimals);
+    if (!isReason(free) && !isReason(need) && need > free) {
+      return { errors: { balance: `needs about ${estimate.total} ${quote.id}, ${formatAtoms(free, quote.decimals)} ${quote.id} free` }, estimate };
+    }
+  }
+  return { request: body, errors: {}, ...(estimate && { estimate }) };
+}
+
+/**
+ * The base size that uses `percent` of what the trader can spend: for a sell, of the free base; for a buy, of
+ * the free quote at `price` with the taker fee on top. Rounded down to the size increment; '' when nothing fits.
+ */
+export function presetSize(percent: number, side: OrderSide, productId: string, price: string, ctx: TicketContext): string {
+  const rules = productRules(productId);
+  if (rules === undefined) return '';
+  const pct = BigInt(Math.round(percent));
+  if (side === 'SELL') {
+    const free = toAtoms(freeOf(ctx.balances, rules.base.id), rules.base.decimals);
+    const lot = toAtoms(rules.spec.sizeIncrement, rules.base.decimals);
+    if (isReason(free) || isReason(lot)) return '';
+    const lots = (free * pct) / 100n / lot;
+    return lots > 0n ? formatUnits(Math.min(Number(lots), rules.maxLots), rules.spec.sizeIncrement) : '';
+  }
+  const ticks = toUnits(price, rules.spec.priceIncrement);
+  const free = toAtoms(freeOf(ctx.balances, rules.quote.id), rules.quote.decimals);
+  if (isReason(ticks) || ticks === 0 || isReason(free)) return '';
+  const spend = (free * pct) / 100n;
+  const perLot = BigInt(ticks * rules.quoteAtomsPerTickLot);
+  const perLotWithFee = perLot + feeAtoms(perLot, ppm(ctx.takerFeeRate));
+  const lots = spend / perLotWithFee;
+  return lots > 0n ? formatUnits(Math.min(Number(lots), rules.maxLots), rules.spec.sizeIncrement) : '';
+}

@@ -1,0 +1,48 @@
+// A panel in its own window: linked to a product or following the desk's, and able to go back into the workspace.
+import { useEffect, useMemo, useState } from 'react';
+import { useDesk } from '../../stores/desk-store';
+import { PANEL_TITLES } from '../../stores/layout-slice';
+import { NoticesBar } from '../errors/NoticesBar';
+import { PanelView } from './PanelView';
+import { ProductPicker } from './ProductPicker';
+import { workspaceChannel, type PopOutTarget } from './pop-out';
+
+export function PoppedOutPanel(props: { target: PopOutTarget }): React.JSX.Element {
+  const { target } = props;
+  const deskProduct = useDesk((s) => s.layout.productId);
+  const [linked, setLinked] = useState(target.productId);
+  const [height, setHeight] = useState(window.innerHeight);
+  const channel = useMemo(() => workspaceChannel(() => undefined), []);
+  const productId = linked ?? deskProduct;
+
+  useEffect(() => {
+    document.title = `${PANEL_TITLES[target.kind]} · Nova Desk`;
+    const resize = (): void => setHeight(window.innerHeight);
+    // Closing the window any way at all puts the panel back.
+    const dock = (): void => channel.post({ type: 'dock', id: target.id });
+    window.addEventListener('resize', resize);
+    window.addEventListener('pagehide', dock);
+    return () => (window.removeEventListener('resize', resize), window.removeEventListener('pagehide', dock), channel.close());
+  }, [channel, target]);
+
+  useEffect(() => {
+    // This window's store loads the desk product and panel links; keep the link in both.
+    const s = useDesk.getState();
+    s.setLayout({ ...s.layout, panels: [{ id: target.id, kind: target.kind, width: 1, height: 1, ...(linked !== undefined && { productId: linked }) }] });
+  }, [linked, target]);
+
+  return (
+    <div className="desk popped">
+      <div className="slot-tools" role="toolbar" aria-label="Window">
+        <ProductPicker label="Linked product" value={linked ?? ''} followLabel="Desk product" onChange={(id) => {
+          const next = id === '' ? undefined : id;
+          setLinked(next);
+          channel.post({ type: 'link', id: target.id, productId: next });
+        }} />
+        <button type="button" onClick={() => (channel.post({ type: 'dock', id: target.id }), window.close())}>Back to workspace</button>
+      </div>
+      <NoticesBar />
+      <PanelView kind={target.kind} productId={productId} height={height - 60} />
+    </div>
+  );
+}

@@ -1,0 +1,87 @@
+/**
+ * The workspace: the trader's panels on a grid, moved, resized, linked to a product, popped out and docked
+ * again. The layout is saved through the desk as the trader changes it and restored on the next start.
+ */
+import { useEffect } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { call } from '../../bridge';
+import { useDesk } from '../../stores/desk-store';
+import { PANEL_KINDS, PANEL_TITLES, type PanelKind, type PanelPlacement } from '../../stores/layout-slice';
+import { NoticesBar } from '../errors/NoticesBar';
+import { PanelView } from './PanelView';
+import { ProductPicker } from './ProductPicker';
+import { openPopOut, workspaceChannel } from './pop-out';
+import { DeskBar } from './DeskBar';
+
+export const LAYOUT_NAME = 'workspace';
+const ROW_PX = 200;
+const SAVE_DELAY_MS = 500;
+
+function Slot(props: { panel: PanelPlacement; deskProduct: string }): React.JSX.Element {
+  const { panel } = props;
+  const s = useDesk.getState();
+  const productId = panel.productId ?? props.deskProduct;
+  const title = PANEL_TITLES[panel.kind];
+  return (
+    <div className="slot" style={{ gridColumn: `span ${panel.width}`, gridRow: `span ${panel.height}` }}>
+      <div className="slot-tools" role="toolbar" aria-label={`${title} layout`}>
+        <ProductPicker label={`${title} product`} value={panel.productId ?? ''} followLabel="Desk product" onChange={(id) => s.updatePanel(panel.id, { productId: id === '' ? undefined : id })} />
+        <button type="button" aria-label={`Move ${title} earlier`} onClick={() => s.movePanel(panel.id, -1)}>◀</button>
+        <button type="button" aria-label={`Move ${title} later`} onClick={() => s.movePanel(panel.id, 1)}>▶</button>
+        <button type="button" aria-label={`Narrower ${title}`} onClick={() => s.updatePanel(panel.id, { width: Math.max(1, panel.width - 1) })}>−W</button>
+        <button type="button" aria-label={`Wider ${title}`} onClick={() => s.updatePanel(panel.id, { width: Math.min(3, panel.width + 1) })}>+W</button>
+        <button type="button" aria-label={`Shorter ${title}`} onClick={() => s.updatePanel(panel.id, { height: Math.max(1, panel.height - 1) })}>−H</button>
+        <button type="button" aria-label={`Taller ${title}`} onClick={() => s.updatePanel(panel.id, { height: Math.min(5, panel.height + 1) })}>+H</button>
+        <button type="button" aria-label={`Pop out ${title}`} onClick={() => {
+          if (openPopOut({ id: panel.id, kind: panel.kind, productId }) !== null) s.updatePanel(panel.id, { poppedOut: true });
+        }}>⧉</button>
+        <button type="button" aria-label={`Close ${title}`} onClick={() => s.removePanel(panel.id)}>✕</button>
+      </div>
+      <PanelView kind={panel.kind} productId={productId} height={panel.height * ROW_PX} />
+    </div>
+  );
+}
+
+export function Workspace(): React.JSX.Element {
+  const panels = useDesk(useShallow((s) => s.layout.panels));
+  const deskProduct = useDesk((s) => s.layout.productId);
+  const popped = panels.filter((p) => p.poppedOut === true);
+
+  useEffect(() => {
+    const channel = workspaceChannel((m) => {
+      const s = useDesk.getState();
+      if (m.type === 'dock') s.updatePanel(m.id, { poppedOut: false });
+      else s.updatePanel(m.id, { productId: m.productId });
+    });
+    return channel.close;
+  }, []);
+
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const unsubscribe = useDesk.subscribe((state, prev) => {
+      if (state.layout === prev.layout) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => void call('layouts.save', { name: LAYOUT_NAME, layout: state.layout }).catch(() => undefined), SAVE_DELAY_MS);
+    });
+    return () => (clearTimeout(timer), unsubscribe());
+  }, []);
+
+  return (
+    <div className="desk">
+      <DeskBar />
+      <NoticesBar />
+      <div className="add-panel">
+        <label>Add panel
+          <select value="" onChange={(e) => e.target.value !== '' && useDesk.getState().addPanel(e.target.value as PanelKind)}>
+            <option value="">…</option>
+            {PANEL_KINDS.map((k) => <option key={k} value={k}>{PANEL_TITLES[k]}</option>)}
+          </select>
+        </label>
+        {popped.length > 0 && <span className="muted"> Popped out: {popped.map((p) => PANEL_TITLES[p.kind]).join(', ')}</span>}
+      </div>
+      <main className="workspace">
+        {panels.filter((p) => p.poppedOut !== true).map((p) => <Slot key={p.id} panel={p} deskProduct={deskProduct} />)}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,44 @@
+/**
+ * Popped-out panels: a panel opens in its own window (window.open in browser mode; Electron's side opens its own
+ * windows later) with its own store fed by the same bridge, so it stays live. The windows of one desk talk over
+ * a BroadcastChannel: a popped-out panel asks to go back into the workspace, or links itself to a product.
+ */
+import type { PanelKind } from '../../stores/layout-slice';
+
+const CHANNEL = 'nova-desk-workspace';
+
+export type WorkspaceMessage =
+  | { type: 'dock'; id: string }
+  | { type: 'link'; id: string; productId: string | undefined };
+
+export interface PopOutTarget {
+  id: string;
+  kind: PanelKind;
+  productId?: string;
+}
+
+/** What this window shows when it is a popped-out panel; undefined for the workspace. */
+export function popOutTarget(search: string): PopOutTarget | undefined {
+  const params = new URLSearchParams(search);
+  const id = params.get('panel');
+  const kind = params.get('kind') as PanelKind | null;
+  if (id === null || kind === null) return undefined;
+  const productId = params.get('product');
+  return { id, kind, ...(productId !== null && { productId }) };
+}
+
+export function popOutUrl(target: PopOutTarget): string {
+  const params = new URLSearchParams({ panel: target.id, kind: target.kind });
+  if (target.productId !== undefined) params.set('product', target.productId);
+  return `${location.pathname}?${params.toString()}`;
+}
+
+export function openPopOut(target: PopOutTarget): Window | null {
+  return window.open(popOutUrl(target), `nova-${target.id}`, 'popup,width=720,height=640');
+}
+
+export function workspaceChannel(onMessage: (message: WorkspaceMessage) => void): { post: (m: WorkspaceMessage) => void; close: () => void } {
+  const channel = new BroadcastChannel(CHANNEL);
+  channel.onmessage = (event: MessageEvent<WorkspaceMessage>) => onMessage(event.data);
+  return { post: (m) => channel.postMessage(m), close: () => channel.close() };
+}

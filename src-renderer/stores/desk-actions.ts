@@ -1,0 +1,45 @@
+/**
+ * What the windows do to the desk: each call goes through the bridge, and a refusal becomes a notice with the
+ * catalogue's title, message and suggested action, so no feature has to catch anything itself.
+ */
+import type { MethodName, Request, Response } from '../../src-shared/ipc/contract';
+import { BridgeError, call } from '../bridge';
+import { useDesk } from './desk-store';
+import { errorNotice } from './notices-slice';
+
+/** The answer, or undefined after the failure has been shown to the trader. */
+export async function attempt<M extends MethodName>(method: M, request: Request<M>): Promise<Response<M> | undefined> {
+  try {
+    return await call(method, request);
+  } catch (err) {
+    const notice =
+      err instanceof BridgeError
+        ? errorNotice(err.ref, err.message)
+        : errorNotice('E0901_InternalError', err instanceof Error ? err.message : String(err));
+    useDesk.getState().notify(notice);
+    return undefined;
+  }
+}
+
+export async function refreshOrders(): Promise<void> {
+  const [open, history] = await Promise.all([attempt('orders.active', {}), attempt('orders.history', { limit: 1000, sort: '-updated_at' })]);
+  const s = useDesk.getState();
+  if (open !== undefined) s.setOpenOrders(open);
+  if (history !== undefined) s.setHistory(history.filter((o) => o.status === 'DONE'));
+}
+
+export async function cancelOrders(orderIds: readonly string[]): Promise<void> {
+  if (orderIds.length === 0) return;
+  if (orderIds.length === 1) {
+    const order = await attempt('orders.cancel', { order_id: orderIds[0] ?? '' });
+    if (order !== undefined) useDesk.getState().applyOrders([order]);
+    return;
+  }
+  for (let i = 0; i < orderIds.length; i += 100) await attempt('orders.cancelBulk', { order_ids: orderIds.slice(i, i + 100) });
+  await refreshOrders();
+}
+
+export async function cancelAll(productId?: string): Promise<void> {
+  await attempt('orders.cancelAll', productId === undefined ? {} : { product_id: productId });
+  await refreshOrders();
+}

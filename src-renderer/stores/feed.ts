@@ -1,0 +1,168 @@
+/**
+ * Keeps this window's store current: a first load of everything, then the desk's events (polling stands in
+ * where no event source is given). Either way features read only the store, never the bridge.
+ */
+import type { EventName, EventPayload } from '../../src-shared/ipc/contract';
+import { call } from '../bridge';
+import { attempt, refreshOrders } from './desk-actions';
+import { useDesk } from './desk-store';
+import { readLayout } from './layout-slice';
+import { notifyFills } from './fill-alerts';
+
+export type Subscribe = <E extends EventName>(name: E, handler: (payload: EventPayload<E>) => void) => () => void;
+
+const POLL = { book: 250, trades: 500, orders: 1000, account: 2000, fills: 1000, connection: 2000 } as const;
+
+/** Products this window shows: the desk's and any a panel is linked to. */
+function watchedProducts(): string[] {
+  const { layout } = useDesk.getState();
+  return [...new Set([layout.productId, ...layout.panels.flatMap((p) => (p.productId === undefined ? [] : [p.productId]))])];
+}
+
+async function loadMarket(productId: string): Promise<void> {
+  const s = useDesk.getState();
+  const [book, trades, candles] = await Promise.all([
+    attempt('market.watch', { product_id: productId }),
+    attempt('market.trades', { product_id: productId, limit: 200 }),
+    attempt('market.candles', { product_id: productId }),
+  ]);
+  if (book !== undefined) s.setBook(book);
+  if (trades !== undefined) s.addTrades(productId, trades);
+  if (candles !== undefined) s.addCandles(productId, candles);
+}
+
+let fillsLoading: Promise<void> | undefined;
+let fillsAgain = false;
+
+/** One fetch at a time; a request during one runs once more after it, so a burst of fills costs two. */
+function loadFills(alert: boolean): Promise<void> {
+  if (fillsLoading !== undefined) {
+    fillsAgain = true;
+    return fillsLoading;
+  }
+  fillsLoading = (async () => {
+    do {
+      fillsAgain = false;
+      const fills = await call('orders.fills', { limit: 1000 }).catch(() => undefined);
+      if (fills === undefined) continue;
+      const fresh = useDesk.getState().addFills(fills);
+      if (alert) notifyFills(fresh);
+    } while (fillsAgain);
+  })().finally(() => (fillsLoading = undefined));
+  return fillsLoading;
+}
+
+async function loadAccount(): Promise<void> {
+  const [account, connection] = await Promise.all([
+    call('account.get', {}).catch(() => undefined),
+    call('connection.status', {}).catch(() => undefined),
+  ]);
+  const s = useDesk.getState();
+  if (account !== undefined) s.setAccount(account);
+  if (connection !== undefined) s.setConnection(connection);
+}
+
+export async function loadEverything(): Promise<void> {
+  const s = useDesk.getState();
+  const [products, environments, settings, keys, venue] = await Promise.all([
+    attempt('market.products', {}),
+    call('environments.list', {}).catch(() => undefined),
+    call('settings.get', {}).catch(() => undefined),
+    call('keys.list', {}).catch(() => undefined),
+    call('venue.status', {}).catch(() => undefined),
+  ]);
+  if (products !== undefined) s.setProducts(products);
+  if (environments !== undefined) s.setEnvironments(environments);
+  if (settings !== undefined) s.setSettings(settings);
+  if (keys !== undefined) s.setKeys(keys);
+  if (venue !== undefined) s.setVenue(venue);
+  await Promise.all([loadAccount(), refreshOrders(), loadFills(false), ...watchedProducts().map(loadMarket)]);
+}
+
+export async function loadSavedLayout(name: string): Promise<void> {
+  const saved = await call('layouts.load', { name }).catch(() => undefined);
+  if (saved !== undefined) useDesk.getState().setLayout(readLayout(saved));
+}
+
+function every(ms: number, work: () => Promise<void>): () => void {
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    work().finally(() => (busy = false)).catch(() => undefined);
+  }, ms);
+  return () => clearInterval(timer);
+}
+
+/** Starts feeding the store; the result stops it. */
+export function startFeed(subscribe?: Subscribe): () => void {
+  const s = useDesk.getState;
+  const stops: Array<() => void> = [];
+  let watching = new Set<string>();
+  const rewatch = (): void => {
+    const now = new Set(watchedProducts());
+    for (const id of now) if (!watching.has(id)) void loadMarket(id);
+    for (const id of watching) if (!now.has(id)) void call('market.unwatch', { product_id: id }).catch(() => undefined);
+    watching = now;
+  };
+  stops.push(useDesk.subscribe((state, prev) => state.layout !== prev.layout && rewatch()));
+  stops.push(
+    useDesk.subscribe((state, prev) => {
+      const now = state.connection;
+      const before = prev.connection;
+      if (now === undefined || now === before) return;
+      // Another environment or key is another venue or account: nothing shown so far belongs to it.
+      const switched = before !== undefined && (before.environment !== now.environment || before.apiKey !== now.apiKey);
+      if (switched) {
+        state.clearAccountData();
+        state.clearMarketData();
+        for (const id of watching) void loadMarket(id);
+      }
+      if (switched || (now.state === 'live' && before?.state !== 'live')) void Promise.all([refreshOrders(), loadFills(false), loadAccount()]);
+    }),
+  );
+  rewatch();
+
+  if (subscribe !== undefined) {
+    stops.push(
+      subscribe('book.changed', (book) => s().setBook(book)),
+      subscribe('trades.received', ({ productId, trades }) => s().addTrades(productId, trades)),
+      subscribe('ticker.changed', (ticker) => s().setTicker(ticker)),
+      subscribe('candles.changed', ({ productId, candles }) => s().addCandles(productId, candles)),
+      subscribe('orders.changed', (orders) => {
+        s().applyOrders(orders);
+        if (orders.some((o) => o.trades.length > 0)) void loadFills(true);
+      }),
+      subscribe('account.changed', (account) => s().setAccount(account)),
+      subscribe('connection.changed', (connection) => s().setConnection(connection)),
+      subscribe('environments.changed', (environments) => s().setEnvironments(environments)),
+    );
+    stops.push(every(POLL.connection, loadAccount));
+  } else {
+    stops.push(
+      every(POLL.book, async () => {
+        for (const id of watching) {
+          const book = await call('market.book', { product_id: id, depth: 200 }).catch(() => undefined);
+          if (book !== undefined) s().setBook(book);
+        }
+      }),
+      every(POLL.trades, async () => {
+        for (const id of watching) {
+          const trades = await call('market.trades', { product_id: id, limit: 100 }).catch(() => undefined);
+          if (trades !== undefined) s().addTrades(id, trades);
+        }
+      }),
+      every(POLL.orders, async () => {
+        const open = await call('orders.active', {}).catch(() => undefined);
+        if (open === undefined) return;
+        const before = s().openOrders;
+        const gone = Object.keys(before).filter((id) => !open.some((o) => o.order_id === id));
+        s().setOpenOrders(open);
+        if (gone.length > 0) await refreshOrders();
+      }),
+      every(POLL.fills, () => loadFills(true)),
+      every(POLL.account, loadAccount),
+    );
+  }
+  return () => stops.forEach((stop) => stop());
+}

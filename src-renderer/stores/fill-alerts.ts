@@ -1,0 +1,38 @@
+// A desktop notification and an optional short tone when one of the trader's orders fills.
+import type { Fill } from '../../src-shared/ipc/contract';
+import { useDesk } from './desk-store';
+
+const SOUND_KEY = 'nova.fillSound';
+
+export function fillSoundOn(): boolean {
+  return localStorage.getItem(SOUND_KEY) === 'on';
+}
+
+export function setFillSound(on: boolean): void {
+  localStorage.setItem(SOUND_KEY, on ? 'on' : 'off');
+}
+
+function beep(): void {
+  const audio = new AudioContext();
+  const tone = audio.createOscillator();
+  const gain = audio.createGain();
+  tone.frequency.value = 880;
+  gain.gain.value = 0.05;
+  tone.connect(gain).connect(audio.destination);
+  tone.start();
+  tone.stop(audio.currentTime + 0.12);
+  tone.onended = () => void audio.close();
+}
+
+export function notifyFills(fills: readonly Fill[]): void {
+  if (fills.length === 0) return;
+  const first = fills[0];
+  if (first === undefined) return;
+  const text = fills.length === 1 ? `${first.side} ${first.size} ${first.productId} at ${first.price}` : `${fills.length} fills, last ${first.side} ${first.size} ${first.productId} at ${first.price}`;
+  useDesk.getState().notify({ kind: 'info', ref: '', title: 'Filled', detail: text, explanation: '', action: '' });
+  if (typeof Notification !== 'undefined') {
+    if (Notification.permission === 'granted') new Notification('Nova Desk: filled', { body: text });
+    else if (Notification.permission === 'default') void Notification.requestPermission();
+  }
+  if (fillSoundOn()) beep();
+}

@@ -1,0 +1,47 @@
+// The market per product: book, trades, ticker and candles, replaced whole as the desk reports them.
+import type { StateCreator } from 'zustand';
+import type { BookSnapshot, Ticker } from '../../src-shared/ipc/contract';
+import type { Product, PublicTrade } from '../../src-shared/protocol/records';
+import type { Candle } from '../../src-shared/protocol/ws';
+import { upsertCandles } from '../features/chart/candles';
+import type { DeskState } from './desk-store';
+
+/** The tape keeps this many trades per product, newest first. */
+export const TAPE_LENGTH = 500;
+
+export interface MarketSlice {
+  products: Product[];
+  books: Record<string, BookSnapshot>;
+  trades: Record<string, PublicTrade[]>;
+  tickers: Record<string, Ticker>;
+  candles: Record<string, Candle[]>;
+  setProducts: (products: Product[]) => void;
+  setBook: (book: BookSnapshot) => void;
+  addTrades: (productId: string, trades: PublicTrade[]) => void;
+  setTicker: (ticker: Ticker) => void;
+  addCandles: (productId: string, candles: Candle[]) => void;
+  /** Forgets the books, trades, tickers and candles of the venue shown so far. */
+  clearMarketData: () => void;
+}
+
+export const createMarketSlice: StateCreator<DeskState, [], [], MarketSlice> = (set) => ({
+  products: [],
+  books: {},
+  trades: {},
+  tickers: {},
+  candles: {},
+  setProducts: (products) => set({ products }),
+  setBook: (book) => set((s) => ({ books: { ...s.books, [book.productId]: book } })),
+  addTrades: (productId, incoming) =>
+    set((s) => {
+      const known = s.trades[productId] ?? [];
+      const seen = new Set(known.map((t) => t.id));
+      const fresh = incoming.filter((t) => !seen.has(t.id)).sort((a, b) => (a.time < b.time ? 1 : a.time > b.time ? -1 : 0));
+      if (fresh.length === 0) return {};
+      return { trades: { ...s.trades, [productId]: [...fresh, ...known].slice(0, TAPE_LENGTH) } };
+    }),
+  setTicker: (ticker) => set((s) => ({ tickers: { ...s.tickers, [ticker.productId]: ticker } })),
+  addCandles: (productId, candles) =>
+    set((s) => ({ candles: { ...s.candles, [productId]: upsertCandles(s.candles[productId] ?? [], candles) } })),
+  clearMarketData: () => set({ books: {}, trades: {}, tickers: {}, candles: {} }),
+});

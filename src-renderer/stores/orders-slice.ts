@@ -1,0 +1,66 @@
+// The trader's orders and fills. Open orders are keyed by id; an order that becomes DONE moves to the history.
+import type { StateCreator } from 'zustand';
+import type { Fill } from '../../src-shared/ipc/contract';
+import type { Order } from '../../src-shared/protocol/records';
+import { compareDecimal } from '../ui/decimal-text';
+import type { DeskState } from './desk-store';
+
+/** Rows kept in memory per blotter; the table is virtualized, so this bounds memory, not drawing. */
+export const BLOTTER_LIMIT = 100_000;
+
+export interface OrdersSlice {
+  openOrders: Record<string, Order>;
+  history: Order[];
+  fills: Fill[];
+  /** Orders new or changed: merged by id. */
+  applyOrders: (orders: Order[]) => void;
+  setOpenOrders: (orders: Order[]) => void;
+  setHistory: (orders: Order[]) => void;
+  /** Forgets the orders, fills and balances of the account shown so far. */
+  clearAccountData: () => void;
+  /** Fills newest first; returns the ones not seen before. */
+  addFills: (fills: Fill[]) => Fill[];
+}
+
+function isOpen(order: Order): boolean {
+  return order.status !== 'DONE';
+}
+
+export const createOrdersSlice: StateCreator<DeskState, [], [], OrdersSlice> = (set, get) => ({
+  openOrders: {},
+  history: [],
+  fills: [],
+  applyOrders: (orders) =>
+    set((s) => {
+      const open = { ...s.openOrders };
+      const done: Order[] = [];
+      const finished = new Set(s.history.map((o) => o.order_id));
+      for (const order of orders) {
+        // A place answer can arrive after the event that already filled the order: never step back in time,
+        // and never reopen a done order.
+        const known = open[order.order_id];
+        if (known !== undefined && compareDecimal(known.updated_at, order.updated_at) > 0) continue;
+        if (isOpen(order) && finished.has(order.order_id)) continue;
+        if (isOpen(order)) open[order.order_id] = order;
+        else {
+          delete open[order.order_id];
+          done.push(order);
+        }
+      }
+      if (done.length === 0) return { openOrders: open };
+      const doneIds = new Set(done.map((o) => o.order_id));
+      const history = [...done, ...s.history.filter((o) => !doneIds.has(o.order_id))].slice(0, BLOTTER_LIMIT);
+      return { openOrders: open, history };
+    }),
+  setOpenOrders: (orders) => set({ openOrders: Object.fromEntries(orders.filter(isOpen).map((o) => [o.order_id, o])) }),
+  setHistory: (orders) => set({ history: orders.slice(0, BLOTTER_LIMIT) }),
+  clearAccountData: () => set({ openOrders: {}, history: [], fills: [], account: undefined }),
+  addFills: (incoming) => {
+    const known = new Set(get().fills.map((f) => `${f.tradeId}/${f.orderId}`));
+    const fresh = incoming.filter((f) => !known.has(`${f.tradeId}/${f.orderId}`));
+    if (fresh.length > 0) {
+      set((s) => ({ fills: [...fresh, ...s.fills].sort((a, b) => (a.time < b.time ? 1 : a.time > b.time ? -1 : 0)).slice(0, BLOTTER_LIMIT) }));
+    }
+    return fresh;
+  },
+});

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { toCsv } from '../../../src-renderer/ui/csv';
+import { sortRows } from '../../../src-renderer/ui/sort';
+import { mergeTrades, upsertCandles } from '../../../src-renderer/features/chart/candles';
+
+describe('CSV export', () => {
+  it('quotes fields that need it and defuses spreadsheet formulas', () => {
+    const csv = toCsv(
+      [
+        { header: 'id', value: (r: { id: string; note: string }) => r.id },
+        { header: 'note', value: (r) => r.note },
+      ],
+      [
+        { id: 'a', note: 'plain' },
+        { id: 'b', note: 'has "quotes", and commas' },
+        { id: 'c', note: '=SUM(A1)' },
+        { id: 'd', note: '-0.5' },
+      ],
+    );
+    expect(csv).toBe('id,note\r\na,plain\r\nb,"has ""quotes"", and commas"\r\nc,\'=SUM(A1)\r\nd,-0.5\r\n');
+  });
+});
+
+describe('blotter sorting', () => {
+  it('sorts decimal columns by value, not by text, and is stable', () => {
+    const rows = [{ p: '10', n: 1 }, { p: '9.5', n: 2 }, { p: '10.0', n: 3 }, { p: '100', n: 4 }];
+    expect(sortRows(rows, { value: (r) => r.p, kind: 'decimal', direction: 'asc' }).map((r) => r.n)).toEqual([2, 1, 3, 4]);
+    expect(sortRows(rows, { value: (r) => r.p, kind: 'decimal', direction: 'desc' }).map((r) => r.n)).toEqual([4, 1, 3, 2]);
+    expect(sortRows(rows, { value: (r) => r.p, kind: 'text', direction: 'asc' }).map((r) => r.n)).toEqual([1, 3, 4, 2]);
+  });
+
+  it('sorts 100 000 rows', () => {
+    const rows = Array.from({ length: 100_000 }, (_, i) => ({ price: String((i * 7919) % 100_003) }));
+    const sorted = sortRows(rows, { value: (r) => r.price, kind: 'decimal', direction: 'asc' });
+    expect(sorted[0]?.price).toBe('0');
+    expect(sorted.every((r, i) => i === 0 || BigInt(sorted[i - 1]!.price) <= BigInt(r.price))).toBe(true);
+  });
+});
+
+describe('candles from trades', () => {
+  const minute = 60_000_000_000n;
+  const t = (m: bigint, s: bigint) => (1_800_000_000n * 1_000_000_000n + m * minute + s * 1_000_000_000n).toString();
+  it('builds open, high, low, close and volume per minute', () => {
+    const trades = [
+      { id: '2', product_id: 'BTC-VND', price: '105', size: '1', side: 'BUY', time: t(0n, 30n) },
+      { id: '1', product_id: 'BTC-VND', price: '100', size: '0.5', side: 'SELL', time: t(0n, 10n) },
+      { id: '3', product_id: 'BTC-VND', price: '95', size: '2', side: 'SELL', time: t(0n, 50n) },
+      { id: '4', product_id: 'BTC-VND', price: '96', size: '1', side: 'BUY', time: t(1n, 5n) },
+    ];
+    const candles = mergeTrades([], trades);
+    expect(candles).toHaveLength(2);
+    expect(candles[0]).toMatchObject({ open: '100', high: '105', low: '95', close: '95', volume: '3.5' });
+    expect(candles[1]).toMatchObject({ open: '96', close: '96', volume: '1' });
+  });
+
+  it('replaces a venue candle of the same minute', () => {
+    const a = { start: '60', open: '1', high: '2', low: '1', close: '2', volume: '1' };
+    const b = { ...a, close: '3', high: '3' };
+    expect(upsertCandles([a], [b])).toEqual([b]);
+  });
+});

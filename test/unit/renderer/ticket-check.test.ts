@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { EMPTY_TICKET, checkTicket, presetSize, ticketRequest, type TicketContext, type TicketForm } from '../../../src-renderer/features/ticket/ticket-check';
+
+const NOW = 1_800_000_000_000_000_000n;
+const ctx: TicketContext = {
+  now: NOW,
+  balances: [
+    { asset: 'VND', balance: '10000000000', free: '1000000000', locked: '0' },
+    { asset: 'BTC', balance: '10', free: '0.5', locked: '0' },
+  ],
+  makerFeeRate: '0.001',
+  takerFeeRate: '0.002',
+  bids: [{ price: '2499990000', size: '0.3', order_count: 1 }],
+  asks: [
+    { price: '2500000000', size: '0.1', order_count: 1 },
+    { price: '2500010000', size: '1', order_count: 2 },
+  ],
+};
+const limit = (patch: Partial<TicketForm>): TicketForm => ({ ...EMPTY_TICKET, price: '2500000000', size: '0.1', ...patch });
+
+describe('order ticket checks', () => {
+  it('accepts a limit buy and estimates cost with the taker fee', () => {
+    const check = checkTicket(limit({}), ctx);
+    expect(check.errors).toEqual({});
+    expect(check.request).toEqual({ product_id: 'BTC-VND', side: 'BUY', type: 'LIMIT', limit_price: '2500000000', base_size: '0.1' });
+    expect(check.estimate).toMatchObject({ notional: '250000000', fee: '500000', total: '250500000', quoteAsset: 'VND' });
+  });
+
+  it('uses the maker fee for a post-only order', () => {
+    expect(checkTicket(limit({ postOnly: true }), ctx).estimate?.fee).toBe('250000');
+  });
+
+  it('names the price field when the price is off the increment', () => {
+    const check = checkTicket(limit({ price: '2500001234' }), ctx);
+    expect(check.request).toBeUndefined();
+    expect(check.errors.price).toMatch(/multiple of 10000/);
+  });
+
+  it('names the size field when the size is below the minimum or off the increment', () => {
+    expect(checkTicket(limit({ size: '0.00015' }), ctx).errors.size).toMatch(/multiple of 0.0001/);
+    expect(checkTicket(limit({ size: '' }), ctx).errors.size).toBeDefined();
+  });
+
+  it('refuses a buy that costs more than the free quote balance', () => {
+    const check = checkTicket(limit({ size: '0.5' }), ctx);
+    expect(check.request).toBeUndefined();
+    expect(check.errors.balance).toMatch(/VND/);
+  });
+
+  it('refuses a sell larger than the free base balance', () => {
+    expect(checkTicket(limit({ side: 'SELL', size: '0.6' }), ctx).errors.balance).toMatch(/0.5 BTC free/);
+    expect(checkTicket(limit({ side: 'SELL', size: '0.5' }), ctx).request).toBeDefined();
+  });
+
+  it('estimates a market order by walking the book', () => {
+    const check = checkTicket({ ...EMPTY_TICKET, type: 'MARKET', size: '0.2' }, ctx);
+    expect(check.request).toEqual({ product_id: 'BTC-VND', side: 'BUY', type: 'MARKET', base_size: '0.2' });
+    expect(check.estimate).toMatchObject({ notional: '500001000', fromBook: true });
+  });
+
+  it('sends a market buy sized in quote', () => {
+    const check = checkTicket({ ...EMPTY_TICKET, type: 'MARKET', sizeMode: 'quote', size: '1000000' }, ctx);
+    expect(check.request).toMatchObject({ quote_size: '1000000' });
+    expect(check.estimate?.notional).toBe('1000000');
+  });
+
+  it('requires a trigger and stop type for a stop order and sends them', () => {
+    expect(checkTicket(limit({ type: 'STOP' }), ctx).errors.stopTrigger).toBeDefined();
+    const check = checkTicket(limit({ type: 'STOP', stopType: 'STOP_LOSS', stopTrigger: '2400000000' }), ctx);
+    expect(check.request).toMatchObject({ order_stop_type: 'STOP_LOSS', stop_trigger_price: '2400000000' });
+  });
+
+  it('requires an expiry in the future for GTT', () => {
+    expect(checkTicket(limit({ timeInForce: 'GTT' }), ctx).errors.expiresAt).toMatch(/required/);
+    const future = new Date(Number(NOW / 1_000_000n) + 3_600_000);
+    const local = `${future.getFullYear()}-${String(future.getMonth() + 1).padStart(2, '0')}-${String(future.getDate()).padStart(2, '0')}T${String(future.getHours()).padStart(2, '0')}:${String(future.getMinutes()).padStart(2, '0')}`;
+    const check = checkTicket(limit({ timeInForce: 'GTT', expiresAt: local }), ctx);
+    expect(check.errors).toEqual({});
+    expect(check.request?.expired_at).toMatch(/^\d{19}$/);
+  });
+
+  it('refuses post-only with IOC and an unusable client order id', () => {
+    expect(checkTicket(limit({ postOnly: true, timeInForce: 'IOC' }), ctx).errors.postOnly).toBeDefined();
+    expect(checkTicket(limit({ clientOrderId: 'bad id!' }), ctx).errors.clientOrderId).toBeDefined();
+  });
+
+  it('carries every optional parameter into the request', () => {
+    const body = ticketRequest(limit({ stp: 'CANCEL_BOTH', clientOrderId: 'mine-1', timeInForce: 'GTC', postOnly: true }));
+    expect(body).toMatchObject({ stp: 'CANCEL_BOTH', client_order_id: 'mine-1', time_in_force: 'GTC', post_only: true });
+  });
+
+  it('sizes presets from the free balance, rounded down to the increment', () => {
+    expect(presetSize(100, 'SELL', 'BTC-VND', '', ctx)).toBe('0.5');
+    expect(presetSize(25, 'SELL', 'BTC-VND', '', ctx)).toBe('0.125');
+    // 1e9 VND at 2.5e9 per BTC with 0.2% fee: 0.3992 BTC fits, 0.3993 does not.
+    expect(presetSize(100, 'BUY', 'BTC-VND', '2500000000', ctx)).toBe('0.3992');
+    expect(presetSize(100, 'BUY', 'BTC-VND', '', ctx)).toBe('');
+  });
+});
