@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { SeededRandom } from '../src-main/venue/sim/random';
 import { ApiError } from '../src-shared/errors/api-error';
 import { parseCreateOrder } from '../src-shared/protocol/orders';
 import { Venue } from '../src-main/venue/venue';
@@ -18,23 +19,12 @@ export interface CommittedOrdersResult {
   batches: number;
 }
 
-/** A tiny seeded PRNG so every run sees the same orders. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export async function benchCommittedOrders(opts: { orders: number; inFlight?: number; seed?: number }): Promise<CommittedOrdersResult> {
   const dir = mkdtempSync(join(tmpdir(), 'nova-bench-committed-'));
   const venue = await Venue.open({ dataDir: dir, maxOpenOrders: 10_000_000 });
   try {
-    const random = mulberry32(opts.seed ?? 7);
+    const rng = new SeededRandom(opts.seed ?? 7);
     const users = [0, 1].map(() => {
       const user = venue.exchange.createUser({ isAdmin: false, makerFeeRate: '0.001', takerFeeRate: '0.002' });
       venue.exchange.deposit(user.id, 'BTC', 10n ** 15n);
@@ -44,10 +34,10 @@ export async function benchCommittedOrders(opts: { orders: number; inFlight?: nu
     await venue.run(() => undefined);
     // Orders are parsed up front: this measures the exchange and the store, not JSON validation.
     const requests = Array.from({ length: opts.orders }, (_, i) => {
-      const side = random() < 0.5 ? 'BUY' : 'SELL';
-      const offset = Math.floor(random() * 20) - (side === 'BUY' ? 12 : 8);
+      const side = rng.next() < 0.5 ? 'BUY' : 'SELL';
+      const offset = Math.floor(rng.next() * 20) - (side === 'BUY' ? 12 : 8);
       const request = parseCreateOrder(
-        { product_id: 'BTC-VND', side, limit_price: String((250_000 + offset) * 10_000), base_size: ((1 + Math.floor(random() * 50)) / 10_000).toFixed(4), client_order_id: `b${i}` },
+        { product_id: 'BTC-VND', side, limit_price: String((250_000 + offset) * 10_000), base_size: ((1 + Math.floor(rng.next() * 50)) / 10_000).toFixed(4), client_order_id: `b${i}` },
         { now: venue.now() },
       );
       if (request instanceof ApiError) throw request;
@@ -74,3 +64,4 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const result = await benchCommittedOrders({ orders });
   console.log(`${result.orders} orders durably committed through exchange + store: ${Math.round(result.ordersPerSec)} orders/s in ${result.batches} group commits`);
 }
+

@@ -5,6 +5,7 @@
  *   npx tsx bench/engine.ts [--ops N] [--seed S]
  */
 import { pathToFileURL } from 'node:url';
+import { SeededRandom } from '../src-main/venue/sim/random';
 import { OrderBook as ReferenceBook, Side as ReferenceSide } from 'nodejs-order-book';
 import type { TimeInForce as ReferenceTif } from 'nodejs-order-book/dist/types/types';
 import { OrderBook } from '../src-main/venue/engine';
@@ -26,17 +27,6 @@ export interface EngineBenchResult {
   mix: Record<string, number>;
 }
 
-/** mulberry32: a tiny seeded PRNG, so every run and both engines see the same stream. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const REST = 0;
 const CANCEL = 1;
@@ -65,7 +55,7 @@ const START_TICKS = 100_000;
  * nodejs-order-book only applies with account ids) never fires and both engines must end with the same book.
  */
 function buildStream(operations: number, seed: number): Stream {
-  const random = mulberry32(seed);
+  const rng = new SeededRandom(seed);
   const book = new OrderBook('BENCH', 1);
   const kinds = new Uint8Array(operations);
   const ours: (OrderIn | undefined)[] = new Array<OrderIn | undefined>(operations);
@@ -85,35 +75,35 @@ function buildStream(operations: number, seed: number): Stream {
   };
   let seq = 0;
   for (let i = 0; i < operations; i++) {
-    const draw = random();
+    const draw = rng.next();
     let kind = draw < 0.42 ? REST : draw < 0.84 ? CANCEL : draw < 0.94 ? IOC : draw < 0.99 ? MARKET : FOK;
     if (kind === CANCEL && live.length < TARGET_LIVE) kind = REST;
     kinds[i] = kind;
     if (kind === CANCEL) {
-      const target = live[Math.floor(random() * live.length)] as number;
+      const target = live[Math.floor(rng.next() * live.length)] as number;
       cancelSeq[i] = target;
       theirs[i] = String(target);
       book.cancel(target);
       dropLive(target);
       continue;
     }
-    const isBuy = random() < 0.5;
+    const isBuy = rng.next() < 0.5;
     const bid = book.bestBid() ?? book.bestAsk() ?? START_TICKS;
     const ask = book.bestAsk() ?? bid + 1;
     let limitTicks: number;
     let lots: number;
     if (kind === REST) {
       // Dense near the touch, thinning out over ~200 ticks, never crossing.
-      const away = Math.floor(random() ** 3 * 200);
+      const away = Math.floor(rng.next() ** 3 * 200);
       limitTicks = isBuy ? ask - 1 - away : bid + 1 + away;
-      lots = 10 + Math.floor(random() * 51);
+      lots = 10 + Math.floor(rng.next() * 51);
     } else if (kind === MARKET) {
       limitTicks = 0;
-      lots = 1 + Math.floor(random() * 10);
+      lots = 1 + Math.floor(rng.next() * 10);
     } else {
-      const through = Math.floor(random() * 5);
+      const through = Math.floor(rng.next() * 5);
       limitTicks = isBuy ? ask + through : Math.max(1, bid - through);
-      lots = 1 + Math.floor(random() * (kind === FOK ? 40 : 10));
+      lots = 1 + Math.floor(rng.next() * (kind === FOK ? 40 : 10));
     }
     seq += 1;
     const order: OrderIn = {
@@ -275,3 +265,4 @@ async function main(): Promise<void> {
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   await main();
 }
+
