@@ -170,7 +170,7 @@ export class Desk implements Disposable {
     this.sessionEnvironment = environment;
     this.detail = '';
     const { baseUrl, wsUrl } = this.addresses(environment);
-    if (environment === 'local') await this.keys.adoptBootstrap(this.localVenue.dataDir);
+    if (environment === 'local') await this.keys.adoptBootstrap(this.localVenue.localCredentials());
     this.publicClient = new VenueRestClient({ ...this.options.session?.rest, baseUrl });
     const key = this.keys.activeKey(environment);
     const credentials = key === undefined ? undefined : await this.keys.credentials(environment, key.apiKey);

@@ -2,12 +2,14 @@
 // never stall the windows. The desk reaches it over HTTP/WS like any other environment.
 import { Worker } from 'node:worker_threads';
 import type { VenueStatus } from '../../src-shared/ipc/contract';
-import type { WorkerReport, WorkerOptions } from '../venue/worker-protocol';
+import type { LocalCredentials, WorkerReport, WorkerOptions } from '../venue/worker-protocol';
 
 export interface EmbeddedVenue {
-  /** Where the worker is given to write its data (bootstrap.json holds the local user's key). */
+  /** Where the worker is given to write its data. */
   readonly dataDir: string;
   status(): VenueStatus;
+  /** The local user's key and secret, as the ready worker handed them over (never read from a file). */
+  localCredentials(): LocalCredentials | undefined;
   /** Resolves once the venue listens; rejects with the worker's reason if it could not start. */
   ready(): Promise<VenueStatus>;
   stop(): Promise<void>;
@@ -21,6 +23,7 @@ export interface WorkerScript {
 
 export function startEmbeddedVenue(entry: WorkerScript, options: WorkerOptions): EmbeddedVenue {
   let status: VenueStatus = { state: 'starting', baseUrl: '', wsUrl: '', simulate: options.simulate, detail: '' };
+  let local: LocalCredentials | undefined;
   let settle: { resolve: (s: VenueStatus) => void; reject: (e: Error) => void } | undefined;
   const started = new Promise<VenueStatus>((resolve, reject) => {
     settle = { resolve, reject };
@@ -32,6 +35,7 @@ export function startEmbeddedVenue(entry: WorkerScript, options: WorkerOptions):
     switch (report.type) {
       case 'ready':
         status = { ...status, state: 'ready', baseUrl: report.baseUrl, wsUrl: report.wsUrl };
+        local = report.local;
         settle?.resolve(status);
         break;
       case 'failed':
@@ -54,6 +58,7 @@ export function startEmbeddedVenue(entry: WorkerScript, options: WorkerOptions):
   return {
     dataDir: options.dataDir,
     status: () => status,
+    localCredentials: () => local,
     ready: () => started,
     stop: () =>
       new Promise<void>((resolve) => {

@@ -1,12 +1,10 @@
 /**
  * The trader's API keys as the desk keeps them: each key's description in the desk file, its secret in the
  * SecretStore under `<environment>:<api key>`. This is the one desk module that handles a secret, and only on
- * its way between the venue (or the trader's typing, or the local venue's bootstrap file) and the store, or
+ * its way between the venue (or the trader's typing, or the embedded local venue) and the store, or
  * from the store into a venue client's credentials. It remembers which secrets it handled this session so
  * that every message leaving main can be scrubbed of them (ARCHITECTURE rule 5).
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { z } from 'zod';
 import type { EnvironmentId, StoredKey } from '../../src-shared/ipc/contract';
 import type { VenueCredentials } from '../connection/rest-client';
@@ -100,15 +98,13 @@ export class KeyVault {
   }
 
   /**
-   * The local venue's own user: its key comes from bootstrap.json in the venue's data folder and goes into
-   * the store without the trader doing anything. The venue keeps that file (mode 0600) as its record of the
-   * local user; the desk keeps the secret only in the store.
+   * The local venue's own user: the embedded venue hands its key and secret over in memory when it is ready,
+   * and the secret goes into the store without the trader doing anything. No file holds it.
    */
-  async adoptBootstrap(venueDataDir: string): Promise<KeyRecord | undefined> {
-    const path = join(venueDataDir, 'bootstrap.json');
-    if (!existsSync(path)) return undefined;
-    const parsed = BootstrapSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
-    if (!parsed.success) throw new DeskError('E0901_InternalError', `${path} does not describe the local user`);
+  async adoptBootstrap(local: unknown): Promise<KeyRecord | undefined> {
+    if (local === undefined) return undefined;
+    const parsed = BootstrapSchema.safeParse(local);
+    if (!parsed.success) throw new DeskError('E0901_InternalError', 'the local venue did not describe its local user');
     const boot = parsed.data;
     this.handled.add(boot.api_secret);
     const stored = await this.secrets.get(secretId('local', boot.api_key));

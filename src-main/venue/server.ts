@@ -22,6 +22,8 @@ export interface StartVenueOptions {
   requestRate?: number;
   now?: () => bigint;
   ws?: Partial<WsApiOptions>;
+  /** See VenueOptions.secretInBootstrap. */
+  secretInBootstrap?: boolean;
 }
 
 export interface RunningVenue {
@@ -44,6 +46,7 @@ export async function startVenue(options: StartVenueOptions): Promise<RunningVen
     ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }),
     ...(options.maxOpenOrders === undefined ? {} : { maxOpenOrders: options.maxOpenOrders }),
     ...(options.now === undefined ? {} : { now: options.now }),
+    ...(options.secretInBootstrap === undefined ? {} : { secretInBootstrap: options.secretInBootstrap }),
   });
   let simulator: MarketSimulator | undefined;
   if (options.simulate === true) {

@@ -21,6 +21,11 @@ export interface VenueOptions {
   maxOpenOrders?: number;
   /** UNIX nanoseconds; injected so tests can move time. */
   now?: () => bigint;
+  /**
+   * Whether bootstrap.json carries the local user's api_secret (the venue contract's headless default). The
+   * desk's embedded venue turns it off and takes the credentials in memory from localCredentials().
+   */
+  secretInBootstrap?: boolean;
 }
 
 export interface Bootstrap {
@@ -167,11 +172,22 @@ export class Venue {
   /** Write bootstrap.json (mode 0600) with the urls this run listens on. */
   writeBootstrap(baseUrl: string, wsUrl: string): void {
     const file = join(this.options.dataDir, BOOTSTRAP_FILE);
-    let content: Bootstrap | undefined = this.createdBootstrap;
-    if (content === undefined && existsSync(file)) content = JSON.parse(readFileSync(file, 'utf8')) as Bootstrap;
-    if (content === undefined) return;
-    writeFileSync(file, JSON.stringify({ ...content, base_url: baseUrl, ws_url: wsUrl }, null, 2) + '\n', { mode: 0o600 });
+    const local = this.localCredentials();
+    if (local === undefined) return;
+    const withSecret = this.options.secretInBootstrap ?? true;
+    const content = withSecret ? { ...local, base_url: baseUrl, ws_url: wsUrl } : { user_id: local.user_id, api_key: local.api_key, base_url: baseUrl, ws_url: wsUrl };
+    writeFileSync(file, JSON.stringify(content, null, 2) + '\n', { mode: 0o600 });
     chmodSync(file, 0o600);
+  }
+
+  /** The local user and its key, with the secret derived again: for the host that embeds this venue. */
+  localCredentials(): { user_id: string; api_key: string; api_secret: string } | undefined {
+    let ids: { user_id: string; api_key: string } | undefined = this.createdBootstrap;
+    const file = join(this.options.dataDir, BOOTSTRAP_FILE);
+    if (ids === undefined && existsSync(file)) ids = JSON.parse(readFileSync(file, 'utf8')) as { user_id: string; api_key: string };
+    if (ids === undefined) return undefined;
+    const secret = this.keys.secretOf(ids.api_key);
+    return secret === undefined ? undefined : { user_id: ids.user_id, api_key: ids.api_key, api_secret: secret };
   }
 
   async close(): Promise<void> {

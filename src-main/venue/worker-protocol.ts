@@ -7,8 +7,15 @@ export interface WorkerOptions {
 }
 
 export type WorkerReport =
-  | { type: 'ready'; baseUrl: string; wsUrl: string }
+  /** `local`: the local user's credentials, handed over in memory so they never sit in a file. */
+  | { type: 'ready'; baseUrl: string; wsUrl: string; local: LocalCredentials | undefined }
   | { type: 'failed'; reason: string }
   | { type: 'stopped' };
 
 export type WorkerCommand = { type: 'stop' };
+
+export interface LocalCredentials {
+  user_id: string;
+  api_key: string;
+  api_secret: string;
+}

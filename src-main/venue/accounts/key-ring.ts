@@ -79,6 +79,15 @@ export class KeyRing {
     return this.usable(row, now);
   }
 
+  /**
+   * A key's secret, derived again from the master key. Only the venue's own host (the desk that embeds it)
+   * asks, in memory, so that the local user's secret never has to be written to a file.
+   */
+  secretOf(apiKey: string): string | undefined {
+    const row = this.keys.get(apiKey);
+    return row === undefined ? undefined : this.derive(apiKey, row.secretNonce);
+  }
+
   keysOf(userId: string): ApiKeyRow[] {
     return [...this.keys.values()].filter((k) => k.userId === userId);
   }

@@ -1,9 +1,15 @@
 /**
- * Writing change sets: the prepared upserts of every table, and one batch of change sets applied as one
- * transaction by the group commit.
+ * Change sets, and the form they are kept in between commit() and the tables: one tuple of column values per
+ * row, in the column order of the table's INSERT. An int64 column (balances in atoms, nanosecond timestamps)
+ * holds the caller's bigint when captured (bigints are immutable, so keeping the reference keeps the value) and
+ * its decimal text once in the journal (JSON has no bigint); SQLite writes either as the same INTEGER (STRICT
+ * tables convert integer text losslessly). Blobs are hex.
+ *
+ * Capturing a row checks everything SQLite would check of it alone (types, int64 range, NOT NULL, CHECKs): once
+ * a batch is in the journal it has been acknowledged, so a row the tables would refuse must be refused here.
  */
-import type Database from 'better-sqlite3';
 import type { ApiKeyRow, BalanceRow, OrderRow, TradeRow, UserRow } from './rows';
+import { SECRET_HASH_BYTES } from './rows';
 
 /** Everything one step of the venue changed. Every row is an upsert by primary key, except trades (insert). */
 export interface ChangeSet {
@@ -15,35 +21,112 @@ export interface ChangeSet {
   meta?: Record<string, string>;
 }
 
-type Params = Record<string, string | number | bigint | Buffer | null>;
+/** An int64: a bigint when captured, its decimal text once written to the journal. */
+export type Int64 = bigint | string;
 
-const bit = (b: boolean): number => (b ? 1 : 0);
+export type UserTuple = [
+  id: string,
+  number: number,
+  isAdmin: number,
+  makerFeeRate: string,
+  takerFeeRate: string,
+  createdAt: Int64,
+  totalOrders: Int64,
+  totalDoneOrders: Int64,
+  totalAcceptedOrders: Int64,
+  tradingVolume: string,
+];
 
-/** `INSERT ... ON CONFLICT (key) DO UPDATE` of every column but the key: an update in place, never a delete. */
-function upsertSql(table: string, columns: readonly string[], key: readonly string[]): string {
-  const updated = columns.filter((c) => !key.includes(c));
-  return (
-    `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')}) ` +
-    `ON CONFLICT (${key.join(', ')}) DO UPDATE SET ${updated.map((c) => `${c} = excluded.${c}`).join(', ')}`
-  );
+export type ApiKeyTuple = [
+  apiKey: string,
+  userId: string,
+  secretHashHex: string,
+  secretNonceHex: string,
+  name: string,
+  createdAt: Int64,
+  expiredAt: Int64 | null,
+  isReadOnly: number,
+  revoked: number,
+];
+
+export type BalanceTuple = [userId: string, asset: string, free: Int64, locked: Int64];
+
+export type OrderTuple = [
+  seq: number,
+  orderId: string,
+  userId: string,
+  clientOrderId: string,
+  productId: string,
+  side: string,
+  type: string,
+  timeInForce: string,
+  postOnly: number,
+  stp: string,
+  stopType: string,
+  limitPrice: string,
+  baseSize: string,
+  quoteSize: string,
+  exactQuoteSize: string,
+  stopTriggerPrice: string,
+  status: string,
+  doneReason: string,
+  rejectReason: string,
+  filledBaseSize: string,
+  filledQuoteSize: string,
+  feeTotal: string,
+  makerFeeRate: string,
+  takerFeeRate: string,
+  restingLots: number,
+  holdAsset: string,
+  holdRemaining: Int64,
+  createdAt: Int64,
+  updatedAt: Int64,
+  cancelRequestedAt: Int64 | null,
+  expiredAt: Int64 | null,
+  scheduledAt: Int64 | null,
+  twapState: string,
+];
+
+export type TradeTuple = [
+  seq: number,
+  id: string,
+  productId: string,
+  price: string,
+  size: string,
+  takerSide: string,
+  makerOrderId: string,
+  takerOrderId: string,
+  makerUserId: string,
+  takerUserId: string,
+  makerFee: string,
+  takerFee: string,
+  time: Int64,
+];
+
+export type MetaTuple = [key: string, value: string];
+
+/** A change set as captured at commit(): later changes to the caller's rows do not reach it. */
+export interface CapturedChangeSet {
+  users: readonly UserTuple[];
+  apiKeys: readonly ApiKeyTuple[];
+  balances: readonly BalanceTuple[];
+  orders: readonly OrderTuple[];
+  trades: readonly TradeTuple[];
+  meta: readonly MetaTuple[];
 }
 
-function insertSql(table: string, columns: readonly string[]): string {
-  return `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`;
-}
-
-const USER_COLUMNS = [
+export const USER_COLUMNS = [
   'id', 'number', 'is_admin', 'maker_fee_rate', 'taker_fee_rate', 'created_at',
   'total_orders', 'total_done_orders', 'total_accepted_orders', 'trading_volume',
 ] as const;
 
-const API_KEY_COLUMNS = [
+export const API_KEY_COLUMNS = [
   'api_key', 'user_id', 'secret_hash', 'secret_nonce', 'name', 'created_at', 'expired_at', 'is_read_only', 'revoked',
 ] as const;
 
-const BALANCE_COLUMNS = ['user_id', 'asset', 'free', 'locked'] as const;
+export const BALANCE_COLUMNS = ['user_id', 'asset', 'free', 'locked'] as const;
 
-const ORDER_COLUMNS = [
+export const ORDER_COLUMNS = [
   'seq', 'order_id', 'user_id', 'client_order_id', 'product_id', 'side', 'type', 'time_in_force', 'post_only',
   'stp', 'stop_type', 'limit_price', 'base_size', 'quote_size', 'exact_quote_size', 'stop_trigger_price',
   'status', 'done_reason', 'reject_reason', 'filled_base_size', 'filled_quote_size', 'fee_total',
@@ -51,197 +134,191 @@ const ORDER_COLUMNS = [
   'cancel_requested_at', 'expired_at', 'scheduled_at', 'twap_state',
 ] as const;
 
-const TRADE_COLUMNS = [
+export const TRADE_COLUMNS = [
   'seq', 'id', 'product_id', 'price', 'size', 'taker_side', 'maker_order_id', 'taker_order_id',
   'maker_user_id', 'taker_user_id', 'maker_fee', 'taker_fee', 'time',
 ] as const;
 
-type ColumnParams<C extends readonly string[]> = Record<C[number], string | number | bigint | Buffer | null>;
-
-function userParams(u: UserRow) {
-  return {
-    id: u.id,
-    number: u.number,
-    is_admin: bit(u.isAdmin),
-    maker_fee_rate: u.makerFeeRate,
-    taker_fee_rate: u.takerFeeRate,
-    created_at: u.createdAt,
-    total_orders: u.totalOrders,
-    total_done_orders: u.totalDoneOrders,
-    total_accepted_orders: u.totalAcceptedOrders,
-    trading_volume: u.tradingVolume.toString(),
-  } satisfies ColumnParams<typeof USER_COLUMNS>;
+/** Positional placeholders; `wrap` rewrites one column's placeholder (e.g. `unhex(?)`). */
+function placeholders(columns: readonly string[], wrap: Partial<Record<string, string>> = {}): string {
+  return columns.map((c) => wrap[c] ?? '?').join(', ');
 }
 
-function apiKeyParams(k: ApiKeyRow) {
-  return {
-    api_key: k.apiKey,
-    user_id: k.userId,
-    // Copies, so that what is written is what was committed even if the caller reuses its buffers.
-    secret_hash: Buffer.from(k.secretHash),
-    secret_nonce: Buffer.from(k.secretNonce),
-    name: k.name,
-    created_at: k.createdAt,
-    expired_at: k.expiredAt,
-    is_read_only: bit(k.isReadOnly),
-    revoked: bit(k.revoked),
-  } satisfies ColumnParams<typeof API_KEY_COLUMNS>;
+export function insertSql(table: string, columns: readonly string[], wrap?: Partial<Record<string, string>>): string {
+  return `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${placeholders(columns, wrap)})`;
 }
 
-function balanceParams(b: BalanceRow) {
-  return { user_id: b.userId, asset: b.asset, free: b.free, locked: b.locked } satisfies ColumnParams<typeof BALANCE_COLUMNS>;
+/** `INSERT ... ON CONFLICT (key) DO UPDATE` of every column but the key: an update in place, never a delete. */
+export function upsertSql(table: string, columns: readonly string[], key: readonly string[], wrap?: Partial<Record<string, string>>): string {
+  const updated = columns.filter((c) => !key.includes(c));
+  return (
+    `${insertSql(table, columns, wrap)} ` +
+    `ON CONFLICT (${key.join(', ')}) DO UPDATE SET ${updated.map((c) => `${c} = excluded.${c}`).join(', ')}`
+  );
 }
 
-export function orderParams(o: OrderRow) {
-  return {
-    seq: o.seq,
-    order_id: o.orderId,
-    user_id: o.userId,
-    client_order_id: o.clientOrderId,
-    product_id: o.productId,
-    side: o.side,
-    type: o.type,
-    time_in_force: o.timeInForce,
-    post_only: bit(o.postOnly),
-    stp: o.stp,
-    stop_type: o.stopType,
-    limit_price: o.limitPrice,
-    base_size: o.baseSize,
-    quote_size: o.quoteSize,
-    exact_quote_size: o.exactQuoteSize,
-    stop_trigger_price: o.stopTriggerPrice,
-    status: o.status,
-    done_reason: o.doneReason,
-    reject_reason: o.rejectReason,
-    filled_base_size: o.filledBaseSize,
-    filled_quote_size: o.filledQuoteSize,
-    fee_total: o.feeTotal,
-    maker_fee_rate: o.makerFeeRate,
-    taker_fee_rate: o.takerFeeRate,
-    resting_lots: o.restingLots,
-    hold_asset: o.holdAsset,
-    hold_remaining: o.holdRemaining,
-    created_at: o.createdAt,
-    updated_at: o.updatedAt,
-    cancel_requested_at: o.cancelRequestedAt,
-    expired_at: o.expiredAt,
-    scheduled_at: o.scheduledAt,
-    twap_state: o.twapState,
-  } satisfies ColumnParams<typeof ORDER_COLUMNS>;
-}
-
-function tradeParams(t: TradeRow) {
-  return {
-    seq: t.seq,
-    id: t.id,
-    product_id: t.productId,
-    price: t.price,
-    size: t.size,
-    taker_side: t.takerSide,
-    maker_order_id: t.makerOrderId,
-    taker_order_id: t.takerOrderId,
-    maker_user_id: t.makerUserId,
-    taker_user_id: t.takerUserId,
-    maker_fee: t.makerFee,
-    taker_fee: t.takerFee,
-    time: t.time,
-  } satisfies ColumnParams<typeof TRADE_COLUMNS>;
-}
-
-const ORDER_UPSERT_SQL = upsertSql('orders', ORDER_COLUMNS, ['order_id']);
+/** A plain insert of one order tuple: the floor that bench/store.ts measures the store against. */
 export const ORDER_INSERT_SQL = insertSql('orders', ORDER_COLUMNS);
 
-/**
- * A change set as the values to bind, taken when commit() is called: the core may go on mutating its own row
- * objects while the set waits for its batch, and what is written must be what it committed.
- */
-export interface CapturedChangeSet {
-  users: readonly ReturnType<typeof userParams>[];
-  apiKeys: readonly ReturnType<typeof apiKeyParams>[];
-  balances: readonly ReturnType<typeof balanceParams>[];
-  orders: readonly ReturnType<typeof orderParams>[];
-  trades: readonly ReturnType<typeof tradeParams>[];
-  meta: readonly (readonly [string, string])[];
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** A row the tables would refuse. The message names the table, the row and the column, never the value. */
+function refuse(table: string, row: string, column: string, expected: string): never {
+  throw new Error(`could not write ${table} row ${row}: column ${column} should be ${expected}`);
+}
+
+function text(value: string, table: string, row: string, column: string): string {
+  return typeof value === 'string' ? value : refuse(table, row, column, 'text');
+}
+
+function safeInt(value: number, table: string, row: string, column: string): number {
+  return Number.isSafeInteger(value) ? value : refuse(table, row, column, 'a safe integer');
+}
+
+function int64(value: bigint, table: string, row: string, column: string): bigint {
+  return typeof value === 'bigint' && value >= INT64_MIN && value <= INT64_MAX
+    ? value
+    : refuse(table, row, column, 'an integer that fits in 64 bits');
+}
+
+function int64OrNull(value: bigint | null, table: string, row: string, column: string): bigint | null {
+  return value === null ? null : int64(value, table, row, column);
+}
+
+/** A bigint kept as decimal text because it may outgrow int64. */
+function bigText(value: bigint, table: string, row: string, column: string): string {
+  return typeof value === 'bigint' ? value.toString() : refuse(table, row, column, 'an integer');
+}
+
+function bit(value: boolean, table: string, row: string, column: string): number {
+  return value === true ? 1 : value === false ? 0 : refuse(table, row, column, 'a boolean');
+}
+
+function hex(value: Buffer, table: string, row: string, column: string, length?: number): string {
+  return Buffer.isBuffer(value) && (length === undefined || value.length === length)
+    ? value.toString('hex')
+    : refuse(table, row, column, length === undefined ? 'a blob' : `a blob of ${length} bytes`);
+}
+
+/** The key a row is named by in errors, checked first so that every later message can name it. */
+function key(value: string, table: string, column: string): string {
+  return typeof value === 'string' ? value : refuse(table, '(unnamed)', column, 'text');
+}
+
+function captureUser(u: UserRow): UserTuple {
+  const t = 'users';
+  const id = key(u.id, t, 'id');
+  return [
+    id,
+    safeInt(u.number, t, id, 'number'),
+    bit(u.isAdmin, t, id, 'is_admin'),
+    text(u.makerFeeRate, t, id, 'maker_fee_rate'),
+    text(u.takerFeeRate, t, id, 'taker_fee_rate'),
+    int64(u.createdAt, t, id, 'created_at'),
+    int64(u.totalOrders, t, id, 'total_orders'),
+    int64(u.totalDoneOrders, t, id, 'total_done_orders'),
+    int64(u.totalAcceptedOrders, t, id, 'total_accepted_orders'),
+    bigText(u.tradingVolume, t, id, 'trading_volume'),
+  ];
+}
+
+function captureApiKey(k: ApiKeyRow): ApiKeyTuple {
+  const t = 'api_keys';
+  // An API key is a credential's name: it is left out of error messages, which name the owner instead.
+  const row = `of user ${String(k.userId)}`;
+  return [
+    text(k.apiKey, t, row, 'api_key'),
+    text(k.userId, t, row, 'user_id'),
+    hex(k.secretHash, t, row, 'secret_hash', SECRET_HASH_BYTES),
+    hex(k.secretNonce, t, row, 'secret_nonce'),
+    text(k.name, t, row, 'name'),
+    int64(k.createdAt, t, row, 'created_at'),
+    int64OrNull(k.expiredAt, t, row, 'expired_at'),
+    bit(k.isReadOnly, t, row, 'is_read_only'),
+    bit(k.revoked, t, row, 'revoked'),
+  ];
+}
+
+function captureBalance(b: BalanceRow): BalanceTuple {
+  const t = 'balances';
+  const row = `${key(b.userId, t, 'user_id')} ${key(b.asset, t, 'asset')}`;
+  return [b.userId, b.asset, int64(b.free, t, row, 'free'), int64(b.locked, t, row, 'locked')];
+}
+
+export function captureOrder(o: OrderRow): OrderTuple {
+  const t = 'orders';
+  const id = key(o.orderId, t, 'order_id');
+  return [
+    safeInt(o.seq, t, id, 'seq'),
+    id,
+    text(o.userId, t, id, 'user_id'),
+    text(o.clientOrderId, t, id, 'client_order_id'),
+    text(o.productId, t, id, 'product_id'),
+    text(o.side, t, id, 'side'),
+    text(o.type, t, id, 'type'),
+    text(o.timeInForce, t, id, 'time_in_force'),
+    bit(o.postOnly, t, id, 'post_only'),
+    text(o.stp, t, id, 'stp'),
+    text(o.stopType, t, id, 'stop_type'),
+    text(o.limitPrice, t, id, 'limit_price'),
+    text(o.baseSize, t, id, 'base_size'),
+    text(o.quoteSize, t, id, 'quote_size'),
+    text(o.exactQuoteSize, t, id, 'exact_quote_size'),
+    text(o.stopTriggerPrice, t, id, 'stop_trigger_price'),
+    text(o.status, t, id, 'status'),
+    text(o.doneReason, t, id, 'done_reason'),
+    text(o.rejectReason, t, id, 'reject_reason'),
+    text(o.filledBaseSize, t, id, 'filled_base_size'),
+    text(o.filledQuoteSize, t, id, 'filled_quote_size'),
+    text(o.feeTotal, t, id, 'fee_total'),
+    text(o.makerFeeRate, t, id, 'maker_fee_rate'),
+    text(o.takerFeeRate, t, id, 'taker_fee_rate'),
+    safeInt(o.restingLots, t, id, 'resting_lots'),
+    text(o.holdAsset, t, id, 'hold_asset'),
+    int64(o.holdRemaining, t, id, 'hold_remaining'),
+    int64(o.createdAt, t, id, 'created_at'),
+    int64(o.updatedAt, t, id, 'updated_at'),
+    int64OrNull(o.cancelRequestedAt, t, id, 'cancel_requested_at'),
+    int64OrNull(o.expiredAt, t, id, 'expired_at'),
+    int64OrNull(o.scheduledAt, t, id, 'scheduled_at'),
+    text(o.twapState, t, id, 'twap_state'),
+  ];
+}
+
+function captureTrade(tr: TradeRow): TradeTuple {
+  const t = 'trades';
+  const id = key(tr.id, t, 'id');
+  return [
+    safeInt(tr.seq, t, id, 'seq'),
+    id,
+    text(tr.productId, t, id, 'product_id'),
+    text(tr.price, t, id, 'price'),
+    text(tr.size, t, id, 'size'),
+    text(tr.takerSide, t, id, 'taker_side'),
+    text(tr.makerOrderId, t, id, 'maker_order_id'),
+    text(tr.takerOrderId, t, id, 'taker_order_id'),
+    text(tr.makerUserId, t, id, 'maker_user_id'),
+    text(tr.takerUserId, t, id, 'taker_user_id'),
+    text(tr.makerFee, t, id, 'maker_fee'),
+    text(tr.takerFee, t, id, 'taker_fee'),
+    int64(tr.time, t, id, 'time'),
+  ];
 }
 
 const NONE: readonly never[] = [];
 
+/** Copies the change set's values as they are now; throws, naming the row, if the tables would refuse one. */
 export function captureChangeSet(changes: ChangeSet): CapturedChangeSet {
   return {
-    users: changes.users?.map(userParams) ?? NONE,
-    apiKeys: changes.apiKeys?.map(apiKeyParams) ?? NONE,
-    balances: changes.balances?.map(balanceParams) ?? NONE,
-    orders: changes.orders?.map(orderParams) ?? NONE,
-    trades: changes.trades?.map(tradeParams) ?? NONE,
-    meta: changes.meta === undefined ? NONE : Object.entries(changes.meta),
+    users: changes.users?.map(captureUser) ?? NONE,
+    apiKeys: changes.apiKeys?.map(captureApiKey) ?? NONE,
+    balances: changes.balances?.map(captureBalance) ?? NONE,
+    orders: changes.orders?.map(captureOrder) ?? NONE,
+    trades: changes.trades?.map(captureTrade) ?? NONE,
+    meta:
+      changes.meta === undefined
+        ? NONE
+        : Object.entries(changes.meta).map(([k, v]): MetaTuple => [k, text(v, 'meta', k, 'value')]),
   };
-}
-
-/**
- * Applies batches of change sets. Within a batch, repeated upserts of one key collapse to the last one: the sets
- * are applied in the order they were committed and every upsert replaces the whole row, so the last write is
- * the row the database would hold after applying them one by one. Tables are written parents first (users,
- * then what refers to users, then orders, then trades) so the foreign keys hold whatever set a row came from.
- */
-export class ChangeSetWriter {
-  private readonly upsertUser: Database.Statement<[Params]>;
-  private readonly upsertApiKey: Database.Statement<[Params]>;
-  private readonly upsertBalance: Database.Statement<[Params]>;
-  private readonly upsertOrder: Database.Statement<[Params]>;
-  private readonly insertTrade: Database.Statement<[Params]>;
-  private readonly upsertMeta: Database.Statement<[string, string]>;
-  private readonly applyInTransaction: (sets: readonly CapturedChangeSet[]) => void;
-
-  constructor(db: Database.Database) {
-    this.upsertUser = db.prepare(upsertSql('users', USER_COLUMNS, ['id']));
-    this.upsertApiKey = db.prepare(upsertSql('api_keys', API_KEY_COLUMNS, ['api_key']));
-    this.upsertBalance = db.prepare(upsertSql('balances', BALANCE_COLUMNS, ['user_id', 'asset']));
-    this.upsertOrder = db.prepare(ORDER_UPSERT_SQL);
-    this.insertTrade = db.prepare(insertSql('trades', TRADE_COLUMNS));
-    this.upsertMeta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
-    // IMMEDIATE takes the write lock up front: a deferred transaction that reads first could fail with BUSY
-    // on upgrade if another connection (a backup, an inspector) wrote in between.
-    const tx = db.transaction((sets: readonly CapturedChangeSet[]) => this.apply(sets));
-    this.applyInTransaction = (sets) => tx.immediate(sets);
-  }
-
-  /** Writes all the sets in one transaction; on any error nothing of them is written and the error is thrown. */
-  write(sets: readonly CapturedChangeSet[]): void {
-    this.applyInTransaction(sets);
-  }
-
-  private apply(sets: readonly CapturedChangeSet[]): void {
-    const users = new Map<string, Params>();
-    const apiKeys = new Map<string, Params>();
-    const balances = new Map<string, Params>();
-    const orders = new Map<string, Params>();
-    const meta = new Map<string, string>();
-    for (const set of sets) {
-      for (const u of set.users) users.set(u.id, u);
-      // An API key is a credential's name: it is left out of error messages, which name the owner instead.
-      for (const k of set.apiKeys) apiKeys.set(k.api_key, k);
-      // User ids are UUIDs and never hold a NUL, so the pair is an unambiguous key.
-      for (const b of set.balances) balances.set(`${b.user_id}\0${b.asset}`, b);
-      for (const o of set.orders) orders.set(o.order_id, o);
-      for (const [key, value] of set.meta) meta.set(key, value);
-    }
-    for (const [id, u] of users) writing('users', id, () => this.upsertUser.run(u));
-    for (const k of apiKeys.values()) writing('api_keys', `of user ${String(k.user_id)}`, () => this.upsertApiKey.run(k));
-    for (const [key, b] of balances) writing('balances', key.replace('\0', ' '), () => this.upsertBalance.run(b));
-    for (const [id, o] of orders) writing('orders', id, () => this.upsertOrder.run(o));
-    for (const set of sets) {
-      for (const t of set.trades) writing('trades', t.id, () => this.insertTrade.run(t));
-    }
-    for (const [key, value] of meta) writing('meta', key, () => this.upsertMeta.run(key, value));
-  }
-}
-
-/** Runs one row's write; a failure names the table and row, keeping SQLite's error (and its code) as the cause. */
-function writing(table: string, row: string, write: () => unknown): void {
-  try {
-    write();
-  } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
-    throw new Error(`could not write ${table} row ${row}: ${reason}`, { cause: err });
-  }
 }

@@ -66,6 +66,11 @@ export class GroupCommit<T> {
     return { ...this.counts };
   }
 
+  /** Whether commits are waiting for the next batch. */
+  get queued(): boolean {
+    return this.items.length > 0;
+  }
+
   private schedule(): void {
     if (this.scheduled) return;
     this.scheduled = true;

@@ -125,6 +125,19 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 2,
+    name: 'write-ahead journal of acknowledged change sets',
+    up(db) {
+      // One row per group commit, deleted in the transaction that applies it to the tables (see journal.ts).
+      db.exec(`
+        CREATE TABLE journal (
+          seq   INTEGER PRIMARY KEY,
+          batch TEXT NOT NULL
+        ) STRICT;
+      `);
+    },
+  },
 ];
 
 const CREATE_SCHEMA_MIGRATIONS = `

@@ -40,7 +40,7 @@ describe('the desk on its embedded local venue', () => {
     expect(local?.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(environments.environments.find((e) => e.id === 'production')).toMatchObject({ production: true, confirmOrders: true });
 
-    const boot = t.bootstrap();
+    const boot = await t.bootstrap();
     expect(await t.secrets.get(`local:${boot.api_key}`)).toBe(boot.api_secret);
     const status = await call('connection.status', {});
     expect(status).toMatchObject({ environment: 'local', production: false, state: 'live', apiKey: boot.api_key, userId: boot.user_id });
@@ -58,7 +58,7 @@ describe('the desk on its embedded local venue', () => {
     const history = await call('orders.history', { status: 'DONE', limit: 10, sort: '-updated_at' });
     expect(history.map((o) => o.order_id)).toContain(placed.order.order_id);
     const account = await call('account.get', {});
-    expect(account.id).toBe(t.bootstrap().user_id);
+    expect(account.id).toBe((await t.bootstrap()).user_id);
     expect(account.asset_balances.length).toBeGreaterThan(0);
   });
 
@@ -107,7 +107,7 @@ describe('the desk on its embedded local venue', () => {
     const file = readFileSync(join(t.dataDir, 'desk.json'), 'utf8');
     expect(file).toContain(created.key.apiKey);
     expect(file).not.toContain(secret);
-    expect(file).not.toContain(t.bootstrap().api_secret);
+    expect(file).not.toContain((await t.bootstrap()).api_secret);
   });
 
   it('refuses to switch to an environment without addresses, then switches once they are set', async () => {
@@ -149,7 +149,7 @@ describe('the desk on its embedded local venue', () => {
 
 describe('keys the trader brings', () => {
   it('learns the user id of an imported key from its orders, and refuses a key the venue does not know', async () => {
-    const boot = t.bootstrap();
+    const boot = await t.bootstrap();
     const admin = new VenueRestClient({ baseUrl: t.desk.venueStatus().baseUrl, credentials: { apiKey: boot.api_key, apiSecret: boot.api_secret } });
     const user = await admin.createSimUser({ BTC: '1', VND: '10000000000' });
     const secret = user.api_key.api_secret ?? '';
@@ -184,7 +184,7 @@ describe('production', () => {
     const local = (await call('environments.list', {})).environments.find((e) => e.id === 'local');
     // The local venue stands in for production here: same API, and nothing real is traded.
     await call('environments.configure', { id: 'production', baseUrl: local?.baseUrl ?? '', wsUrl: local?.wsUrl ?? '' });
-    const boot = t.bootstrap();
+    const boot = await t.bootstrap();
     const status = await call('environments.switch', { id: 'production' });
     expect(status).toMatchObject({ environment: 'production', production: true, state: 'no_key' });
     await call('keys.import', { environment: 'production', api_key: boot.api_key, api_secret: boot.api_secret, user_id: boot.user_id });
@@ -222,7 +222,7 @@ describe('keys of another environment', () => {
   it('are listed by naming the environment', async () => {
     const production = await call('keys.list', { environment: 'production' });
     expect(production.every((k) => k.environment === 'production')).toBe(true);
-    expect(production.map((k) => k.apiKey)).toContain(t.bootstrap().api_key);
+    expect(production.map((k) => k.apiKey)).toContain((await t.bootstrap()).api_key);
     expect((await call('keys.list', {})).every((k) => k.environment === 'local')).toBe(true);
   });
 });

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Desk } from '../../../src-main/desk/desk';
 import { startEmbeddedVenue } from '../../../src-main/desk/embedded-venue';
+import { secretId } from '../../../src-main/desk/key-vault';
 import { deskServices, type DeskServices } from '../../../src-main/desk/services';
 import { openSecretStore, type SecretStore } from '../../../src-main/secrets';
 import { venueWorkerFromSource } from '../../../src-main/web/typescript-worker';
@@ -15,8 +16,8 @@ export interface TestDesk {
   readonly services: DeskServices;
   readonly secrets: SecretStore;
   readonly dataDir: string;
-  /** The local user's key and secret as the venue wrote them (bootstrap.json). */
-  bootstrap(): { user_id: string; api_key: string; api_secret: string };
+  /** The local user's key (bootstrap.json names it) and its secret (only the keychain holds it). */
+  bootstrap(): Promise<{ user_id: string; api_key: string; api_secret: string }>;
   close(): Promise<void>;
 }
 
@@ -33,7 +34,12 @@ export async function openTestDesk(dataDir = mkdtempSync(join(tmpdir(), 'nova-de
     services: deskServices(desk),
     secrets,
     dataDir,
-    bootstrap: () => JSON.parse(readFileSync(join(dataDir, 'local-venue', 'bootstrap.json'), 'utf8')) as { user_id: string; api_key: string; api_secret: string },
+    bootstrap: async () => {
+      const ids = JSON.parse(readFileSync(join(dataDir, 'local-venue', 'bootstrap.json'), 'utf8')) as { user_id: string; api_key: string };
+      const secret = await secrets.get(secretId('local', ids.api_key));
+      if (secret === undefined) throw new Error('the local key is not in the keychain');
+      return { ...ids, api_secret: secret };
+    },
     close: async () => {
       await desk.close();
       for (const id of await secrets.list()) await secrets.delete(id);

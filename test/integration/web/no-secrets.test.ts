@@ -2,7 +2,7 @@
 // secret, a key created on the venue and a key imported by the trader never appear in any frame, except the
 // one inbound import call that carries the typed secret into main. The server's own record of its frames is
 // checked as well as the client's.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VenueRestClient } from '../../../src-main/connection/rest-client';
@@ -36,7 +36,7 @@ describe('a recorded session over the bridge', () => {
   it('never carries a secret, except the one inbound import', async () => {
     const { origin, cookie } = await exchangeToken(web.url);
     const client = await BridgeClient.open(origin, { cookie, origin });
-    const boot = t.bootstrap();
+    const boot = await t.bootstrap();
 
     expect((await client.value('connection.status')).state).toBe('live');
     await client.value('environments.list');
@@ -85,8 +85,20 @@ describe('a recorded session over the bridge', () => {
       expect(frames.length).toBeGreaterThan(20);
     }
 
-    // Nor are they written by the desk in plaintext (bootstrap.json is the venue's own record of its user).
+    // Nor are they written anywhere on disk in plaintext: not the desk's file, not the venue's bootstrap.json,
+    // not the venue's database, WAL or anything else in the data folder.
     const deskFile = readFileSync(join(t.dataDir, 'desk.json'), 'utf8');
     for (const secret of Object.values(secrets)) expect(deskFile).not.toContain(secret);
+    expect(Object.keys(JSON.parse(readFileSync(join(t.dataDir, 'local-venue', 'bootstrap.json'), 'utf8')) as object).sort()).toEqual(['api_key', 'base_url', 'user_id', 'ws_url']);
+    for (const file of filesUnder(t.dataDir)) {
+      const bytes = readFileSync(file);
+      for (const secret of Object.values(secrets)) expect(bytes.includes(Buffer.from(secret)), `${secret.slice(0, 4)}… in ${file}`).toBe(false);
+    }
   });
 });
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? filesUnder(join(dir, entry.name)) : entry.isFile() ? [join(dir, entry.name)] : [],
+  );
+}

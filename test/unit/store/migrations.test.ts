@@ -10,6 +10,8 @@ function rawDb(file: string): Database.Database {
   return db;
 }
 
+const LATEST = MIGRATIONS.at(-1)?.version ?? 0;
+
 function names(db: Database.Database, type: 'table' | 'index'): string[] {
   return db
     .prepare("SELECT name FROM sqlite_master WHERE type = ? AND name NOT LIKE 'sqlite_%' ORDER BY name")
@@ -18,13 +20,13 @@ function names(db: Database.Database, type: 'table' | 'index'): string[] {
     .map(String);
 }
 
-describe('migration 1: venue state', () => {
-  it('creates every table, the query indexes and the partial open-order index on an empty database', () => {
+describe('the venue schema', () => {
+  it('creates every table, the journal, the query indexes and the partial open-order index on an empty database', () => {
     const file = path.join(tempDir(), 'venue.db');
     const db = rawDb(file);
-    expect(migrate(db)).toEqual({ from: 0, to: 1 });
+    expect(migrate(db)).toEqual({ from: 0, to: 2 });
 
-    expect(names(db, 'table')).toEqual(['api_keys', 'balances', 'meta', 'orders', 'schema_migrations', 'trades', 'users']);
+    expect(names(db, 'table')).toEqual(['api_keys', 'balances', 'journal', 'meta', 'orders', 'schema_migrations', 'trades', 'users']);
     expect(names(db, 'index')).toEqual([
       'api_keys_by_user',
       'orders_by_user_client_id',
@@ -37,9 +39,25 @@ describe('migration 1: venue state', () => {
     ]);
     const openIndex = db.prepare("SELECT sql FROM sqlite_master WHERE name = 'orders_open'").pluck().get();
     expect(openIndex).toContain("WHERE status != 'DONE'");
-    const recorded = db.prepare('SELECT version, name FROM schema_migrations').all();
-    expect(recorded).toEqual([{ version: 1n, name: MIGRATIONS[0]?.name }]);
+    const recorded = db.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all();
+    expect(recorded).toEqual([
+      { version: 1n, name: MIGRATIONS[0]?.name },
+      { version: 2n, name: MIGRATIONS[1]?.name },
+    ]);
     db.close();
+  });
+
+  it('adds the journal to a database written before it, keeping its rows', async () => {
+    const file = path.join(tempDir(), 'venue.db');
+    const db = rawDb(file);
+    migrate(db, MIGRATIONS.slice(0, 1));
+    db.prepare("INSERT INTO meta (key, value) VALUES ('local_user', 'u1')").run();
+    db.close();
+
+    const store = open(file);
+    expect(store.getMeta('local_user')).toBe('u1');
+    await store.commit({ meta: { later: 'yes' } });
+    expect(store.load().meta).toEqual({ local_user: 'u1', later: 'yes' });
   });
 });
 
@@ -48,8 +66,8 @@ describe('migration runner', () => {
     const file = path.join(tempDir(), 'venue.db');
     const db = rawDb(file);
     migrate(db);
-    expect(migrate(db)).toEqual({ from: 1, to: 1 });
-    expect(db.prepare('SELECT count(*) FROM schema_migrations').pluck().get()).toBe(1n);
+    expect(migrate(db)).toEqual({ from: LATEST, to: LATEST });
+    expect(db.prepare('SELECT count(*) FROM schema_migrations').pluck().get()).toBe(BigInt(MIGRATIONS.length));
     db.close();
   });
 
@@ -60,14 +78,14 @@ describe('migration runner', () => {
     db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (7, 'from the future', 0)").run();
     db.close();
 
-    expect(() => open(file)).toThrow(/schema version 7, newer than this build understands \(1\)/);
+    expect(() => open(file)).toThrow(`schema version 7, newer than this build understands (${LATEST})`);
   });
 
   it('rolls a failing migration back whole and stays at the previous version', () => {
     const file = path.join(tempDir(), 'venue.db');
     const db = rawDb(file);
     const broken: Migration = {
-      version: 2,
+      version: LATEST + 1,
       name: 'half done',
       up(d) {
         d.exec('CREATE TABLE half_done (x INTEGER)');
@@ -75,7 +93,7 @@ describe('migration runner', () => {
       },
     };
     expect(() => migrate(db, [...MIGRATIONS, broken])).toThrow('disk said no');
-    expect(schemaVersion(db)).toBe(1);
+    expect(schemaVersion(db)).toBe(LATEST);
     expect(names(db, 'table')).not.toContain('half_done');
     db.close();
   });
@@ -90,9 +108,11 @@ describe('migration runner', () => {
       name: `step ${version}`,
       up: () => applied.push(version),
     });
-    expect(migrate(db, [...MIGRATIONS, later(2), later(3)])).toEqual({ from: 1, to: 3 });
-    expect(applied).toEqual([2, 3]);
-    expect(db.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all()).toEqual([1n, 2n, 3n]);
+    expect(migrate(db, [...MIGRATIONS, later(LATEST + 1), later(LATEST + 2)])).toEqual({ from: LATEST, to: LATEST + 2 });
+    expect(applied).toEqual([LATEST + 1, LATEST + 2]);
+    expect(db.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all()).toEqual(
+      Array.from({ length: LATEST + 2 }, (_, i) => BigInt(i + 1)),
+    );
     db.close();
   });
 

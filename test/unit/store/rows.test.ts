@@ -100,9 +100,14 @@ describe('row round trip', () => {
     const store = open(path.join(tempDir(), 'venue.db'));
     const u = user(1);
     await expect(store.commit({ users: [u], balances: [balance(u, 'VND', 2n ** 63n)] })).rejects.toThrow(
-      `could not write balances row ${u.id} VND: The bound string, buffer, or bigint is too big`,
+      `could not write balances row ${u.id} VND: column free should be an integer that fits in 64 bits`,
     );
     expect(store.load().users).toEqual([]);
+    // The first value past the range either way is refused too; the range's ends are kept exactly.
+    await expect(store.commit({ users: [u], balances: [balance(u, 'VND', 0n, -(2n ** 63n) - 1n)] })).rejects.toThrow('column locked should be');
+    const ends = balance(u, 'VND', 2n ** 63n - 1n, -(2n ** 63n));
+    await store.commit({ users: [u], balances: [ends] });
+    expect(store.load().balances).toEqual([ends]);
   });
 });
 
@@ -153,6 +158,7 @@ describe('row mapping', () => {
     const store = open(file);
     const u = user(1);
     await store.commit({ users: [u], orders: [order(u, 1)] });
+    store.materialize();
     const raw = new Database(file);
     raw.prepare("UPDATE orders SET status = 'OPEN'").run();
     raw.close();

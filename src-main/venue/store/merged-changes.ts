@@ -1,0 +1,128 @@
+/**
+ * Change sets merged by key, and their form in the journal. Every upsert replaces the whole row, so applying
+ * the last write of each key gives the rows that applying every set one by one would; trades are inserts and
+ * all of them are kept, in commit order.
+ */
+import type {
+  ApiKeyTuple,
+  BalanceTuple,
+  CapturedChangeSet,
+  MetaTuple,
+  OrderTuple,
+  TradeTuple,
+  UserTuple,
+} from './change-set';
+
+/** One journal row: the merged change sets of one group commit, as JSON. */
+export interface JournalEntry {
+  /** Format of the tuples; a build refuses entries of a format it does not know. */
+  v: typeof JOURNAL_FORMAT;
+  u: UserTuple[];
+  k: ApiKeyTuple[];
+  b: BalanceTuple[];
+  o: OrderTuple[];
+  t: TradeTuple[];
+  m: MetaTuple[];
+}
+
+export const JOURNAL_FORMAT = 1;
+
+export class MergedChanges {
+  readonly users = new Map<string, UserTuple>();
+  readonly apiKeys = new Map<string, ApiKeyTuple>();
+  /** By user id, then asset: nested, so that merging builds no key per row. */
+  readonly balances = new Map<string, Map<string, BalanceTuple>>();
+  private balanceRows = 0;
+  readonly orders = new Map<string, OrderTuple>();
+  readonly trades = new Map<string, TradeTuple>();
+  readonly meta = new Map<string, string>();
+
+  /** Rows the tables will receive. */
+  get rows(): number {
+    return this.users.size + this.apiKeys.size + this.balanceRows + this.orders.size + this.trades.size + this.meta.size;
+  }
+
+  /** Adds one change set after those already added. A trade id seen twice is refused, as its table's key would. */
+  addSet(set: CapturedChangeSet): void {
+    for (const u of set.users) this.users.set(u[0], u);
+    for (const k of set.apiKeys) this.apiKeys.set(k[0], k);
+    for (const b of set.balances) {
+      let assets = this.balances.get(b[0]);
+      if (assets === undefined) this.balances.set(b[0], (assets = new Map<string, BalanceTuple>()));
+      const before = assets.size;
+      assets.set(b[1], b);
+      this.balanceRows += assets.size - before;
+    }
+    for (const o of set.orders) this.orders.set(o[1], o);
+    for (const t of set.trades) {
+      if (this.trades.has(t[1])) throw new Error(`could not write trades row ${t[1]}: UNIQUE constraint failed: trades.id`);
+      this.trades.set(t[1], t);
+    }
+    for (const [key, value] of set.meta) this.meta.set(key, value);
+  }
+
+  *eachBalance(): IterableIterator<BalanceTuple> {
+    for (const assets of this.balances.values()) yield* assets.values();
+  }
+
+  /** The journal row: JSON of every tuple, whose bigints it turns into decimal text in place (JSON has none). */
+  toJournalText(): string {
+    const entry: JournalEntry = {
+      v: JOURNAL_FORMAT,
+      u: bigintsAsText([...this.users.values()]),
+      k: bigintsAsText([...this.apiKeys.values()]),
+      b: bigintsAsText([...this.eachBalance()]),
+      o: bigintsAsText([...this.orders.values()]),
+      t: bigintsAsText([...this.trades.values()]),
+      m: [...this.meta],
+    };
+    return JSON.stringify(entry);
+  }
+}
+
+function bigintsAsText<T extends unknown[]>(tuples: T[]): T[] {
+  for (const tuple of tuples) {
+    for (let i = 0; i < tuple.length; i += 1) {
+      const value = tuple[i];
+      if (typeof value === 'bigint') tuple[i] = value.toString();
+    }
+  }
+  return tuples;
+}
+
+const TUPLE_LENGTHS = { u: 10, k: 9, b: 4, o: 33, t: 13, m: 2 } as const;
+
+/**
+ * Reads one journal row back as a change set. Only the shape is checked: the values were checked when the
+ * row was written, and the tables check them again when they are applied.
+ */
+export function parseJournalEntry(seq: number, json: string): CapturedChangeSet {
+  const fail = (why: string): never => {
+    throw new Error(`journal row ${seq} is unreadable: ${why}`);
+  };
+  let entry: unknown;
+  try {
+    entry = JSON.parse(json);
+  } catch (err) {
+    return fail(err instanceof Error ? err.message : String(err));
+  }
+  if (typeof entry !== 'object' || entry === null) return fail('not an object');
+  const fields = entry as Record<string, unknown>;
+  if (fields.v !== JOURNAL_FORMAT) return fail(`format ${String(fields.v)}, this build reads format ${JOURNAL_FORMAT}`);
+  const tuples = (name: keyof typeof TUPLE_LENGTHS): unknown[] => {
+    const list = fields[name];
+    if (!Array.isArray(list)) return fail(`${name} is not a list`);
+    for (const tuple of list) {
+      if (!Array.isArray(tuple) || tuple.length !== TUPLE_LENGTHS[name]) fail(`${name} holds a row of the wrong shape`);
+    }
+    return list;
+  };
+  return {
+    users: tuples('u') as UserTuple[],
+    apiKeys: tuples('k') as ApiKeyTuple[],
+    balances: tuples('b') as BalanceTuple[],
+    orders: tuples('o') as OrderTuple[],
+    trades: tuples('t') as TradeTuple[],
+    meta: tuples('m') as MetaTuple[],
+  };
+}

@@ -1,0 +1,323 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { describe, expect, it, vi } from 'vitest';
+import type { ChangeSet, VenueStore } from '../../../src-main/venue/store';
+import { apiKey, balance, open, order, tempDir, trade, user } from './fixtures';
+
+/** The journal is applied to the tables only when a test reads, closes or hits the bound, never on a timer. */
+const NOT_ON_A_TIMER = { materializeDelayMs: 3_600_000 };
+
+function inspector(file: string): { journalRows(): bigint; rows(table: string): bigint; close(): void } {
+  const db = new Database(file, { readonly: true });
+  db.defaultSafeIntegers(true);
+  return {
+    journalRows: () => db.prepare('SELECT count(*) FROM journal').pluck().get() as bigint,
+    rows: (table) => db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as bigint,
+    close: () => db.close(),
+  };
+}
+
+describe('write-ahead journal', () => {
+  it('acknowledges from the journal, and every read first applies it to the tables', async () => {
+    const file = path.join(tempDir(), 'venue.db');
+    const store = open(file, NOT_ON_A_TIMER);
+    const disk = inspector(file);
+    const alice = user(1);
+    const bob = user(2);
+    await store.commit({ users: [alice, bob] });
+    store.materialize();
+
+    // Each read, right after a commit that only the journal holds, must see that commit.
+    let seq = 0;
+    const unapplied = async (changes: ChangeSet): Promise<void> => {
+      await store.commit(changes);
+      expect(disk.journalRows()).toBe(1n);
+    };
+    const reads: [string, () => Promise<void>][] = [
+      ['orderById', async () => {
+        const o = order(alice, ++seq);
+        await unapplied({ orders: [o] });
+        expect(store.orderById(alice.id, o.orderId)).toEqual(o);
+      }],
+      ['newestOrderByClientId', async () => {
+        const o = order(alice, ++seq, { clientOrderId: 'mine' });
+        await unapplied({ orders: [o] });
+        expect(store.newestOrderByClientId(alice.id, 'MINE')).toEqual(o);
+      }],
+      ['archivedOrders', async () => {
+        const o = order(bob, ++seq);
+        await unapplied({ orders: [o] });
+        expect(store.archivedOrders(bob.id, { limit: 10, sort: '-created_at' })).toEqual([o]);
+      }],
+      ['tradesOfOrders and recentTrades', async () => {
+        const maker = order(alice, ++seq);
+        const taker = order(bob, ++seq, { status: 'DONE', doneReason: 'FILLED', restingLots: 0 });
+        const fill = trade(1, maker, taker);
+        await unapplied({ orders: [maker, taker], trades: [fill] });
+        expect(store.tradesOfOrders([taker.orderId])).toEqual([fill]);
+        await unapplied({ trades: [trade(2, maker, taker)] });
+        expect(store.recentTrades('BTC-VND', 10).map((t) => t.seq)).toEqual([2, 1]);
+      }],
+      ['getMeta', async () => {
+        await unapplied({ meta: { phase: 'journalled' } });
+        expect(store.getMeta('phase')).toBe('journalled');
+      }],
+      ['load', async () => {
+        await unapplied({ balances: [balance(alice, 'VND', 5n, 1n)], apiKeys: [apiKey(alice, 'desk')] });
+        const snapshot = store.load();
+        expect(snapshot.balances).toEqual([balance(alice, 'VND', 5n, 1n)]);
+        expect(snapshot.apiKeys).toEqual([apiKey(alice, 'desk')]);
+      }],
+      ['integrityCheck', async () => {
+        await unapplied({ orders: [order(bob, ++seq)] });
+        expect(store.integrityCheck()).toBe('ok');
+        expect(disk.rows('orders')).toBe(BigInt(seq));
+      }],
+    ];
+    for (const [name, read] of reads) {
+      await read();
+      expect(disk.journalRows(), `after ${name}`).toBe(0n);
+    }
+    disk.close();
+  });
+
+  it('writes a row committed in several batches to its table once, in its last state', async () => {
+    const file = path.join(tempDir(), 'venue.db');
+    const store = open(file, NOT_ON_A_TIMER);
+    const owner = user(1);
+    await store.commit({ users: [owner] });
+    store.materialize();
+    // Counts every write SQLite makes to the orders table, whichever connection makes it.
+    const audit = new Database(file);
+    audit.exec(`
+      CREATE TABLE order_writes (kind TEXT NOT NULL);
+      CREATE TRIGGER count_order_inserts AFTER INSERT ON orders BEGIN INSERT INTO order_writes VALUES ('insert'); END;
+      CREATE TRIGGER count_order_updates AFTER UPDATE ON orders BEGIN INSERT INTO order_writes VALUES ('update'); END;
+    `);
+
+    const placed = order(owner, 1, { status: 'SUBMITTED' });
+    await store.commit({ orders: [placed], balances: [balance(owner, 'VND', 60n, 40n)] });
+    await store.commit({ orders: [{ ...placed, status: 'ACTIVE' }] });
+    const done = { ...placed, status: 'DONE' as const, doneReason: 'CANCELED' as const, restingLots: 0 };
+    await store.commit({ orders: [done], balances: [balance(owner, 'VND', 100n, 0n)] });
+    expect(store.stats()).toMatchObject({ journalRows: 3, pendingRows: 2 + 1 + 2 });
+
+    expect(store.orderById(owner.id, placed.orderId)).toEqual(done);
+    expect(audit.prepare('SELECT kind FROM order_writes').pluck().all()).toEqual(['insert']);
+    expect(store.stats()).toMatchObject({ journalRows: 0, pendingRows: 0, materializations: 2, rowsMaterialized: 1 + 2 });
+
+    // A row already in its table is updated in place.
+    await store.commit({ orders: [{ ...done, feeTotal: '12' }] });
+    expect(store.orderById(owner.id, placed.orderId)?.feeTotal).toBe('12');
+    expect(audit.prepare('SELECT kind FROM order_writes').pluck().all()).toEqual(['insert', 'update']);
+    audit.close();
+  });
+
+  it('applies the journal before a batch once it holds the bound of pending rows, so it stays bounded', async () => {
+    const file = path.join(tempDir(), 'venue.db');
+    const store = open(file, { ...NOT_ON_A_TIMER, maxPendingRows: 100 });
+    const owner = user(1);
+    await store.commit({ users: [owner] });
+    const perCommit = 11;
+    let highest = 0;
+    for (let c = 0; c < 60; c += 1) {
+      const orders = Array.from({ length: perCommit - 1 }, (_, i) => order(owner, c * 10 + i + 1));
+      await store.commit({ orders, balances: [balance(owner, 'VND', BigInt(c))] });
+      highest = Math.max(highest, store.stats().pendingRows);
+    }
+    // At most the bound, less one row, plus one batch.
+    expect(highest).toBeLessThan(100 + perCommit);
+    expect(store.stats().materializations).toBeGreaterThanOrEqual(5);
+    expect(store.load().openOrders).toHaveLength(600);
+  });
+
+  it('applies the journal by itself once commits stop', async () => {
+    const file = path.join(tempDir(), 'venue.db');
+    const store = open(file, { materializeDelayMs: 0 });
+    const disk = inspector(file);
+    const owner = user(1);
+    await store.commit({ users: [owner], orders: [order(owner, 1)] });
+    await vi.waitFor(() => expect(disk.journalRows()).toBe(0n));
+    expect(disk.rows('orders')).toBe(1n);
+    expect(store.stats()).toMatchObject({ materializations: 1, journalRows: 0 });
+    disk.close();
+  });
+
+  it('leaves the journal empty on close, everything in the tables', async () => {
+    const file = path.join(tempDir(), 'venue.db');
+    const store = open(file, NOT_ON_A_TIMER);
+    const owner = user(1);
+    await store.commit({ users: [owner] });
+    await store.commit({ orders: [order(owner, 1)] });
+    const queued = store.commit({ orders: [order(owner, 2)], meta: { closing: 'yes' } });
+    store.close();
+    await queued;
+
+    const disk = inspector(file);
+    expect(disk.journalRows()).toBe(0n);
+    expect(disk.rows('orders')).toBe(2n);
+    expect(disk.rows('meta')).toBe(1n);
+    disk.close();
+  });
+
+  it('loses nothing when the process dies between the journal commit and applying it', async () => {
+    const file = path.join(tempDir(), 'venue.db');
+    const child = fileURLToPath(new URL('./crash-child.ts', import.meta.url));
+    const run = spawn(process.execPath, ['--import', 'tsx', child, file], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    run.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    run.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const signal = await new Promise<NodeJS.Signals | null>((resolve) => run.on('exit', (_code, sig) => resolve(sig)));
+    expect(stderr).toBe('');
+    expect(stdout).toBe('acknowledged\n');
+    expect(signal).toBe('SIGKILL');
+
+    // The tables hold only the first batch; the journal holds the other two.
+    const disk = inspector(file);
+    expect(disk.rows('users')).toBe(1n);
+    expect(disk.rows('orders')).toBe(0n);
+    expect(disk.journalRows()).toBe(2n);
+    disk.close();
+
+    const owner = user(1);
+    const placed = order(owner, 1);
+    const store = open(file);
+    const snapshot = store.load();
+    expect(snapshot.users).toEqual([owner]);
+    expect(snapshot.balances).toEqual([balance(owner, 'VND', 750n, 250n)]);
+    expect(snapshot.openOrders).toEqual([order(owner, 2)]);
+    expect(snapshot.meta).toEqual({ last: 'acknowledged before the crash' });
+    expect(store.orderById(owner.id, placed.orderId)).toEqual({ ...placed, status: 'DONE', doneReason: 'CANCELED', restingLots: 0 });
+    expect(store.integrityCheck()).toBe('ok');
+    const after = inspector(file);
+    expect(after.journalRows()).toBe(0n);
+    after.close();
+  });
+
+  it('keeps the journal, and says why, when the tables refuse it; applies it once they accept', async () => {
+    const file = path.join(tempDir(), 'venue.db');
+    const store = open(file, NOT_ON_A_TIMER);
+    const owner = user(1);
+    await store.commit({ users: [owner] });
+    store.materialize();
+    const mine = order(owner, 1);
+    await store.commit({ orders: [mine] });
+    // Another connection, without foreign keys, takes the order's owner away behind the store's back.
+    const intruder = new Database(file);
+    intruder.exec('CREATE TEMP TABLE taken AS SELECT * FROM users; DELETE FROM users;');
+
+    expect(() => store.load()).toThrow(`could not write orders row ${mine.orderId}: FOREIGN KEY constraint failed`);
+    expect(store.stats()).toMatchObject({ journalRows: 1, pendingRows: 1 });
+    intruder.exec('INSERT INTO users SELECT * FROM taken;');
+    intruder.close();
+    expect(store.load().openOrders).toEqual([mine]);
+  });
+
+  it('refuses to open a database whose journal it cannot read, and leaves the journal as it was', () => {
+    const file = path.join(tempDir(), 'venue.db');
+    open(file).close();
+    const db = new Database(file);
+    db.prepare('INSERT INTO journal (batch) VALUES (?)').run(JSON.stringify({ v: 99, u: [], k: [], b: [], o: [], t: [], m: [] }));
+    db.close();
+
+    expect(() => open(file)).toThrow('the journal could not be applied to the tables, and keeps everything: journal row 1 is unreadable: format 99, this build reads format 1');
+    const disk = inspector(file);
+    expect(disk.journalRows()).toBe(1n);
+    disk.close();
+  });
+});
+
+describe('checks before acknowledging', () => {
+  const alice = user(1);
+  const bob = user(2);
+
+  /** A store with alice and bob, alice's order 1 in the tables, and her order 2 only in the journal. */
+  async function seeded(): Promise<{ store: VenueStore; stored: ReturnType<typeof order>; journalled: ReturnType<typeof order> }> {
+    const store = open(path.join(tempDir(), 'venue.db'), NOT_ON_A_TIMER);
+    const stored = order(alice, 1);
+    const journalled = order(alice, 2);
+    await store.commit({ users: [alice, bob], orders: [stored], trades: [trade(1, stored, stored)] });
+    store.materialize();
+    await store.commit({ orders: [journalled], trades: [trade(2, journalled, stored)] });
+    return { store, stored, journalled };
+  }
+
+  it('refuses whole a batch that breaks a key the tables enforce, wherever the other row is', async () => {
+    const { store, stored, journalled } = await seeded();
+    const refused: [ChangeSet, string][] = [
+      [{ users: [user(3, { number: alice.number })] }, 'UNIQUE constraint failed: users.number'],
+      [{ balances: [balance(user(9), 'VND', 1n)] }, 'FOREIGN KEY constraint failed (user_id names no user)'],
+      [{ apiKeys: [apiKey(user(9), 'ghost')] }, 'FOREIGN KEY constraint failed (user_id names no user)'],
+      [{ orders: [order(user(9), 50)] }, 'FOREIGN KEY constraint failed (user_id names no user)'],
+      [{ orders: [{ ...order(bob, 60), seq: stored.seq }] }, 'UNIQUE constraint failed: orders.seq'],
+      [{ orders: [{ ...order(bob, 61), seq: journalled.seq }] }, 'UNIQUE constraint failed: orders.seq'],
+      [{ trades: [trade(3, order(bob, 70), stored)] }, 'FOREIGN KEY constraint failed (maker_order_id names no order)'],
+      [{ trades: [trade(3, stored, order(bob, 71))] }, 'FOREIGN KEY constraint failed (taker_order_id names no order)'],
+      [{ trades: [{ ...trade(3, stored, stored), id: 'trade-1' }] }, 'UNIQUE constraint failed: trades.id'],
+      [{ trades: [{ ...trade(3, stored, stored), id: 'trade-2' }] }, 'UNIQUE constraint failed: trades.id'],
+      [{ trades: [trade(3, stored, stored), { ...trade(4, stored, stored), id: 'trade-3' }] }, 'UNIQUE constraint failed: trades.id'],
+      [{ trades: [{ ...trade(3, stored, stored), seq: 1 }] }, 'UNIQUE constraint failed: trades.seq'],
+      [{ trades: [{ ...trade(3, stored, stored), seq: 2 }] }, 'UNIQUE constraint failed: trades.seq'],
+    ];
+    for (const [changes, reason] of refused) {
+      // Each refused batch carries a good change set too, refused with it.
+      const good = store.commit({ meta: { good: 'no' } });
+      const bad = store.commit(changes);
+      const results = await Promise.allSettled([good, bad]);
+      for (const r of results) expect(r.status === 'rejected' ? String(r.reason) : 'resolved').toContain(reason);
+    }
+    expect(store.stats()).toMatchObject({ failedBatches: refused.length, journalRows: 1 });
+    // What was acknowledged still applies cleanly, and nothing refused is there.
+    expect(store.load().meta).toEqual({});
+    expect(store.tradesOfOrders([stored.orderId]).map((t) => t.id)).toEqual(['trade-1', 'trade-2']);
+    expect(store.integrityCheck()).toBe('ok');
+  });
+
+  it('refuses a change set with a value its table would refuse on its own, and only that one', async () => {
+    const { store, stored } = await seeded();
+    const neighbour = store.commit({ meta: { neighbour: 'kept' } });
+    const tooBig = store.commit({ orders: [{ ...stored, holdRemaining: 2n ** 63n }] });
+    const shortHash = store.commit({ apiKeys: [apiKey(alice, 'bad', { secretHash: Buffer.alloc(31) })] });
+    const fractional = store.commit({ orders: [{ ...stored, restingLots: 1.5 }] });
+    await expect(tooBig).rejects.toThrow(`could not write orders row ${stored.orderId}: column hold_remaining should be an integer that fits in 64 bits`);
+    await expect(shortHash).rejects.toThrow(`could not write api_keys row of user ${alice.id}: column secret_hash should be a blob of 32 bytes`);
+    await expect(fractional).rejects.toThrow('column resting_lots should be a safe integer');
+    await neighbour;
+    expect(store.getMeta('neighbour')).toBe('kept');
+    expect(store.orderById(alice.id, stored.orderId)).toEqual(stored);
+  });
+
+  it('accepts what the engine does: rows referring to rows of the same batch, orders moving to a fresh seq', async () => {
+    const { store, stored, journalled } = await seeded();
+    const carol = user(3);
+    const carols = order(carol, 3);
+    // A new user, her order and a trade against it, in separate change sets of one batch.
+    await Promise.all([
+      store.commit({ trades: [trade(3, carols, journalled)] }),
+      store.commit({ users: [carol], balances: [balance(carol, 'VND', 1n)], apiKeys: [apiKey(carol, 'desk')] }),
+      store.commit({ orders: [carols] }),
+    ]);
+    // A triggered stop takes a fresh seq: the old one is then free, once applied and while pending.
+    await store.commit({ orders: [{ ...stored, seq: 10 }, { ...journalled, seq: 11 }] });
+    await store.commit({ orders: [{ ...order(bob, 20), seq: 2 }] });
+    store.materialize();
+    await store.commit({ orders: [{ ...order(bob, 21), seq: 1 }] });
+    // A user updated in place keeps her number.
+    await store.commit({ users: [{ ...alice, totalOrders: 3n }] });
+
+    const snapshot = store.load();
+    expect(snapshot.openOrders.map((o) => [o.seq, o.orderId])).toEqual([
+      [1, order(bob, 21).orderId],
+      [2, order(bob, 20).orderId],
+      [3, carols.orderId],
+      [10, stored.orderId],
+      [11, journalled.orderId],
+    ]);
+    expect(store.tradesOfOrders([carols.orderId])).toEqual([trade(3, carols, journalled)]);
+    expect(snapshot.users.find((u) => u.id === alice.id)?.totalOrders).toBe(3n);
+    expect(store.integrityCheck()).toBe('ok');
+  });
+});
