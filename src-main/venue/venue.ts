@@ -68,6 +68,7 @@ export class Venue {
   private closed = false;
   private readonly orderEvents: OrderEvent[] = [];
   private readonly committedListeners = new Set<(batch: CommittedBatch) => void>();
+  private stopCollecting: (() => void) | undefined;
   /** Books someone watches as level diffs, with how many watchers. */
   private readonly level2 = new Map<string, { book: PublishedBook; watchers: number }>();
 
@@ -91,7 +92,6 @@ export class Venue {
     });
     this.exchange.setArchive(this.store);
     this.fresh = this.restore();
-    this.exchange.onOrderEvent((event) => this.orderEvents.push(event));
   }
 
   /**
@@ -121,8 +121,15 @@ export class Venue {
 
   /** Called after each commit with what it made durable, in commit order: the source of every push event. */
   onCommitted(listener: (batch: CommittedBatch) => void): () => void {
+    // Order events are copies made on every change: collect them only while someone will read them.
+    if (this.committedListeners.size === 0) this.stopCollecting = this.exchange.onOrderEvent((event) => this.orderEvents.push(event));
     this.committedListeners.add(listener);
-    return () => this.committedListeners.delete(listener);
+    return () => {
+      this.committedListeners.delete(listener);
+      if (this.committedListeners.size > 0) return;
+      this.stopCollecting?.();
+      this.stopCollecting = undefined;
+    };
   }
 
   /**

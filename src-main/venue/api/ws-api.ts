@@ -16,7 +16,7 @@ import { errorEventFor, parseClientMessage, parseWsCancelOrder, type Channel, ty
 import type { Caller } from '../accounts/key-ring';
 import type { OrderEvent } from '../exchange/exchange';
 import { MarketDataFeed } from '../market-data/feed';
-import type { Venue } from '../venue';
+import type { CommittedBatch, Venue } from '../venue';
 import { RateLimiter } from './rate-limit';
 import { wsOrderRecord } from './records';
 
@@ -132,8 +132,17 @@ export function createWsApi(venue: Venue, partial: Partial<WsApiOptions> = {}): 
     send(session, errorEventFor(frame, withListedMessage(err)));
   }
 
-  const unsubscribe = venue.onCommitted((batch) => {
-    if (sessions.size === 0) return;
+  /** Commits are followed only while a connection is open: with none, the venue copies no events for us. */
+  let unfollow: (() => void) | undefined;
+  const follow = (): void => {
+    unfollow ??= venue.onCommitted(publish);
+  };
+  const stopFollowing = (): void => {
+    unfollow?.();
+    unfollow = undefined;
+  };
+
+  function publish(batch: CommittedBatch): void {
     deliverOrders(batch.orders);
     const wants = (channel: MarketDataChannel, productId: string): boolean => {
       for (const session of sessions) if (session.market.get(channel)?.has(productId) === true) return true;
@@ -149,7 +158,7 @@ export function createWsApi(venue: Venue, partial: Partial<WsApiOptions> = {}): 
         sendText(session, text);
       }
     }
-  });
+  }
 
   /**
    * One update frame per connection for everything a commit did to its orders, in the order it happened; each
@@ -287,6 +296,7 @@ export function createWsApi(venue: Venue, partial: Partial<WsApiOptions> = {}): 
   wss.on('connection', (socket: WebSocket) => {
     const session = new Session(socket);
     sessions.add(session);
+    follow();
     socket.on('pong', () => {
       session.alive = true;
     });
@@ -314,6 +324,7 @@ export function createWsApi(venue: Venue, partial: Partial<WsApiOptions> = {}): 
     });
     socket.on('close', () => {
       sessions.delete(session);
+      if (sessions.size === 0) stopFollowing();
       for (const unwatch of session.bookWatches.values()) unwatch();
       limiter.forget(String(socketId(socket)));
       for (const [id, requester] of requesters) if (requester.session === session) requesters.delete(id);
@@ -344,7 +355,7 @@ export function createWsApi(venue: Venue, partial: Partial<WsApiOptions> = {}): 
     },
     close() {
       clearInterval(heartbeat);
-      unsubscribe();
+      stopFollowing();
       for (const session of sessions) session.socket.terminate();
       wss.close();
     },

@@ -637,7 +637,7 @@ export class Exchange {
       time: now,
     };
     this.newTrades.push(trade);
-    market.remember(trade);
+    market.remember(trade, fill.priceTicks, fill.lots);
     for (const [order, fee] of [
       [maker, maker === buyer ? buyerFee : sellerFee],
       [taker, taker === buyer ? buyerFee : sellerFee],

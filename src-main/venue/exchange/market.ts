@@ -3,6 +3,7 @@
 import { formatAtoms, formatUnits, isReason, toAtoms, toUnits } from '../../../src-shared/protocol/decimal';
 import type { ProductRules } from '../../../src-shared/protocol/product-rules';
 import { OrderBook, StopBook } from '../engine';
+import { CandleSeries } from '../market-data/candles';
 import type { TradeRow } from '../store';
 
 const RECENT_TRADES = 1000;
@@ -14,6 +15,8 @@ export class Market {
   readonly lotAtoms: bigint;
   /** Newest last; what GET /products/{id}/trades serves without a database read. */
   readonly recentTrades: TradeRow[] = [];
+  /** One-minute candles, kept as trades happen whether or not anyone watches. */
+  readonly candles: CandleSeries;
   /** Set by every change of the book; the market-data feed clears it when it publishes the change. */
   bookChanged = false;
   /** Number of the last published book change, for clients that check for gaps (REST and WebSocket). */
@@ -21,6 +24,7 @@ export class Market {
 
   constructor(readonly rules: ProductRules) {
     this.book = new OrderBook(rules.spec.id, rules.quoteAtomsPerTickLot);
+    this.candles = new CandleSeries((t) => this.price(t), (l) => this.size(l));
     const [whole = '0', fraction = ''] = rules.spec.sizeIncrement.split('.');
     this.lotAtoms = BigInt(whole + fraction.padEnd(rules.base.decimals, '0'));
   }
@@ -75,10 +79,11 @@ export class Market {
   /** After a restart: the last trade price (stops trigger against it) and the trades the tape shows. */
   restoreLastTrade(price: string, trades: TradeRow[]): void {
     this.book.restoreLastTrade(this.ticksOf(price));
-    this.recentTrades.push(...trades);
+    for (const trade of trades) this.remember(trade, this.ticksOf(trade.price), this.lotsOf(trade.size));
   }
 
-  remember(trade: TradeRow): void {
+  remember(trade: TradeRow, ticks: number, lots: number): void {
+    this.candles.add(ticks, lots, trade.time);
     this.recentTrades.push(trade);
     if (this.recentTrades.length > RECENT_TRADES * 2) this.recentTrades.splice(0, this.recentTrades.length - RECENT_TRADES);
   }

@@ -1,13 +1,12 @@
 /**
  * Public market data as WebSocket events: level2 snapshots and updates, trades, ticker and one-minute candles,
- * built from what each commit made durable. Candles are built from trades as they happen (after a restart, from
+ * built from what each commit made durable. Each Market keeps its candles as trades happen (after a restart, from
  * the store's recent trades); the ticker's 24-hour figures are summed from a day of candles.
  */
 import type { CandlesEvent, Level2SnapshotEvent, MarketDataChannel, TickerEvent } from '../../../src-shared/protocol/ws';
 import type { Market } from '../exchange/market';
 import type { TradeRow } from '../store';
 import type { CommittedBatch } from '../venue';
-import { CandleSeries } from './candles';
 import { LEVEL2_DEPTH } from './level2';
 
 const DAY_NS = 86_400_000_000_000n;
@@ -19,17 +18,11 @@ export interface MarketDataEvent {
 }
 
 export class MarketDataFeed {
-  private readonly candles = new Map<string, CandleSeries>();
 
   constructor(
     private readonly markets: ReadonlyMap<string, Market>,
     private readonly now: () => bigint,
   ) {
-    for (const market of markets.values()) {
-      const series = new CandleSeries((t) => market.price(t), (l) => market.size(l));
-      for (const trade of market.recentTrades) this.addToCandles(series, market, trade);
-      this.candles.set(market.id, series);
-    }
   }
 
   level2Snapshot(productId: string): Level2SnapshotEvent | undefined {
@@ -52,17 +45,16 @@ export class MarketDataFeed {
   }
 
   candleSnapshot(productId: string): CandlesEvent | undefined {
-    const series = this.candles.get(productId);
-    if (series === undefined) return undefined;
-    return { channel: 'candles', type: 'snapshot', product_id: productId, candles: series.recent() };
+    const market = this.markets.get(productId);
+    if (market === undefined) return undefined;
+    return { channel: 'candles', type: 'snapshot', product_id: productId, candles: market.candles.recent() };
   }
 
   ticker(productId: string): TickerEvent | undefined {
     const market = this.markets.get(productId);
-    const series = this.candles.get(productId);
-    if (market === undefined || series === undefined) return undefined;
+    if (market === undefined) return undefined;
     const now = this.now();
-    const day = series.summary(now - DAY_NS);
+    const day = market.candles.summary(now - DAY_NS);
     const bestBid = market.book.depth('BUY', 1)[0];
     const bestAsk = market.book.depth('SELL', 1)[0];
     const last = market.book.lastTradeTicks;
@@ -107,8 +99,7 @@ export class MarketDataFeed {
     }
     for (const [productId, trades] of tradesByProduct) {
       const market = this.markets.get(productId);
-      const series = this.candles.get(productId);
-      if (market === undefined || series === undefined) continue;
+      if (market === undefined) continue;
       touched.add(productId);
       if (wants('trades', productId)) out.push({
         channel: 'trades',
@@ -122,8 +113,8 @@ export class MarketDataFeed {
       });
       const changed = new Map<string, unknown>();
       for (const trade of trades) {
-        const candle = this.addToCandles(series, market, trade);
-        changed.set(candle.start, candle);
+        const candle = market.candles.candleOf(trade.time);
+        if (candle !== undefined) changed.set(candle.start, candle);
       }
       if (wants('candles', productId)) {
         out.push({ channel: 'candles', productId, event: { channel: 'candles', type: 'update', product_id: productId, candles: [...changed.values()] } });
@@ -135,9 +126,5 @@ export class MarketDataFeed {
       if (ticker !== undefined) out.push({ channel: 'ticker', productId, event: ticker });
     }
     return out;
-  }
-
-  private addToCandles(series: CandleSeries, market: Market, trade: TradeRow) {
-    return series.add(market.ticksOf(trade.price), market.lotsOf(trade.size), trade.time);
   }
 }
