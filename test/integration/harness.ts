@@ -180,16 +180,9 @@ export function useVenue(options: TestVenueOptions & { cleanBooks?: boolean } = 
 
 // ---- polling ------------------------------------------------------------------------------------------------
 
-/** Re-run `probe` until it returns a value, for states the venue's clock reaches (expiry, schedules, TWAP). */
-export async function eventually<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await sleep(50);
-  }
-}
+import { eventually } from './eventually';
+
+export { eventually };
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -91,16 +91,7 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Re-run `probe` until it returns a value. */
-export async function eventually<T>(probe: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+export { eventually } from '../eventually';
 
 export const BTC = 'BTC-VND';
 /** A plausible BTC-VND price, and prices `ticks` increments of 10000 away from it. */

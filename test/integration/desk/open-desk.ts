@@ -51,13 +51,4 @@ export function removeFolder(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
 
-/** Re-run `probe` until it returns a value. */
-export async function eventually<T>(probe: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+export { eventually } from '../eventually';
