@@ -1,5 +1,6 @@
 // A desktop notification and an optional short tone when one of the trader's orders fills.
 import type { Fill } from '../../src-shared/ipc/contract';
+import { formatDecimal } from '../ui/decimal-text';
 import { useDesk } from './desk-store';
 
 const SOUND_KEY = 'nova.fillSound';
@@ -28,7 +29,8 @@ export function notifyFills(fills: readonly Fill[]): void {
   if (fills.length === 0) return;
   const first = fills[0];
   if (first === undefined) return;
-  const text = fills.length === 1 ? `${first.side} ${first.size} ${first.productId} at ${first.price}` : `${fills.length} fills, last ${first.side} ${first.size} ${first.productId} at ${first.price}`;
+  const what = `${first.side} ${formatDecimal(first.size)} ${first.productId} at ${formatDecimal(first.price)}`;
+  const text = fills.length === 1 ? what : `${fills.length} fills, last ${what}`;
   useDesk.getState().notify({ kind: 'info', ref: '', title: 'Filled', detail: text, explanation: '', action: '' });
   if (typeof Notification !== 'undefined') {
     if (Notification.permission === 'granted') new Notification('Nova Desk: filled', { body: text });

@@ -4,6 +4,7 @@ import type { Fill } from '../../src-shared/ipc/contract';
 import type { Order } from '../../src-shared/protocol/records';
 import { compareDecimal } from '../ui/decimal-text';
 import type { DeskState } from './desk-store';
+import { errorNotice } from './notices-slice';
 
 /** Rows kept in memory per blotter; the table is virtualized, so this bounds memory, not drawing. */
 export const BLOTTER_LIMIT = 100_000;
@@ -30,7 +31,11 @@ export const createOrdersSlice: StateCreator<DeskState, [], [], OrdersSlice> = (
   openOrders: {},
   history: [],
   fills: [],
-  applyOrders: (orders) =>
+  applyOrders: (orders) => {
+    // The venue ends some orders itself (post-only that would take, FOK not filled, self-trade): the order is
+    // answered, not refused, so the reason is told here, once, with the catalogue's words.
+    const finished = new Set(get().history.map((o) => o.order_id));
+    const ended = orders.filter((o) => !isOpen(o) && (o.reject_reason ?? '') !== '' && !finished.has(o.order_id));
     set((s) => {
       const open = { ...s.openOrders };
       const done: Order[] = [];
@@ -51,7 +56,12 @@ export const createOrdersSlice: StateCreator<DeskState, [], [], OrdersSlice> = (
       const doneIds = new Set(done.map((o) => o.order_id));
       const history = [...done, ...s.history.filter((o) => !doneIds.has(o.order_id))].slice(0, BLOTTER_LIMIT);
       return { openOrders: open, history };
-    }),
+    });
+    for (const o of ended) {
+      const size = o.base_size !== '0' ? `${o.base_size} ${o.product_id}` : `${o.quote_size} quote of ${o.product_id}`;
+      get().notify(errorNotice(o.reject_reason ?? '', `${o.side} ${size} (${o.client_order_id || o.order_id}) ended ${o.done_reason}`));
+    }
+  },
   setOpenOrders: (orders) => set({ openOrders: Object.fromEntries(orders.filter(isOpen).map((o) => [o.order_id, o])) }),
   setHistory: (orders) => set({ history: orders.slice(0, BLOTTER_LIMIT) }),
   clearAccountData: () => set({ openOrders: {}, history: [], fills: [], account: undefined }),

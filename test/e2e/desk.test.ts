@@ -1,24 +1,31 @@
 /**
  * End to end: the desk in browser mode (`npm run web`) with its embedded simulated venue, driven in Debian's
- * Chromium as a trader would: place a limit order, see it open, cancel it, see it in the history; send a market
- * order into the simulated book and see the fill. Needs `npm run build` first (browser mode serves out/renderer)
- * and /usr/bin/chromium. Screenshots go to test-results/.
+ * Chromium as a trader would: place a limit order and see it open and on the ladder, cancel it, trade with the
+ * keyboard alone, be told why the venue refused an order, buy at market and see the fill and the balances move,
+ * watch a popped-out blotter follow the main window, and find the arranged workspace again after the desk is
+ * stopped and started. Needs /usr/bin/chromium; `npm run web` builds the renderer first when its sources are
+ * newer. Screenshots of the workspace and of each panel go to test-results/.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findErrorRecord } from '../../src-shared/errors/catalogue';
+import { waitForSave, watchLayoutSaves, type LayoutSaves, type SavedPanel } from './layout-saves';
+import { SCALE, fixed, notionalOf, sumFixed } from './fixed-decimal';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const SHOTS = join(ROOT, 'test-results');
 const WAIT = 20_000;
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 let desk: ChildProcess;
 let dataDir: string;
 let browser: Browser;
 let page: Page;
+let saves: LayoutSaves;
 
 function startDesk(dir: string): Promise<{ child: ChildProcess; url: string }> {
   // Its own process group, so npm, tsx and the desk all stop together.
@@ -40,36 +47,110 @@ function startDesk(dir: string): Promise<{ child: ChildProcess; url: string }> {
   });
 }
 
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** SIGTERM to the whole group, then wait until every process of it is gone, so the data folder is free. */
+async function stopDesk(child: ChildProcess): Promise<void> {
+  const pid = child.pid;
+  if (pid === undefined || !groupAlive(pid)) return;
+  process.kill(-pid, 'SIGTERM');
+  // Not expect.poll: this also runs in afterAll, outside any test.
+  for (let waited = 0; groupAlive(pid); waited += 100) {
+    if (waited > 30_000) throw new Error(`npm run web (group ${pid}) is still running 30 s after SIGTERM`);
+    await new Promise((done) => setTimeout(done, 100));
+  }
+}
+
+async function openDesk(url: string): Promise<Page> {
+  const opened = await browser.newPage({ viewport: { width: 1600, height: 1400 } });
+  saves = watchLayoutSaves(opened);
+  await opened.goto(url);
+  // Trading starts once the account has loaded through the bridge.
+  await opened.getByRole('table', { name: 'Balances' }).getByRole('row').nth(1).waitFor({ timeout: WAIT });
+  return opened;
+}
+
 async function shot(name: string): Promise<void> {
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 }
 
-/** The pre-trade checks may hold an order for confirmation; a trader reads it and sends it anyway. */
-async function confirmIfHeld(): Promise<void> {
-  const dialog = page.getByRole('dialog', { name: 'Confirm order' });
-  if (await dialog.isVisible().catch(() => false)) await dialog.getByRole('button').first().click();
+/**
+ * Sends the ticket. The pre-trade checks may hold an order for confirmation; a trader reads it and sends it
+ * anyway. Sent, the ticket clears its client order id, which is how a test knows the desk has answered.
+ */
+async function send(): Promise<void> {
+  const clientOrderId = page.getByLabel('Client order id', { exact: true });
+  const held = page.getByRole('dialog', { name: 'Confirm order' });
+  const answered = async (): Promise<boolean> => (await clientOrderId.inputValue()) === '' || (await held.isVisible());
+  await page.getByRole('button', { name: /^Buy|^Sell/ }).click();
+  await expect.poll(answered, { timeout: WAIT }).toBe(true);
+  if (await held.isVisible()) await held.getByRole('button').first().click();
+  await expect.poll(() => clientOrderId.inputValue(), { timeout: WAIT }).toBe('');
+}
+
+/** The price of the ladder's bid level `depth` rows below the best (or its last), as the venue writes it. */
+async function bidLevelPrice(depth: number): Promise<string> {
+  const bids = page.getByRole('button', { name: /^Bid \d/ });
+  await expect.poll(() => bids.count(), { timeout: WAIT }).toBeGreaterThan(0);
+  const count = await bids.count();
+  const label = (await bids.nth(Math.min(depth, count - 1)).getAttribute('aria-label')) ?? '';
+  const price = /^Bid (\S+)/.exec(label)?.[1] ?? '';
+  expect(fixed(price) > 0n).toBe(true);
+  return price;
 }
 
 /** A buy limit 5% under the best bid: it rests, and it stays inside the desk's 10% deviation check. */
 async function restingBuyPrice(): Promise<string> {
-  await expect.poll(() => page.getByRole('button', { name: /^Bid \d+/ }).count(), { timeout: WAIT }).toBeGreaterThan(0);
-  const label = (await page.getByRole('button', { name: /^Bid \d+/ }).first().getAttribute('aria-label')) ?? '';
-  const bid = BigInt(/^Bid (\d+)/.exec(label)?.[1] ?? '0');
-  expect(bid > 0n).toBe(true);
+  const bid = fixed(await bidLevelPrice(0)) / SCALE;
   return (((bid * 95n) / 100n / 10000n) * 10000n).toString();
 }
 
-async function placeLimitBuy(price: string, clientOrderId: string): Promise<void> {
+async function placeLimitBuy(price: string, clientOrderId: string, options: { postOnly?: boolean } = {}): Promise<void> {
   await page.getByLabel('Type', { exact: true }).selectOption('LIMIT');
   await page.getByLabel('Price', { exact: true }).fill(price);
   await page.getByLabel('Size', { exact: true }).fill('0.001');
+  await page.getByLabel('Post-only', { exact: true }).setChecked(options.postOnly === true);
   await page.getByLabel('Client order id', { exact: true }).fill(clientOrderId);
-  await page.getByRole('button', { name: /^Buy/ }).click();
-  await confirmIfHeld();
+  await send();
 }
 
-function rowsWith(table: string, text: string) {
-  return page.getByRole('table', { name: table }).getByRole('row').filter({ hasText: text });
+function rowsWith(table: string, text: string, on: Page = page) {
+  return on.getByRole('table', { name: table }).getByRole('row').filter({ hasText: text });
+}
+
+/** The body rows of a table as cell texts, with the narrow spaces that group thousands taken out. */
+function cells(table: string, on: Page = page): Promise<string[][]> {
+  return on.getByRole('table', { name: table }).evaluate((t) =>
+    [...t.querySelectorAll('tbody tr:not([aria-hidden])')].map((row) => [...row.children].map((cell) => (cell.textContent ?? '').replaceAll('\u202f', '').trim())),
+  );
+}
+
+type Holding = { free: bigint; locked: bigint };
+
+async function holdings(): Promise<Record<string, Holding>> {
+  const rows = await cells('Balances');
+  return Object.fromEntries(rows.map(([asset = '', free = '', locked = '']) => [asset, { free: fixed(free), locked: fixed(locked) }]));
+}
+
+async function focusedField(): Promise<string> {
+  return page.evaluate(() => document.activeElement?.closest('label')?.firstChild?.textContent?.trim() ?? document.activeElement?.tagName ?? '');
+}
+
+/** Each panel of the workspace in order, with the columns and rows it spans. */
+function arrangement(on: Page): Promise<string[]> {
+  return on.locator('main.workspace > .slot').evaluateAll((slots) =>
+    slots.map((slot) => {
+      const style = (slot as HTMLElement).style;
+      return `${slot.querySelector('section.panel')?.getAttribute('aria-label') ?? '?'} | ${style.gridColumn} | ${style.gridRow}`;
+    }),
+  );
 }
 
 beforeAll(async () => {
@@ -77,34 +158,28 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'nova-e2e-'));
   const started = await startDesk(dataDir);
   desk = started.child;
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
-  page = await browser.newPage({ viewport: { width: 1600, height: 1400 } });
-  await page.goto(started.url);
-  // Trading starts once the account has loaded through the bridge.
-  await page.getByRole('table', { name: 'Balances' }).getByRole('row').nth(1).waitFor({ timeout: WAIT });
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  page = await openDesk(started.url);
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  if (desk?.pid !== undefined) {
-    const exited = new Promise((done) => desk.once('exit', done));
-    process.kill(-desk.pid, 'SIGTERM');
-    await exited;
-  }
-  rmSync(dataDir, { recursive: true, force: true });
-});
+  if (desk !== undefined) await stopDesk(desk);
+  if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
+}, 60_000);
 
 describe('the desk in a browser', () => {
-  it('places a limit order, shows it open, cancels it and shows it in the history', { timeout: 120_000 }, async () => {
-    const price = await restingBuyPrice();
+  it('places a limit order, shows it open and on the ladder, cancels it and shows it in the history', { timeout: 60_000 }, async () => {
+    // A level well inside the ladder's twenty rows, yet deep enough that the simulated takers rarely reach it.
+    const price = await bidLevelPrice(10);
     await shot('workspace');
     await placeLimitBuy(price, 'e2e-limit-1');
 
     const open = rowsWith('Open orders', 'e2e-limit-1');
     await expect.poll(() => open.count(), { timeout: WAIT }).toBe(1);
+    const mine = page.getByRole('region', { name: 'Depth ladder BTC-VND' }).getByRole('button', { name: `Cancel my orders at ${price}`, exact: true });
+    await expect.poll(() => mine.count(), { timeout: WAIT }).toBe(1);
+    expect(await mine.textContent()).toContain('mine 0.001');
     await shot('limit-order-open');
 
     await open.getByRole('button', { name: 'Cancel', exact: true }).click();
@@ -112,10 +187,11 @@ describe('the desk in a browser', () => {
     await expect.poll(() => history.count(), { timeout: WAIT }).toBe(1);
     expect(await history.textContent()).toContain('CANCELED');
     await expect.poll(() => open.count(), { timeout: WAIT }).toBe(0);
+    await expect.poll(() => mine.count(), { timeout: WAIT }).toBe(0);
     await shot('limit-order-cancelled');
   });
 
-  it('checks the ticket as the trader types', { timeout: 120_000 }, async () => {
+  it('checks the ticket as the trader types', { timeout: 60_000 }, async () => {
     await page.getByLabel('Type', { exact: true }).selectOption('LIMIT');
     await page.getByLabel('Price', { exact: true }).fill('2500001234');
     await page.getByLabel('Size', { exact: true }).fill('0.001');
@@ -129,7 +205,7 @@ describe('the desk in a browser', () => {
     await page.getByLabel('Price', { exact: true }).fill('');
   });
 
-  it('cancels several selected orders at once', { timeout: 120_000 }, async () => {
+  it('cancels several selected orders at once', { timeout: 60_000 }, async () => {
     const price = await restingBuyPrice();
     await placeLimitBuy(price, 'e2e-bulk-1');
     await placeLimitBuy(price, 'e2e-bulk-2');
@@ -141,21 +217,124 @@ describe('the desk in a browser', () => {
     await expect.poll(() => rowsWith('Open orders', 'e2e-bulk-').count(), { timeout: WAIT }).toBe(0);
   });
 
-  it('sends a market order into the simulated book and shows the fill', { timeout: 120_000 }, async () => {
-    await expect.poll(() => page.getByRole('button', { name: /^Ask \d+/ }).count(), { timeout: WAIT }).toBeGreaterThan(0);
+  it('places an order with the keyboard alone', { timeout: 60_000 }, async () => {
+    // Start from a ticket that is not ready: a market order, so the type has to be chosen by key too.
     await page.getByLabel('Type', { exact: true }).selectOption('MARKET');
+    await page.getByLabel('Size', { exact: true }).fill('');
+    const price = await bidLevelPrice(12);
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+
+    await page.keyboard.press('Alt+T');
+    await expect.poll(focusedField).toBe('Size');
+    await page.keyboard.press('Shift+Tab');
+    await expect.poll(focusedField).toBe('Type');
+    await page.keyboard.press('l');
+    await expect.poll(() => page.getByLabel('Type', { exact: true }).inputValue()).toBe('LIMIT');
+    await page.keyboard.press('Tab');
+    await expect.poll(focusedField).toBe('Price');
+    await page.keyboard.type(price);
+    await page.keyboard.press('Tab');
+    await expect.poll(focusedField).toBe('Size');
+    await page.keyboard.type('0.001');
+    await page.keyboard.press('Alt+S');
+    await expect.poll(() => page.getByRole('button', { name: /^Sell 0.001 BTC/ }).count()).toBe(1);
+    await page.keyboard.press('Alt+B');
+    await expect.poll(() => page.getByRole('button', { name: /^Buy 0.001 BTC/ }).count()).toBe(1);
+    await shot('keyboard-ticket');
+    await page.keyboard.press('Enter');
+
+    const placed = async (): Promise<number> =>
+      (await cells('Open orders')).filter((row) => row.includes(price) && row.includes('0.001') && row.includes('Buy') && row.includes('LIMIT')).length;
+    await expect.poll(placed, { timeout: WAIT }).toBe(1);
+    await shot('keyboard-order-open');
+
+    await page.getByRole('button', { name: 'Cancel all BTC-VND' }).click();
+    await expect.poll(placed, { timeout: WAIT }).toBe(0);
+  });
+
+  it('explains an order the venue refuses with the catalogue\'s title, message and action', { timeout: 60_000 }, async () => {
+    const record = findErrorRecord('E0202_PostOnlyWouldMatch');
+    expect(record).toBeDefined();
+    // The worst ask the ladder shows: a post-only buy there takes liquidity even if the best ask moves a little.
+    const asks = page.getByRole('button', { name: /^Ask \d/ });
+    await expect.poll(() => asks.count(), { timeout: WAIT }).toBeGreaterThan(0);
+    const price = /^Ask (\S+)/.exec((await asks.first().getAttribute('aria-label')) ?? '')?.[1] ?? '';
+    await placeLimitBuy(price, 'e2e-post-only', { postOnly: true });
+    const notice = page.getByRole('alert').filter({ hasText: record?.title ?? '?' });
+    await notice.waitFor({ timeout: WAIT });
+    const text = (await notice.textContent()) ?? '';
+    expect(text).toContain(record?.message ?? '?');
+    expect(text).toContain('Change the request and send it again.');
+    expect(text).toContain('E0202_PostOnlyWouldMatch');
+    expect(await rowsWith('Open orders', 'e2e-post-only').count()).toBe(0);
+    await expect.poll(() => rowsWith('Order history', 'e2e-post-only').filter({ hasText: 'REJECTED' }).count(), { timeout: WAIT }).toBe(1);
+    // The ticket follows the order it sent past the venue's first answer.
+    await expect.poll(() => page.getByLabel('Last order', { exact: true }).textContent(), { timeout: WAIT }).toBe('BUY 0.001 BTC-VND: REJECTED');
+    await shot('venue-error');
+
+    await page.getByLabel('Post-only', { exact: true }).uncheck();
+    await notice.getByRole('button', { name: /^Dismiss/ }).click();
+    await expect.poll(() => notice.count()).toBe(0);
+  });
+
+  it('sends a market order into the simulated book and shows the fill and the balances it moved', { timeout: 60_000 }, async () => {
+    // Nothing of ours rests, so nothing is locked and the balances stand still until we trade.
+    await expect.poll(async () => (await cells('Open orders')).length, { timeout: WAIT }).toBe(0);
+    await expect.poll(async () => Object.values(await holdings()).every((h) => h.locked === 0n), { timeout: WAIT }).toBe(true);
+    const before = await holdings();
+    expect(before.BTC).toBeDefined();
+    expect(before.VND).toBeDefined();
+
+    await expect.poll(() => page.getByRole('button', { name: /^Ask \d/ }).count(), { timeout: WAIT }).toBeGreaterThan(0);
+    await page.getByLabel('Type', { exact: true }).selectOption('MARKET');
+    await page.getByLabel('Post-only', { exact: true }).uncheck();
     await page.getByLabel('Size', { exact: true }).fill('0.001');
     await page.getByLabel('Client order id', { exact: true }).fill('e2e-market-1');
-    await page.getByRole('button', { name: /^Buy/ }).click();
-    await confirmIfHeld();
+    await send();
 
-    const fills = rowsWith('Fills', 'e2e-market-1');
-    await expect.poll(() => fills.count(), { timeout: WAIT }).toBeGreaterThan(0);
+    // Fills: Time, Product, Side, Price, Size, Fee ("amount asset"), Liquidity, Order.
+    const fills = async (): Promise<string[][]> => (await cells('Fills')).filter((row) => row[7] === 'e2e-market-1');
+    await expect.poll(async () => sumFixed((await fills()).map((row) => row[4] ?? '')), { timeout: WAIT }).toBe(fixed('0.001'));
     await expect.poll(() => rowsWith('Open orders', 'e2e-market-1').count(), { timeout: WAIT }).toBe(0);
+
+    const filled = await fills();
+    const notional = filled.reduce((sum, row) => sum + notionalOf(row[3] ?? '', row[4] ?? ''), 0n);
+    const fee = (asset: string): bigint => sumFixed(filled.filter((row) => row[5]?.endsWith(` ${asset}`)).map((row) => row[5]?.split(' ')[0] ?? ''));
+    expect(filled.every((row) => row[5]?.endsWith(' VND') === true || row[5]?.endsWith(' BTC') === true)).toBe(true);
+    const expected = {
+      BTC: { free: (before.BTC?.free ?? 0n) + fixed('0.001') - fee('BTC'), locked: 0n },
+      VND: { free: (before.VND?.free ?? 0n) - notional - fee('VND'), locked: 0n },
+    };
+    await expect
+      .poll(async () => {
+        const now = await holdings();
+        return { BTC: now.BTC, VND: now.VND };
+      }, { timeout: WAIT })
+      .toEqual(expected);
     await shot('market-order-filled');
   });
 
-  it('pops a panel out into its own live window and takes it back', { timeout: 120_000 }, async () => {
+  it('pops the open orders out into a window that follows the main one', { timeout: 60_000 }, async () => {
+    const popup = page.waitForEvent('popup');
+    await page.getByRole('button', { name: 'Pop out Open orders' }).click();
+    const window = await popup;
+    await window.getByRole('table', { name: 'Open orders' }).waitFor({ timeout: WAIT });
+    await expect.poll(() => page.getByRole('region', { name: 'Open orders' }).count()).toBe(0);
+
+    await placeLimitBuy(await restingBuyPrice(), 'e2e-popped-1');
+    const there = rowsWith('Open orders', 'e2e-popped-1', window);
+    await expect.poll(() => there.count(), { timeout: WAIT }).toBe(1);
+    await window.screenshot({ path: join(SHOTS, 'popped-out-open-orders.png') });
+
+    // Cancelled over there, it is history over here.
+    await there.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await expect.poll(() => rowsWith('Order history', 'e2e-popped-1').count(), { timeout: WAIT }).toBe(1);
+    await expect.poll(() => there.count(), { timeout: WAIT }).toBe(0);
+    await window.getByRole('button', { name: 'Back to workspace' }).click();
+    await page.getByRole('region', { name: 'Open orders' }).waitFor({ timeout: WAIT });
+  });
+
+  it('pops a panel out into its own live window and takes it back', { timeout: 60_000 }, async () => {
     const popup = page.waitForEvent('popup');
     await page.getByRole('button', { name: 'Pop out Trades' }).click();
     const window = await popup;
@@ -169,7 +348,7 @@ describe('the desk in a browser', () => {
     await page.getByRole('region', { name: 'Trades ETH-VND' }).waitFor({ timeout: WAIT });
   });
 
-  it('creates a read-only API key on the venue and lists it without its secret', { timeout: 120_000 }, async () => {
+  it('creates a read-only API key on the venue and lists it without its secret', { timeout: 60_000 }, async () => {
     const keys = page.getByRole('region', { name: 'API keys' });
     const create = keys.getByRole('form', { name: 'Create API key' });
     await create.getByLabel('Key name').fill('e2e-read-only');
@@ -183,18 +362,50 @@ describe('the desk in a browser', () => {
     await shot('api-keys');
   });
 
-  it('restores the trader\'s layout on the next start', { timeout: 120_000 }, async () => {
-    await page.getByRole('button', { name: 'Close API keys' }).click();
-    await expect.poll(() => page.getByRole('region', { name: 'API keys' }).count()).toBe(0);
-    // The layout is saved a moment after the last change.
-    await new Promise((done) => setTimeout(done, 1500));
-    await page.reload();
-    await page.getByRole('table', { name: 'Balances' }).getByRole('row').nth(1).waitFor({ timeout: WAIT });
-    await page.getByRole('region', { name: 'Trades ETH-VND' }).waitFor({ timeout: WAIT });
-    expect(await page.getByRole('region', { name: 'API keys' }).count()).toBe(0);
+  it('saves a picture of each panel', { timeout: 60_000 }, async () => {
+    const panels: Array<[file: string, region: string | RegExp]> = [
+      ['panel-ticket', 'Order ticket'],
+      ['panel-ladder', /^Depth ladder /],
+      ['panel-tape', /^Trades /],
+      ['panel-chart', /^Chart /],
+      ['panel-open-orders', 'Open orders'],
+      ['panel-order-history', 'Order history'],
+      ['panel-fills', 'Fills'],
+      ['panel-account', 'Account'],
+      ['panel-keys', 'API keys'],
+      ['panel-environments', 'Environments'],
+    ];
+    await shot('workspace-after-trading');
+    for (const [file, region] of panels) {
+      const path = join(SHOTS, `${file}.png`);
+      rmSync(path, { force: true });
+      await page.getByRole('region', { name: region, exact: true }).screenshot({ path });
+      expect(statSync(path).size).toBeGreaterThan(0);
+    }
   });
 
-  it('marks Production in red when the trader switches to it', { timeout: 120_000 }, async () => {
+  it('restores the trader\'s layout after the desk is stopped and started again', { timeout: 90_000 }, async () => {
+    await page.getByRole('button', { name: 'Close API keys' }).click();
+    await page.getByRole('button', { name: 'Move Fills earlier' }).click();
+    await page.getByRole('button', { name: 'Wider Fills' }).click();
+    await page.getByRole('button', { name: 'Taller Chart' }).click();
+    const arranged = await arrangement(page);
+    expect(arranged.some((panel) => panel.startsWith('API keys'))).toBe(false);
+    expect(arranged).toContain('Trades ETH-VND | span 1 | span 1');
+    // Stopped before it has the layout, the desk would rightly come back with the old one.
+    const panel = (panels: SavedPanel[], kind: string): SavedPanel | undefined => panels.find((p) => p.kind === kind);
+    await waitForSave(saves, (panels) => panel(panels, 'keys') === undefined && panel(panels, 'fills')?.width === 2 && panel(panels, 'chart')?.height === 3, WAIT);
+
+    await page.close();
+    await stopDesk(desk);
+    const restarted = await startDesk(dataDir);
+    desk = restarted.child;
+    page = await openDesk(restarted.url);
+    await expect.poll(() => arrangement(page), { timeout: WAIT }).toEqual(arranged);
+    await shot('workspace-restored');
+  });
+
+  it('marks Production in red when the trader switches to it', { timeout: 60_000 }, async () => {
     const env = page.getByRole('region', { name: 'Environments' });
     // Nothing listens there: the desk reports the connection state, which is what a trader would see.
     await env.getByLabel('Production REST URL').fill('http://127.0.0.1:9/');

@@ -22,7 +22,8 @@ export interface CandleChart {
 }
 
 const COLORS = { up: '#2ebd85', down: '#f6465d', grid: '#2a2f3a', text: '#8b93a7' } as const;
-const AXIS = 80;
+const AXIS_MIN = 80;
+const FONT = '11px system-ui';
 
 export function createCanvasChart(canvas: HTMLCanvasElement): CandleChart {
   const ctx = canvas.getContext('2d');
@@ -38,7 +39,11 @@ export function createCanvasChart(canvas: HTMLCanvasElement): CandleChart {
       }
       ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
       ctx.clearRect(0, 0, width, height);
-      const plotWidth = width - AXIS;
+      // The price axis as wide as its widest label (a VND price has ten digits and more), never cut off.
+      ctx.font = FONT;
+      const highest = [...candles.map((c) => c.high), ...orders.map((o) => o.price)].reduce((most, p) => Math.max(most, Number(p)), 0);
+      const axis = Math.max(AXIS_MIN, Math.ceil(ctx.measureText(Math.round(highest * 1.1).toLocaleString('en-US')).width) + 12);
+      const plotWidth = width - axis;
       const slot = 8;
       const shown = candles.slice(-Math.max(1, Math.floor(plotWidth / slot)));
       const prices = [...shown.flatMap((c) => [Number(c.high), Number(c.low)]), ...orders.map((o) => Number(o.price))];
@@ -60,7 +65,6 @@ export function createCanvasChart(canvas: HTMLCanvasElement): CandleChart {
 
       ctx.strokeStyle = COLORS.grid;
       ctx.fillStyle = COLORS.text;
-      ctx.font = '11px system-ui';
       for (let i = 0; i <= 4; i++) {
         const price = low + ((high - low) * i) / 4;
         const py = y(price);

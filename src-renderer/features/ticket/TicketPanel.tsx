@@ -1,18 +1,36 @@
 /**
- * The order ticket: every parameter of the venue's order API, checked as the trader types. Keyboard: Alt+B and
- * Alt+S pick the side, Alt+1..4 size 25/50/75/100% of what is free, Enter (or Ctrl+Enter anywhere in it) sends.
+ * The order ticket: every parameter of the venue's order API, checked as the trader types. Keyboard: Alt+T from
+ * anywhere in the window puts the cursor in it, Alt+B and Alt+S pick the side, Alt+1..4 size 25/50/75/100% of
+ * what is free, Enter (or Ctrl+Enter anywhere in it) sends.
  */
-import { useMemo, useState, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { PlaceOrderRequest, PreTradeIssue } from '../../../src-shared/ipc/contract';
+import type { Order } from '../../../src-shared/protocol/records';
 import { ORDER_TYPES, STOP_TYPES, TIMES_IN_FORCE, REST_STP_MODES } from '../../../src-shared/protocol/vocabulary';
 import { attempt } from '../../stores/desk-actions';
 import { useDesk } from '../../stores/desk-store';
 import { Panel } from '../../ui/Panel';
+import { statusOf } from '../blotters/order-columns';
 import { formatDecimal } from '../../ui/decimal-text';
 import { checkTicket, presetSize, type TicketContext, type TicketField, type TicketForm } from './ticket-check';
 
 const PRESETS = [25, 50, 75, 100] as const;
 const NO_LEVELS: never[] = [];
+/** Done orders go to the front of the history: the last one sent is among the first few. */
+const RECENT = 50;
+
+/** The order as it stands now (its place answer is only its first state), while it is open or recently done. */
+function useLatest(sent: Order | undefined): Order | undefined {
+  const id = sent?.order_id;
+  const latest = useDesk((s) => {
+    if (id === undefined) return undefined;
+    const open = s.openOrders[id];
+    if (open !== undefined) return open;
+    for (let i = 0; i < Math.min(RECENT, s.history.length); i++) if (s.history[i]?.order_id === id) return s.history[i];
+    return undefined;
+  });
+  return latest ?? sent;
+}
 
 /** The book only matters to orders without a price, so only they re-render with it. */
 function useTicketContext(productId: string, needsBook: boolean): TicketContext {
@@ -52,7 +70,23 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
   const check = checkTicket(ticket, ctx);
   const [pending, setPending] = useState<Pending | undefined>();
   const [sending, setSending] = useState(false);
-  const [last, setLast] = useState<string>('');
+  const [sent, setSent] = useState<Order | undefined>();
+  const last = useLatest(sent);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  useEffect(() => {
+    // The key's position, not its character: Alt+T types a symbol on some layouts.
+    const focusTicket = (e: globalThis.KeyboardEvent): void => {
+      if (!e.altKey || e.ctrlKey || e.metaKey || e.code !== 'KeyT') return;
+      const field = formRef.current?.querySelector<HTMLInputElement>('input[inputmode="decimal"]:not(:disabled)');
+      if (field === null || field === undefined) return;
+      e.preventDefault();
+      field.focus();
+      field.select();
+    };
+    window.addEventListener('keydown', focusTicket);
+    return () => window.removeEventListener('keydown', focusTicket);
+  }, []);
 
   // An empty ticket is not wrong yet: its checks speak once the trader starts typing.
   const pristine = ticket.size.trim() === '' && ticket.price.trim() === '';
@@ -71,7 +105,7 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
     }
     setPending(undefined);
     useDesk.getState().applyOrders([result.order]);
-    setLast(`${result.order.side} ${result.order.base_size !== '0' ? result.order.base_size : result.order.quote_size} ${result.order.product_id}: ${result.order.status}`);
+    setSent(result.order);
     edit({ clientOrderId: '' });
   };
 
@@ -109,7 +143,7 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
 
   return (
     <Panel title="Order ticket">
-      <form className={`ticket ${ticket.side === 'BUY' ? 'buying' : 'selling'}`} onKeyDown={onKey} onSubmit={(e) => (e.preventDefault(), submit())} aria-label={`Order ticket ${productId}`}>
+      <form ref={formRef} className={`ticket ${ticket.side === 'BUY' ? 'buying' : 'selling'}`} onKeyDown={onKey} onSubmit={(e) => (e.preventDefault(), submit())} aria-label={`Order ticket ${productId}`}>
         <div className="side-pick" role="group" aria-label="Side">
           <button type="button" className={ticket.side === 'BUY' ? 'on buy' : ''} aria-pressed={ticket.side === 'BUY'} aria-label="Choose buy side" onClick={() => edit({ side: 'BUY' })} title="Alt+B">Buy</button>
           <button type="button" className={ticket.side === 'SELL' ? 'on sell' : ''} aria-pressed={ticket.side === 'SELL'} aria-label="Choose sell side" onClick={() => edit({ side: 'SELL' })} title="Alt+S">Sell</button>
@@ -200,7 +234,11 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
         <button type="submit" className={`submit ${ticket.side === 'BUY' ? 'buy' : 'sell'}`} disabled={check.request === undefined || sending} title="Enter or Ctrl+Enter">
           {`${sideWord}${sizeWord} ${productId}`}
         </button>
-        {last !== '' && <p className="muted" aria-live="polite">{last}</p>}
+        {last !== undefined && (
+          <p className="muted" aria-live="polite" aria-label="Last order">
+            {`${last.side} ${formatDecimal(last.base_size !== '0' ? last.base_size : last.quote_size)} ${last.product_id}: ${statusOf(last)}`}
+          </p>
+        )}
       </form>
       {pending !== undefined && (
         <div className="confirm" role="dialog" aria-label="Confirm order">
