@@ -113,6 +113,23 @@ describe('error notices', () => {
     expect(useDesk.getState().notices.map((n) => n.detail)).toEqual(['key expired', 'no API key']);
   });
 
+  it('explains an order the venue ended itself, once, with the catalogue words for its reject_reason', () => {
+    const s = useDesk.getState();
+    const rejected = order('p', { status: 'DONE', done_reason: 'REJECTED', reject_reason: 'E0202_PostOnlyWouldMatch', updated_at: '3' });
+    s.applyOrders([rejected]);
+    s.applyOrders([{ ...rejected, updated_at: '4' }]);
+    const notices = useDesk.getState().notices.filter((n) => n.ref === 'E0202_PostOnlyWouldMatch');
+    expect(notices).toHaveLength(1);
+    expect(notices[0]?.title).not.toBe('E0202_PostOnlyWouldMatch');
+    expect(notices[0]?.detail).toContain('REJECTED');
+  });
+
+  it('does not explain an order that simply filled or was cancelled', () => {
+    const s = useDesk.getState();
+    s.applyOrders([order('f', { status: 'DONE', done_reason: 'FILLED', updated_at: '3' }), order('c', { status: 'DONE', done_reason: 'CANCELED', updated_at: '3' })]);
+    expect(useDesk.getState().notices).toEqual([]);
+  });
+
   it('falls back to the reference for one the catalogue does not know', () => {
     expect(errorNotice('E0999_Newer', 'E0999_Newer: something')).toMatchObject({ title: 'E0999_Newer', detail: 'something' });
   });
