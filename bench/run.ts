@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchCommittedOrders } from './committed-orders';
 import { benchEngine } from './engine';
+import { benchRenderer, FRAME_60HZ_MS, withinOneFrame } from './renderer';
 import { benchStore } from './store';
 import { benchWs } from './ws';
 
@@ -64,6 +65,21 @@ figures.push({
   target: '>= 0.5x',
   met: ws.venuePerSec / ws.echoPerSec >= 0.5,
 });
+
+// Frame times are measured in Chromium against one 60 Hz frame; a gap under 1.5 frames counts as one frame
+// (rAF timestamps wobble by tenths of a millisecond: an idle page has p99 16.8 ms).
+const renderer = await benchRenderer({ quick });
+const [idle, ...runs] = renderer.rows;
+for (const r of runs) {
+  figures.push({
+    name: `Renderer frame time p95 (p50/p99 ms), ${r.name}`,
+    value: `${r.p95ms.toFixed(1)} ms (${r.p50ms.toFixed(1)}/${r.p99ms.toFixed(1)}), ${r.dropped}/${r.frames} dropped, ${r.mainCpuMsPerFrame.toFixed(1)} ms CPU/frame`,
+    baseline: `one 60 Hz frame ${FRAME_60HZ_MS} ms (idle page p95 ${idle?.p95ms.toFixed(1) ?? '?'})`,
+    ratio: FRAME_60HZ_MS / r.p95ms,
+    target: 'p95 <= 16.7 ms',
+    met: withinOneFrame(r.p95ms),
+  });
+}
 
 const date = new Date().toISOString().slice(0, 10);
 console.log(`\nNova Desk benchmarks, ${date}${quick ? ' (quick)' : ''}\n`);

@@ -2,7 +2,7 @@
  * A sortable table that draws only the rows in view, so a blotter of 100 000 rows scrolls like one of 100.
  * It stays a real <table> (named by `label`) so a screen reader and the tests find it by role.
  */
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { memo, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { sortRows, type SortDirection, type SortKind } from './sort';
 
 export interface Column<Row> {
@@ -31,12 +31,37 @@ export interface VirtualTableProps<Row> {
 }
 
 export const ROW_HEIGHT = 24;
-const OVERSCAN = 8;
+/** Rows drawn beyond the view in the direction of scrolling, where the compositor may scroll before React draws; and behind. */
+const AHEAD = 8;
+const BEHIND = 2;
+
+interface RowViewProps<Row> {
+  row: Row;
+  columns: readonly Column<Row>[];
+  /** 1-based among all rows, header included. */
+  index: number;
+  className: string | undefined;
+}
+
+// Memoised so a scroll draws only the rows that came into view; the rows still in view keep their cells.
+const RowView = memo(function RowView<Row>(props: RowViewProps<Row>): React.JSX.Element {
+  const { row, columns } = props;
+  return (
+    <tr aria-rowindex={props.index} className={props.className} style={{ height: ROW_HEIGHT }}>
+      {columns.map((c) => (
+        <td key={c.key} className={c.align === 'right' ? 'num' : undefined}>
+          {c.render === undefined ? c.value(row) : c.render(row)}
+        </td>
+      ))}
+    </tr>
+  );
+}) as <Row>(props: RowViewProps<Row>) => React.JSX.Element;
 
 export function VirtualTable<Row>(props: VirtualTableProps<Row>): React.JSX.Element {
   const { label, columns, rows, rowKey, height, rowClass } = props;
   const [sort, setSort] = useState<{ key: string; direction: SortDirection } | undefined>();
-  const [scrollTop, setScrollTop] = useState(0);
+  // The row at the top, not the pixel offset: a scroll within one row renders nothing.
+  const [view, setView] = useState({ top: 0, down: true });
 
   const sorted = useMemo(() => {
     const column = sort === undefined ? undefined : columns.find((c) => c.key === sort.key);
@@ -46,8 +71,8 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>): React.JSX.Elem
   const { onSorted } = props;
   useEffect(() => onSorted?.(sorted), [onSorted, sorted]);
 
-  const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
-  const count = Math.ceil(height / ROW_HEIGHT) + OVERSCAN * 2;
+  const first = Math.max(0, view.top - (view.down ? BEHIND : AHEAD));
+  const count = Math.ceil(height / ROW_HEIGHT) + AHEAD + BEHIND;
   const visible = sorted.slice(first, first + count);
   const after = Math.max(0, sorted.length - first - visible.length);
 
@@ -55,7 +80,15 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>): React.JSX.Elem
     setSort((s) => (s?.key === key ? { key, direction: s.direction === 'asc' ? 'desc' : 'asc' } : { key, direction: 'asc' }));
 
   return (
-    <div className="vtable" style={{ height }} onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}>
+    <div
+      className="vtable"
+      // Strict containment makes the scroller a layout boundary: rows coming into view relayout this table only.
+      style={{ height, contain: 'strict' }}
+      onScroll={(e) => {
+        const top = Math.floor(e.currentTarget.scrollTop / ROW_HEIGHT);
+        setView((v) => (v.top === top ? v : { top, down: top > v.top }));
+      }}
+    >
       <table aria-label={label} aria-rowcount={sorted.length + 1}>
         <thead>
           <tr>
@@ -81,13 +114,7 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>): React.JSX.Elem
         <tbody>
           {first > 0 && <tr aria-hidden="true" style={{ height: first * ROW_HEIGHT }} />}
           {visible.map((row, i) => (
-            <tr key={rowKey(row)} aria-rowindex={first + i + 2} className={rowClass?.(row)} style={{ height: ROW_HEIGHT }}>
-              {columns.map((c) => (
-                <td key={c.key} className={c.align === 'right' ? 'num' : undefined}>
-                  {c.render === undefined ? c.value(row) : c.render(row)}
-                </td>
-              ))}
-            </tr>
+            <RowView key={rowKey(row)} row={row} columns={columns} index={first + i + 2} className={rowClass?.(row)} />
           ))}
           {after > 0 && <tr aria-hidden="true" style={{ height: after * ROW_HEIGHT }} />}
         </tbody>

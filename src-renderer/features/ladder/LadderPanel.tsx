@@ -21,18 +21,30 @@ interface RowNodes {
   mine: HTMLButtonElement;
 }
 
+// Every write dirties layout even when the value is the same, so only what changed is written.
+function setText(node: HTMLElement, text: string): void {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+function setLabel(node: HTMLElement, label: string): void {
+  if (node.getAttribute('aria-label') !== label) node.setAttribute('aria-label', label);
+}
+
 function paint(nodes: RowNodes, row: LadderRow | undefined): void {
-  nodes.row.style.visibility = row === undefined ? 'hidden' : 'visible';
+  const visibility = row === undefined ? 'hidden' : 'visible';
+  if (nodes.row.style.visibility !== visibility) nodes.row.style.visibility = visibility;
   if (row === undefined) return;
-  nodes.price.textContent = formatDecimal(row.price);
-  nodes.price.setAttribute('aria-label', `${row.side === 'bid' ? 'Bid' : 'Ask'} ${row.price}`);
-  nodes.size.textContent = formatDecimal(row.size);
-  nodes.total.textContent = formatDecimal(row.total);
-  nodes.bar.style.width = `${(row.barRatio * 100).toFixed(1)}%`;
-  nodes.mine.hidden = row.mine.length === 0;
-  if (row.mine.length > 0) {
-    nodes.mine.textContent = `✕ mine ${row.mine.map((m) => m.size).join('+')}`;
-    nodes.mine.setAttribute('aria-label', `Cancel my orders at ${row.price}`);
+  setText(nodes.price, formatDecimal(row.price));
+  setLabel(nodes.price, `${row.side === 'bid' ? 'Bid' : 'Ask'} ${row.price}`);
+  setText(nodes.size, formatDecimal(row.size));
+  setText(nodes.total, formatDecimal(row.total));
+  const width = `${(row.barRatio * 100).toFixed(1)}%`;
+  if (nodes.bar.style.width !== width) nodes.bar.style.width = width;
+  const noneMine = row.mine.length === 0;
+  if (nodes.mine.hidden !== noneMine) nodes.mine.hidden = noneMine;
+  if (!noneMine) {
+    setText(nodes.mine, `✕ mine ${row.mine.map((m) => m.size).join('+')}`);
+    setLabel(nodes.mine, `Cancel my orders at ${row.price}`);
   }
 }
 
@@ -49,12 +61,20 @@ export function LadderPanel(props: { productId: string; height: number }): React
   const scroller = useRef<HTMLDivElement>(null);
   const centredRef = useRef(keepCentred);
   centredRef.current = keepCentred;
+  // Rows have fixed heights, so the spread never moves within the ladder: it needs centring again only after
+  // the ladder scrolled or changed size. Centring reads layout, which at 60 frames a second is the frame's cost.
+  const offCentre = useRef(true);
 
   const centre = (): void => {
     const box = scroller.current;
     const mid = spread.current;
     if (box !== null && mid !== null) box.scrollTop = mid.offsetTop - box.clientHeight / 2 + mid.clientHeight / 2;
+    offCentre.current = false;
   };
+
+  useEffect(() => {
+    offCentre.current = true;
+  }, [props.height, keepCentred]);
 
   useEffect(() => {
     setStep(groupingSteps(productId)[0] ?? '1');
@@ -78,8 +98,8 @@ export function LadderPanel(props: { productId: string; height: number }): React
       // Asks are drawn worst at the top, so the best ask sits just above the spread.
       asks.current.forEach((nodes, i) => nodes && paint(nodes, ladder.asks[DEPTH - 1 - i]));
       bids.current.forEach((nodes, i) => nodes && paint(nodes, ladder.bids[i]));
-      if (spread.current !== null) spread.current.textContent = ladder.spread === '' ? '—' : `spread ${formatDecimal(ladder.spread)}`;
-      if (centredRef.current) centre();
+      if (spread.current !== null) setText(spread.current, ladder.spread === '' ? '—' : `spread ${formatDecimal(ladder.spread)}`);
+      if (centredRef.current && offCentre.current) centre();
     };
     const schedule = (): void => {
       if (frame === 0) frame = requestAnimationFrame(draw);
@@ -133,7 +153,13 @@ export function LadderPanel(props: { productId: string; height: number }): React
   );
   return (
     <Panel title={`Depth ladder ${productId}`} tools={tools}>
-      <div className="ladder" ref={scroller} style={{ height: props.height }}>
+      <div
+        className="ladder"
+        ref={scroller}
+        // Strict containment keeps the relayout of changed levels inside the ladder.
+        style={{ height: props.height, contain: 'strict' }}
+        onScroll={() => (offCentre.current = true)}
+      >
         <div className="level head muted"><span>Price</span><span className="num">Size</span><span className="num">Total</span><span /></div>
         {Array.from({ length: DEPTH }, (_, i) => row('ask', i))}
         <div className="spread muted" ref={spread} />

@@ -3,6 +3,7 @@
  * subscription into fixed rows once a frame, never through a React render per trade.
  */
 import { useEffect, useRef, useState } from 'react';
+import type { PublicTrade } from '../../../src-shared/protocol/records';
 import { useDesk, type DeskState } from '../../stores/desk-store';
 import { Panel } from '../../ui/Panel';
 import { formatDecimal, formatNanosTime, isDecimal } from '../../ui/decimal-text';
@@ -10,31 +11,57 @@ import { defaultLargeSize, isLargeTrade } from './large-trade';
 
 const ROWS = 60;
 
+// Every write dirties layout even when the value is the same, so only what changed is written.
+function setText(cell: HTMLTableCellElement | undefined, text: string): void {
+  if (cell !== undefined && cell.textContent !== text) cell.textContent = text;
+}
+
 export function TapePanel(props: { productId: string; height: number }): React.JSX.Element {
   const { productId } = props;
   const [large, setLarge] = useState(defaultLargeSize(productId));
-  const rows = useRef<(HTMLTableRowElement | null)[]>([]);
+  const body = useRef<HTMLTableSectionElement>(null);
 
   useEffect(() => setLarge(defaultLargeSize(productId)), [productId]);
 
   useEffect(() => {
     let frame = 0;
     const threshold = isDecimal(large) ? large : '';
+    // The trade each row shows, so a row still showing its trade is not written again.
+    const showing = new WeakMap<HTMLTableRowElement, PublicTrade>();
     const draw = (): void => {
       frame = 0;
+      const tbody = body.current;
+      if (tbody === null) return;
       const trades = useDesk.getState().trades[productId] ?? [];
-      rows.current.forEach((tr, i) => {
-        if (tr === null) return;
+      const rows = tbody.rows;
+      // New trades come in on top: as many rows move from the bottom to the top, and only they are written,
+      // where rewriting every row would relayout the whole tape at each print.
+      const first = rows[0];
+      const top = first === undefined ? undefined : showing.get(first);
+      const fresh = top === undefined ? -1 : trades.indexOf(top);
+      for (let n = 0; fresh < rows.length && n < fresh; n++) {
+        const last = rows[rows.length - 1];
+        const head = rows[0];
+        if (last !== undefined && head !== undefined) tbody.insertBefore(last, head);
+      }
+      for (let i = 0; i < rows.length; i++) {
+        const tr = rows[i];
         const t = trades[i];
-        tr.hidden = t === undefined;
-        if (t === undefined) return;
+        if (tr === undefined || (t !== undefined && showing.get(tr) === t)) continue;
+        if (tr.hidden !== (t === undefined)) tr.hidden = t === undefined;
+        if (t === undefined) {
+          showing.delete(tr);
+          continue;
+        }
+        showing.set(tr, t);
         const buy = t.side.toUpperCase() === 'BUY';
-        tr.className = `${buy ? 'buy' : 'sell'}${isLargeTrade(t.size, threshold) ? ' large' : ''}`;
+        const className = `${buy ? 'buy' : 'sell'}${isLargeTrade(t.size, threshold) ? ' large' : ''}`;
+        if (tr.className !== className) tr.className = className;
         const [time, price, size] = tr.cells;
-        if (time) time.textContent = formatNanosTime(t.time);
-        if (price) price.textContent = formatDecimal(t.price);
-        if (size) size.textContent = formatDecimal(t.size);
-      });
+        setText(time, formatNanosTime(t.time));
+        setText(price, formatDecimal(t.price));
+        setText(size, formatDecimal(t.size));
+      }
     };
     const schedule = (): void => {
       if (frame === 0) frame = requestAnimationFrame(draw);
@@ -56,12 +83,14 @@ export function TapePanel(props: { productId: string; height: number }): React.J
   );
   return (
     <Panel title={`Trades ${productId}`} tools={tools}>
-      <div className="tape" style={{ height: props.height }}>
-        <table aria-label={`Trades ${productId}`}>
+      {/* Strict containment and fixed column widths: a new trade relayouts the tape's rows, nothing around them. */}
+      <div className="tape" style={{ height: props.height, contain: 'strict' }}>
+        <table aria-label={`Trades ${productId}`} style={{ tableLayout: 'fixed' }}>
+          <colgroup><col style={{ width: '40%' }} /><col style={{ width: '35%' }} /><col style={{ width: '25%' }} /></colgroup>
           <thead><tr><th scope="col">Time</th><th scope="col" className="num">Price</th><th scope="col" className="num">Size</th></tr></thead>
-          <tbody>
+          <tbody ref={body}>
             {Array.from({ length: ROWS }, (_, i) => (
-              <tr key={i} hidden ref={(el) => { rows.current[i] = el; }}><td /><td className="num" /><td className="num" /></tr>
+              <tr key={i} hidden><td /><td className="num" /><td className="num" /></tr>
             ))}
           </tbody>
         </table>
