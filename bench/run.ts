@@ -74,7 +74,7 @@ for (const r of runs) {
   figures.push({
     name: `Renderer frame time p95 (p50/p99 ms), ${r.name}`,
     value: `${r.p95ms.toFixed(1)} ms (${r.p50ms.toFixed(1)}/${r.p99ms.toFixed(1)}), ${r.dropped}/${r.frames} dropped, ${r.mainCpuMsPerFrame.toFixed(1)} ms CPU/frame`,
-    baseline: `one 60 Hz frame ${FRAME_60HZ_MS} ms (idle page p95 ${idle?.p95ms.toFixed(1) ?? '?'})`,
+    baseline: `one 60 Hz frame ${FRAME_60HZ_MS.toFixed(1)} ms (idle page p95 ${idle?.p95ms.toFixed(1) ?? '?'})`,
     ratio: FRAME_60HZ_MS / r.p95ms,
     target: 'p95 <= 16.7 ms',
     met: withinOneFrame(r.p95ms),
