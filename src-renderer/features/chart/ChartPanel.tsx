@@ -2,18 +2,20 @@
 import { useEffect, useRef } from 'react';
 import { useDesk, type DeskState } from '../../stores/desk-store';
 import { Panel } from '../../ui/Panel';
-import { createCanvasChart, type FillMark, type PriceLine } from './candle-chart';
+import type { FillMark, PriceLine } from './candle-chart';
+import { createLightweightChart } from './lightweight-chart';
+import { findProduct } from '../../../src-shared/protocol/products';
 import { mergeTrades } from './candles';
 
 const side = (s: string): 'BUY' | 'SELL' => (s.toUpperCase() === 'BUY' ? 'BUY' : 'SELL');
 
 export function ChartPanel(props: { productId: string; height: number }): React.JSX.Element {
   const { productId } = props;
-  const canvas = useRef<HTMLCanvasElement>(null);
+  const host = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
-    if (canvas.current === null) return;
-    const chart = createCanvasChart(canvas.current);
+    if (host.current === null) return;
+    const chart = createLightweightChart(host.current, findProduct(productId)?.priceIncrement ?? '1');
     let frame = 0;
     const draw = (): void => {
       frame = 0;
@@ -34,11 +36,8 @@ export function ChartPanel(props: { productId: string; height: number }): React.
     const unsubscribe = useDesk.subscribe((s: DeskState, prev: DeskState) => {
       if (s.candles[productId] !== prev.candles[productId] || s.trades[productId] !== prev.trades[productId] || s.openOrders !== prev.openOrders || s.fills !== prev.fills) schedule();
     });
-    const resize = new ResizeObserver(schedule);
-    resize.observe(canvas.current);
     return () => {
       unsubscribe();
-      resize.disconnect();
       if (frame !== 0) cancelAnimationFrame(frame);
       chart.dispose();
     };
@@ -46,7 +45,7 @@ export function ChartPanel(props: { productId: string; height: number }): React.
 
   return (
     <Panel title={`Chart ${productId}`}>
-      <canvas ref={canvas} className="chart" style={{ height: props.height }} role="img" aria-label={`Candles for ${productId} with your orders and fills`} />
+      <div ref={host} className="chart" style={{ height: props.height }} role="img" aria-label={`Candles for ${productId} with your orders and fills`} />
     </Panel>
   );
 }
