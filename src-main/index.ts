@@ -1,7 +1,7 @@
 // Electron bootstrap only: single instance, the window, the IPC transport and the desk's lifecycle.
 // Everything it starts is plain Node code under desk/ and venue/ (ARCHITECTURE rule 2).
 import { join } from 'node:path';
-import { app, BrowserWindow, dialog, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, session, shell, type WebContents } from 'electron';
 import { isOwnPage, secureWindowOptions } from './app/window-options';
 import { forwardEvents, serveBridge } from './app/ipc';
 import { electronNativeBinding } from './app/native-binding';
@@ -13,7 +13,23 @@ import { openSecretStore } from './secrets';
 const devServerUrl = process.env['ELECTRON_RENDERER_URL'];
 const ownOrigin = devServerUrl === undefined ? undefined : new URL(devServerUrl).origin;
 
+const preloadPath = join(import.meta.dirname, '../preload/index.cjs');
+
 if (!app.requestSingleInstanceLock()) app.quit();
+
+/** Navigation and new windows: our own pages only; a popped-out panel opens with the same secure options. */
+function guard(contents: WebContents): void {
+  contents.on('will-navigate', (event, url) => {
+    if (!isOwnPage(url, ownOrigin)) event.preventDefault();
+  });
+  contents.setWindowOpenHandler(({ url }) => {
+    if (isOwnPage(url, ownOrigin)) {
+      return { action: 'allow', overrideBrowserWindowOptions: secureWindowOptions({ preloadPath, title: 'Nova Desk', width: 720, height: 480 }) };
+    }
+    if (url.startsWith('https://')) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+}
 
 async function start(): Promise<void> {
   const desk = await Desk.open({
@@ -28,19 +44,17 @@ async function start(): Promise<void> {
   });
   serveBridge(deskServices(desk), desk, (event) => isOwnPage(event.senderFrame?.url ?? '', ownOrigin));
 
-  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
-
-  const window = new BrowserWindow(
-    secureWindowOptions({ preloadPath: join(import.meta.dirname, '../preload/index.cjs'), title: 'Nova Desk' }),
+  // Desktop notifications on fills, from our own pages; nothing else (camera, location, ...) is ever granted.
+  session.defaultSession.setPermissionRequestHandler((contents, permission, callback) =>
+    callback(permission === 'notifications' && isOwnPage(contents.getURL(), ownOrigin)),
   );
-  forwardEvents(desk, window.webContents);
-  window.webContents.on('will-navigate', (event, url) => {
-    if (!isOwnPage(url, ownOrigin)) event.preventDefault();
+
+  // Every window, the workspace and each panel popped out of it, gets the same guards and the desk's events.
+  app.on('browser-window-created', (_event, created) => {
+    guard(created.webContents);
+    forwardEvents(desk, created.webContents);
   });
-  window.webContents.setWindowOpenHandler(({ url }) => {
-    if (url.startsWith('https://')) void shell.openExternal(url);
-    return { action: 'deny' };
-  });
+  const window = new BrowserWindow(secureWindowOptions({ preloadPath, title: 'Nova Desk' }));
   window.once('ready-to-show', () => window.show());
   if (devServerUrl !== undefined) void window.loadURL(devServerUrl);
   else void window.loadFile(join(import.meta.dirname, '../renderer/index.html'));
