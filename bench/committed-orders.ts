@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { SeededRandom } from '../src-main/venue/sim/random';
+import { SeededRandom } from '../src-shared/seeded-random';
 import { ApiError } from '../src-shared/errors/api-error';
 import { parseCreateOrder } from '../src-shared/protocol/orders';
 import { Venue } from '../src-main/venue/venue';

@@ -5,7 +5,7 @@
  *   npx tsx bench/engine.ts [--ops N] [--seed S]
  */
 import { pathToFileURL } from 'node:url';
-import { SeededRandom } from '../src-main/venue/sim/random';
+import { SeededRandom } from '../src-shared/seeded-random';
 import { OrderBook as ReferenceBook, Side as ReferenceSide } from 'nodejs-order-book';
 import type { TimeInForce as ReferenceTif } from 'nodejs-order-book/dist/types/types';
 import { OrderBook } from '../src-main/venue/engine';

@@ -7,6 +7,7 @@
 import type { BookSnapshot, Fill } from '../../src-shared/ipc/contract';
 import { formatUnits } from '../../src-shared/protocol/decimal';
 import type { BookLevel, Order, PublicTrade } from '../../src-shared/protocol/records';
+import { SeededRandom } from '../../src-shared/seeded-random';
 
 export const PRODUCT = 'BTC-VND';
 const PRICE_STEP = '10000';
@@ -14,16 +15,6 @@ const SIZE_STEP = '0.0001';
 const MID_TICKS = 250_000;
 const LEVELS = 50;
 
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const price = (ticks: number): string => formatUnits(ticks, PRICE_STEP);
 const size = (lots: number): string => formatUnits(lots, SIZE_STEP);
@@ -31,7 +22,8 @@ const nanos = (i: number): string => (1_790_000_000_000_000_000n + BigInt(i) * 1
 
 /** `count` successive books as `book.changed` payload JSON. */
 export function bookPool(count: number, seed = 7): string[] {
-  const next = random(seed);
+  const stream = new SeededRandom(seed);
+  const next = (): number => stream.next();
   let mid = MID_TICKS;
   const pool: string[] = [];
   for (let i = 0; i < count; i++) {
@@ -49,7 +41,8 @@ export function bookPool(count: number, seed = 7): string[] {
 }
 
 export function trade(i: number, seed = 11): PublicTrade {
-  const next = random(seed + i);
+  const stream = new SeededRandom(seed + i);
+  const next = (): number => stream.next();
   return {
     id: `t${i}`,
     product_id: PRODUCT,

@@ -21,6 +21,7 @@ import Database from 'better-sqlite3';
 import WebSocket from 'ws';
 import { PRODUCTS, findAsset } from '../../src-shared/protocol/products';
 import { parseJournalEntry } from '../../src-main/venue/store/merged-changes';
+import { SeededRandom } from '../../src-shared/seeded-random';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 const CLI = path.join(REPO_ROOT, 'src-main/venue/cli.ts');
@@ -83,17 +84,6 @@ interface Venue {
   readonly exited: Promise<void>;
 }
 
-/** mulberry32: a seeded generator, so a failing run's choices can be replayed with its seed. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A wire decimal as a whole count of 10^-decimals, exactly. */
 export function toAtoms(text: string, decimals: number): bigint {
@@ -253,7 +243,9 @@ function wsOrder(body: Record<string, unknown>): Record<string, unknown> {
 }
 
 export async function runCrashCycles(options: CrashRunOptions): Promise<CrashRunReport> {
-  const random = generator(options.seed ?? 1);
+  // Seeded, so a failing run's choices can be replayed with its seed.
+  const stream = new SeededRandom(options.seed ?? 1);
+  const random = (): number => stream.next();
   const log = options.log ?? (() => undefined);
   const minLoad = options.minLoadMs ?? 100;
   const maxLoad = options.maxLoadMs ?? 600;

@@ -8,7 +8,7 @@ import type { Exchange } from '../exchange/exchange';
 import type { Market } from '../exchange/market';
 import type { OrderEntry } from './order-entry';
 import { ladderSizes, levelPrice, tradableLots, type QuoteGrid } from './quote-ladder';
-import type { SeededRandom } from './random';
+import type { SeededRandom } from '../../../src-shared/seeded-random';
 
 export interface MakerProfile {
   /** Levels quoted on each side; at most 10 keeps the simulator's resting orders bounded. */

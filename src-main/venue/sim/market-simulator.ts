@@ -17,7 +17,7 @@ import type { Venue } from '../venue';
 import { MarketMaker, type MakerProfile } from './market-maker';
 import { OrderEntry } from './order-entry';
 import { lotsFor } from './quote-ladder';
-import { SeededRandom } from './random';
+import { SeededRandom } from '../../../src-shared/seeded-random';
 import { MAX_REFERENCE_TICKS, ReferencePrice } from './reference-price';
 import { Faucet, SIM_ROSTER_META_KEY, enlist, readRoster, writeRoster, type SimUser } from './sim-users';
 import { SimulatedMarket } from './simulated-market';

@@ -8,7 +8,7 @@ import type { Market } from '../exchange/market';
 import type { MarketMaker } from './market-maker';
 import type { OrderEntry } from './order-entry';
 import { idealGrid, lotsFor, settleGrid, type QuoteGrid } from './quote-ladder';
-import type { SeededRandom } from './random';
+import type { SeededRandom } from '../../../src-shared/seeded-random';
 import type { ReferencePrice } from './reference-price';
 import type { TakerFlow } from './taker-flow';
 

@@ -9,7 +9,7 @@ import type { Market } from '../exchange/market';
 import type { OrderBody, OrderEntry } from './order-entry';
 import type { QuoteGrid } from './quote-ladder';
 import { tradableLots } from './quote-ladder';
-import type { SeededRandom } from './random';
+import type { SeededRandom } from '../../../src-shared/seeded-random';
 
 /** Mean arrivals per simulated second on each product. */
 const ARRIVALS_PER_SECOND = 2;

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { productRules } from '../../../src-shared/protocol/product-rules';
 import { idealGrid, ladderSizes, levelPrice, settleGrid, tradableLots } from '../../../src-main/venue/sim/quote-ladder';
-import { SeededRandom } from '../../../src-main/venue/sim/random';
+import { SeededRandom } from '../../../src-shared/seeded-random';
 import { ReferencePrice } from '../../../src-main/venue/sim/reference-price';
 
 describe('SeededRandom', () => {
