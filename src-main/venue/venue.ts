@@ -213,15 +213,7 @@ export class Venue {
     const starting = snapshot.meta[STARTING_BALANCES_KEY];
     if (starting !== undefined) this.exchange.restoreStartingBalances(starting);
     this.keys.load(snapshot.apiKeys);
-    const trades = this.store.tradesOfOrders(snapshot.openOrders.map((o) => o.orderId));
-    const tradesByOrder = new Map<string, typeof trades>();
-    for (const t of trades) {
-      for (const id of [t.makerOrderId, t.takerOrderId]) {
-        const list = tradesByOrder.get(id) ?? [];
-        list.push(t);
-        tradesByOrder.set(id, list);
-      }
-    }
+    const tradesByOrder = this.store.tradesByOrder(snapshot.openOrders.map((o) => o.orderId));
     for (const order of snapshot.openOrders) this.exchange.restoreOrder(order, tradesByOrder.get(order.orderId) ?? []);
     this.exchange.restoreCounters(snapshot.maxOrderSeq, snapshot.lastTradeSeq);
     for (const m of snapshot.markets) {

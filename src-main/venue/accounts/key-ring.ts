@@ -72,8 +72,10 @@ export class KeyRing {
     if (row === undefined) return apiError('E0001_AuthRequired', 'invalid API key or signature');
     const secret = this.derive(apiKey, row.secretNonce);
     const expected = createHmac('sha256', secret).update(`${apiKey},${timestamp}`).digest();
-    const given = /^[0-9a-f]{64}$/.test(signature) ? Buffer.from(signature, 'hex') : Buffer.alloc(expected.length);
-    if (!timingSafeEqual(expected, given) || !/^[0-9a-f]{64}$/.test(signature)) {
+    // A malformed signature is still compared (against zeros), so the answer takes the same time either way.
+    const wellFormed = /^[0-9a-f]{64}$/.test(signature);
+    const given = wellFormed ? Buffer.from(signature, 'hex') : Buffer.alloc(expected.length);
+    if (!timingSafeEqual(expected, given) || !wellFormed) {
       return apiError('E0001_AuthRequired', 'invalid API key or signature');
     }
     return this.usable(row, now);

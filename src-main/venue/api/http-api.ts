@@ -96,15 +96,7 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
   }
 
   function recordsOf(rows: OrderRow[]) {
-    const trades = store.tradesOfOrders(rows.filter((r) => exchange.liveOrder(r.orderId) === undefined).map((r) => r.orderId));
-    const byOrder = new Map<string, typeof trades>();
-    for (const t of trades) {
-      for (const id of [t.makerOrderId, t.takerOrderId]) {
-        const list = byOrder.get(id) ?? [];
-        list.push(t);
-        byOrder.set(id, list);
-      }
-    }
+    const byOrder = store.tradesByOrder(rows.filter((r) => exchange.liveOrder(r.orderId) === undefined).map((r) => r.orderId));
     return rows.map((row) => archivedRecord(row, (id) => byOrder.get(id) ?? []));
   }
 

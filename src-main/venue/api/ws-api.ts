@@ -283,9 +283,8 @@ export function createWsApi(venue: Venue, partial: Partial<WsApiOptions> = {}): 
         const target = parseWsCancelOrder(message.data);
         if (target instanceof ApiError) return fail(session, frame, target);
         await venue.run(() => {
-          const live = exchange.activeOrders(caller.userId, target.orderId === undefined ? { clientOrderId: target.clientOrderId } : {});
-          const order = target.orderId === undefined ? live[0] : exchange.liveOrder(target.orderId);
-          if (order !== undefined && order.row.userId === caller.userId) requesters.set(order.row.orderId, { session, requestId: message.requestId });
+          const order = exchange.findLive(caller.userId, target);
+          if (order !== undefined) requesters.set(order.row.orderId, { session, requestId: message.requestId });
           exchange.cancel(caller.userId, target);
         });
         return;

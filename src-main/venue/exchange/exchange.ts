@@ -834,7 +834,8 @@ export class Exchange {
     }
   }
 
-  private findLive(userId: string, target: CancelTarget): LiveOrder | undefined {
+  /** The caller's working order named by id or client order id (case-insensitive), if there is one. */
+  findLive(userId: string, target: CancelTarget): LiveOrder | undefined {
     if (target.orderId !== undefined) {
       const order = this.byId.get(target.orderId);
       return order !== undefined && order.row.userId === userId ? order : undefined;

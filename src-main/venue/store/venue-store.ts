@@ -287,6 +287,19 @@ export class VenueStore {
     return this.selectTradesOfOrders.all({ ids: JSON.stringify(orderIds) });
   }
 
+  /** The same trades, listed under each order they belong to (a trade belongs to its maker and its taker). */
+  tradesByOrder(orderIds: readonly string[]): Map<string, TradeRow[]> {
+    const byOrder = new Map<string, TradeRow[]>();
+    for (const trade of this.tradesOfOrders(orderIds)) {
+      for (const id of [trade.makerOrderId, trade.takerOrderId]) {
+        const list = byOrder.get(id) ?? [];
+        list.push(trade);
+        byOrder.set(id, list);
+      }
+    }
+    return byOrder;
+  }
+
   /** Newest first. */
   recentTrades(productId: string, limit: number): TradeRow[] {
     const bounded = positiveInteger('limit', limit);
