@@ -10,6 +10,8 @@ export default defineConfig({
           index: resolve(import.meta.dirname, 'src-main/index.ts'),
           // The venue runs in a worker thread so matching and SQLite writes never stall the windows.
           'venue-worker': resolve(import.meta.dirname, 'src-main/venue/worker.ts'),
+          // The store's own thread for journal writes and the tables (src-main/venue/store/store-writer.ts).
+          'store-writer': resolve(import.meta.dirname, 'src-main/venue/store/writer-thread.ts'),
         },
       },
     },

@@ -5,7 +5,7 @@ import type { WorkerScript } from '../desk/embedded-venue';
 
 export function venueWorkerFromSource(): WorkerScript {
   return {
-    script: resolve(import.meta.dirname, 'ts-worker-loader.mjs'),
+    script: resolve(import.meta.dirname, '../venue/ts-worker-loader.mjs'),
     argv: [resolve(import.meta.dirname, '../venue/worker.ts')],
   };
 }

@@ -2,6 +2,7 @@
  * Group commit: work that arrives while the core is busy is written as one transaction on the next turn of the
  * event loop, so a burst of orders costs one fsync instead of one each. Every caller's promise settles only after
  * its transaction has committed (or failed), which is what lets the venue acknowledge an order once it is durable.
+ * The write may finish later (on another thread): the next batch is gathered and handed over meanwhile.
  */
 
 export interface GroupCommitStats {
@@ -24,15 +25,18 @@ export class GroupCommit<T> {
   private waiters: Waiter[] = [];
   private scheduled = false;
   private closed = false;
+  /** The newest batch handed to writeBatch: resolves when it is written or has failed (its callers hear which). */
+  private lastBatch: Promise<void> = Promise.resolve();
   private readonly counts: GroupCommitStats = { batches: 0, changeSets: 0, failedBatches: 0 };
 
   /**
-   * @param writeBatch writes the items, in order, in one transaction; throws (having written nothing) on failure.
+   * @param writeBatch writes the items, in order, in one transaction; throws (having written nothing) on failure,
+   *   or returns a promise that settles when the write has finished or failed. Batches finish in the order given.
    * @param maxBatch a batch this large is written at once instead of waiting for the next turn, which bounds
    *   the memory and the length of one transaction under a flood.
    */
   constructor(
-    private readonly writeBatch: (items: readonly T[]) => void,
+    private readonly writeBatch: (items: readonly T[]) => void | Promise<void>,
     private readonly maxBatch: number,
   ) {
     if (!Number.isSafeInteger(maxBatch) || maxBatch < 1) throw new RangeError(`maxBatch must be a positive integer, got ${maxBatch}`);
@@ -48,15 +52,18 @@ export class GroupCommit<T> {
     });
   }
 
-  /** Settles once everything committed before it is written; rejects if that batch failed. */
+  /** Settles once everything committed before it is written; rejects if the batch it joins fails. */
   flush(): Promise<void> {
-    if (this.items.length === 0) return Promise.resolve();
+    if (this.items.length === 0) return this.lastBatch;
     return new Promise<void>((resolve, reject) => {
       this.waiters.push({ resolve, reject });
     });
   }
 
-  /** Writes what is queued now, synchronously, and refuses further commits. Returns the write's error, if any. */
+  /**
+   * Hands over what is queued now, synchronously, and refuses further commits. Returns the error of a write that
+   * failed at once, if any (a later failure reaches the callers' promises).
+   */
   close(): Error | undefined {
     this.closed = true;
     return this.drain();
@@ -90,17 +97,30 @@ export class GroupCommit<T> {
       for (const w of waiters) w.resolve();
       return undefined;
     }
-    try {
-      this.writeBatch(items);
-    } catch (err) {
+    const failed = (err: unknown): Error => {
       this.counts.failedBatches += 1;
       const error = err instanceof Error ? err : new Error(String(err));
       for (const w of waiters) w.reject(error);
       return error;
+    };
+    const written = (): void => {
+      this.counts.batches += 1;
+      this.counts.changeSets += items.length;
+      for (const w of waiters) w.resolve();
+    };
+    let pending: void | Promise<void>;
+    try {
+      pending = this.writeBatch(items);
+    } catch (err) {
+      return failed(err);
     }
-    this.counts.batches += 1;
-    this.counts.changeSets += items.length;
-    for (const w of waiters) w.resolve();
+    if (pending === undefined) {
+      written();
+      return undefined;
+    }
+    this.lastBatch = pending.then(written, (err: unknown) => {
+      failed(err);
+    });
     return undefined;
   }
 }

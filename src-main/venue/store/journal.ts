@@ -3,24 +3,17 @@
  * change is in a sequential log, update the queryable state later.
  *
  * Acknowledging. A group commit (every change set queued in one turn of the event loop) is merged by key (last
- * write wins), checked against every constraint the tables have, and written as ONE row of the `journal` table:
- * JSON of column tuples, bigints as decimal text (see change-set.ts), about 400 bytes per order. That single-row
- * insert commits with synchronous FULL, so once it returns the batch survives a power cut, and every commit() of
- * the batch resolves.
+ * write wins), checked against every constraint the tables have, and handed to the store's writer thread as ONE
+ * row of the `journal` table: JSON of column tuples, bigints as decimal text (see change-set.ts), about 400 bytes
+ * per order. The thread commits it with synchronous FULL (with whatever else arrived meanwhile), so once it says
+ * so the batch survives a power cut, and every commit() of the batch resolves.
  *
- * Materializing. `materialize()` reads the pending journal rows back (their text is kept in memory: parsing it
- * again costs less than keeping every tuple alive through garbage collections, and recovery after a crash is
- * then the very same code as every other run), merges them across batches (an order that went SUBMITTED, ACTIVE,
- * DONE over three batches is written once), writes them to the tables, parents first so the foreign keys hold,
- * and deletes the journal rows it covered IN THE SAME TRANSACTION: at any instant, tables plus journal hold
- * exactly what was acknowledged, and a crash anywhere loses nothing. That transaction runs with synchronous
- * NORMAL: it adds nothing that is not already durable in the journal, and WAL replay keeps it whole or drops it
- * whole (the journal rows then come back with it); the next FULL commit syncs it along with itself. New orders
- * are inserted without the upsert's long DO UPDATE clause, which SQLite pays for even when nothing conflicts.
- * The store runs this when the queue has been idle for a moment, before every read (so reads see every
- * acknowledged change), on close, and before a batch once the pending journal has reached its bound
- * (back-pressure: memory, journal size and the pause that applying it is all stay bounded). Opening a database
- * first applies what a previous run left.
+ * Materializing. The writer thread applies journal rows to the tables (table-writer.ts), merged across batches,
+ * and deletes them in the same transaction: at any instant, tables plus journal hold exactly what was
+ * acknowledged, and a crash anywhere loses nothing. It does so when asked (before every read, so reads see every
+ * acknowledged change), when the pending rows pass a threshold, when commits pause, on close, and before a batch
+ * once the pending journal has reached its bound (back-pressure: memory, journal size and the pause that applying
+ * it is all stay bounded). Opening a database first applies what a previous run left.
  *
  * Checking before acknowledging. A batch in the journal has been acknowledged, so the tables must never refuse
  * it later. Capturing a row checks what SQLite checks of a row alone (types, int64 range, CHECKs); `check()`
@@ -33,26 +26,16 @@
  * same (another connection wrote to them), nothing is lost: the error is reported by reads, back-pressure and
  * close, and each retries.
  *
- * What it buys. The acknowledgement no longer waits for 33-column rows to go into five indexes; applying the
- * journal does that later, merged across batches and with plain inserts for new orders. A burst up to the bound
- * is acknowledged at the journal's rate; a flood that never pauses is still held to the rate at which this one
- * thread can write the tables. bench/store.ts measures both.
+ * What it buys. The core's thread never waits for an fsync or for 33-column rows to go into five indexes: it
+ * matches, checks and serialises, and the other core writes. A flood that never pauses is still held to the rate
+ * at which the writer thread can write the tables. bench/store.ts and bench/committed-orders.ts measure both.
  *
  * Changing the schema. A journal row holds tuples in the column order of this build (JOURNAL_FORMAT). A
  * migration that changes a table's columns must also make this code read the previous format.
  */
 import type Database from 'better-sqlite3';
-import {
-  API_KEY_COLUMNS,
-  BALANCE_COLUMNS,
-  ORDER_COLUMNS,
-  TRADE_COLUMNS,
-  USER_COLUMNS,
-  insertSql,
-  upsertSql,
-  type CapturedChangeSet,
-} from './change-set';
-import { MergedChanges, parseJournalEntry } from './merged-changes';
+import type { CapturedChangeSet } from './change-set';
+import { MergedChanges } from './merged-changes';
 
 export interface JournalStats {
   /** Journal rows (one per group commit) not yet applied to the tables. */
@@ -71,12 +54,24 @@ function refuse(table: string, row: string, reason: string): never {
   throw new Error(`could not write ${table} row ${row}: ${reason}`);
 }
 
+/** A checked batch, ready for the writer thread. */
+export interface JournalBatch {
+  seq: number;
+  text: string;
+  /** Table rows it holds. */
+  rows: number;
+}
+
 export class Journal {
-  /** The journal rows not yet in the tables: seq and text, oldest first. */
-  private entries: [seq: number, text: string][] = [];
+  /** The journal rows not yet in the tables: seq and table rows, oldest first. */
+  private readonly entries: [seq: number, rows: number][] = [];
+  private lastSeq = 0;
   /** Table rows those entries hold (merged within each batch, not across them). */
   private pendingRows = 0;
-  /** What the checks need to know of the pending entries: their orders (id → seq, seq → id) and trades. */
+  /**
+   * What the checks need to know of the pending entries: their orders (id → seq, seq → id) and trades. Kept
+   * until the tables hold every entry: a row in both the tables and these says the same thing twice.
+   */
   private readonly pendingOrders = new Map<string, number>();
   private readonly pendingOrderSeqs = new Map<number, string>();
   private readonly pendingTrades = new Set<string>();
@@ -91,60 +86,34 @@ export class Journal {
   private maxOrderSeq = 0;
   private maxTradeSeq = 0;
 
-  private readonly insertEntry: Statement;
-  private readonly deleteEntries: Statement;
   private readonly orderAtSeq: Statement;
   private readonly orderExists: Statement;
   private readonly tradeAtSeq: Statement;
   private readonly tradeExists: Statement;
-  private readonly upsertUser: Statement;
-  private readonly upsertApiKey: Statement;
-  private readonly upsertBalance: Statement;
-  private readonly insertOrder: Statement;
-  private readonly upsertOrder: Statement;
-  private readonly insertTrade: Statement;
-  private readonly upsertMeta: Statement;
-  private readonly syncNormal: Statement;
-  private readonly syncFull: Statement;
-  private readonly applyInTransaction: (merged: MergedChanges, lastEntry: number) => void;
 
-  /** Attaches to a migrated database and applies whatever journal rows a previous run left. */
-  constructor(private readonly db: Database.Database) {
-    this.insertEntry = db.prepare('INSERT INTO journal (batch) VALUES (?)');
-    this.deleteEntries = db.prepare('DELETE FROM journal WHERE seq <= ?');
+  /** Attaches to a migrated database whose journal a previous run left has been applied. */
+  constructor(db: Database.Database) {
     this.orderAtSeq = db.prepare('SELECT order_id FROM orders WHERE seq = ?').pluck();
     this.orderExists = db.prepare('SELECT 1 FROM orders WHERE order_id = ?').pluck();
     this.tradeAtSeq = db.prepare('SELECT 1 FROM trades WHERE seq = ?').pluck();
     this.tradeExists = db.prepare('SELECT 1 FROM trades WHERE id = ?').pluck();
-    this.upsertUser = db.prepare(upsertSql('users', USER_COLUMNS, ['id']));
-    const blobs = { secret_hash: 'unhex(?)', secret_nonce: 'unhex(?)' };
-    this.upsertApiKey = db.prepare(upsertSql('api_keys', API_KEY_COLUMNS, ['api_key'], blobs));
-    this.upsertBalance = db.prepare(upsertSql('balances', BALANCE_COLUMNS, ['user_id', 'asset']));
-    // A new order is inserted by a statement without the upsert's 32-column DO UPDATE, which costs SQLite about
-    // half as much again per row even when nothing conflicts; an order already stored then takes the upsert.
-    this.insertOrder = db.prepare(`${insertSql('orders', ORDER_COLUMNS)} ON CONFLICT (order_id) DO NOTHING`);
-    this.upsertOrder = db.prepare(upsertSql('orders', ORDER_COLUMNS, ['order_id']));
-    this.insertTrade = db.prepare(insertSql('trades', TRADE_COLUMNS));
-    this.upsertMeta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
-    this.syncNormal = db.prepare('PRAGMA synchronous = NORMAL');
-    this.syncFull = db.prepare('PRAGMA synchronous = FULL');
-    // IMMEDIATE takes the write lock up front: a deferred transaction that reads first could fail with BUSY
-    // on upgrade if another connection (a backup, an inspector) wrote in between.
-    const tx = db.transaction((merged: MergedChanges, lastEntry: number) => this.apply(merged, lastEntry));
-    this.applyInTransaction = (merged, lastEntry) => tx.immediate(merged, lastEntry);
-
     for (const [id, number] of db.prepare('SELECT id, number FROM users').raw().all() as [string, bigint][]) {
       this.userNumbers.set(id, Number(number));
       this.numberHolders.set(Number(number), id);
     }
     this.maxOrderSeq = Number(db.prepare('SELECT coalesce(max(seq), 0) FROM orders').pluck().get());
     this.maxTradeSeq = Number(db.prepare('SELECT coalesce(max(seq), 0) FROM trades').pluck().get());
-    this.recover();
+    this.lastSeq = Number(db.prepare('SELECT coalesce(max(seq), 0) FROM journal').pluck().get());
   }
 
   /** Table rows journalled and not yet applied. */
   get unapplied(): number {
     return this.pendingRows;
+  }
+
+  /** The seq of the newest journal row handed out: the tables hold everything once they hold it. */
+  get newest(): number {
+    return this.lastSeq;
   }
 
   stats(): JournalStats {
@@ -157,53 +126,44 @@ export class Journal {
   }
 
   /**
-   * Checks the batch, merged by key, and writes it as one durable journal row. Throws, having written nothing,
-   * if the tables would refuse any of it.
+   * Merges the batch by key, checks it and turns it into one journal row. Throws, having changed nothing, if
+   * the tables would refuse any of it; undefined when it holds no row.
    */
-  append(sets: readonly CapturedChangeSet[]): void {
+  append(sets: readonly CapturedChangeSet[]): JournalBatch | undefined {
     const batch = new MergedChanges();
     for (const set of sets) batch.addSet(set);
-    if (batch.rows === 0) return;
+    if (batch.rows === 0) return undefined;
     this.check(batch);
     const text = batch.toJournalText();
-    const seq = Number(this.insertEntry.run(text).lastInsertRowid);
     this.absorb(batch);
-    this.entries.push([seq, text]);
+    this.lastSeq += 1;
+    this.entries.push([this.lastSeq, batch.rows]);
+    this.pendingRows += batch.rows;
+    return { seq: this.lastSeq, text, rows: batch.rows };
   }
 
-  /**
-   * Writes every pending change to the tables and removes the journal rows they came from, in one transaction.
-   * On failure nothing changes (the journal keeps everything) and the error is thrown; the next call retries.
-   */
-  materialize(): void {
-    const last = this.entries.at(-1);
-    if (last === undefined) return;
-    const merged = new MergedChanges();
-    this.syncNormal.run();
-    try {
-      for (const [seq, text] of this.entries) merged.addSet(parseJournalEntry(seq, text));
-      this.applyInTransaction(merged, last[0]);
-    } catch (err) {
-      const reason = err instanceof Error ? err.message : String(err);
-      throw new Error(`the journal could not be applied to the tables, and keeps everything: ${reason}`, { cause: err });
-    } finally {
-      this.syncFull.run();
+  /** The seq through which the tables must hold the journal for at most `rows` table rows to stay pending. */
+  seqLeaving(rows: number): number {
+    let left = this.pendingRows;
+    for (const [seq, entryRows] of this.entries) {
+      if (left <= rows) return seq - 1;
+      left -= entryRows;
     }
-    this.entries = [];
-    this.pendingRows = 0;
+    return this.lastSeq;
+  }
+
+  /** The writer thread applied the journal rows through `through` to the tables. */
+  applied(through: number, rows: number): void {
+    while (this.entries.length > 0 && (this.entries[0]?.[0] ?? Infinity) <= through) {
+      this.pendingRows -= this.entries.shift()?.[1] ?? 0;
+    }
+    this.materializations += 1;
+    this.rowsMaterialized += rows;
+    if (this.entries.length > 0) return;
     this.pendingOrders.clear();
     this.pendingOrderSeqs.clear();
     this.pendingTrades.clear();
     this.pendingTradeSeqs.clear();
-    this.materializations += 1;
-    this.rowsMaterialized += merged.rows;
-  }
-
-  private recover(): void {
-    for (const [seq, text] of this.db.prepare('SELECT seq, batch FROM journal ORDER BY seq').raw().all() as [bigint, string][]) {
-      this.entries.push([Number(seq), text]);
-    }
-    this.materialize();
   }
 
   /** Refuses the batch if, applied after everything pending, it would break a key the tables enforce. */
@@ -268,49 +228,5 @@ export class Journal {
       this.pendingTradeSeqs.add(seq);
       if (seq > this.maxTradeSeq) this.maxTradeSeq = seq;
     }
-    this.pendingRows += batch.rows;
-  }
-
-  /** Parents first: users, then what refers to users, then orders, then trades. */
-  private apply(p: MergedChanges, lastEntry: number): void {
-    let table = '';
-    let row: readonly unknown[] = [];
-    try {
-      table = 'users';
-      for (const u of p.users.values()) this.upsertUser.run((row = u));
-      table = 'api_keys';
-      for (const k of p.apiKeys.values()) this.upsertApiKey.run((row = k));
-      table = 'balances';
-      for (const b of p.eachBalance()) this.upsertBalance.run((row = b));
-      table = 'orders';
-      for (const o of p.orders.values()) {
-        row = o;
-        if (this.insertOrder.run(o).changes === 0) this.upsertOrder.run(o);
-      }
-      table = 'trades';
-      for (const t of p.trades.values()) this.insertTrade.run((row = t));
-      table = 'meta';
-      for (const m of p.meta) this.upsertMeta.run((row = m));
-      table = 'journal';
-      this.deleteEntries.run((row = [lastEntry]));
-    } catch (err) {
-      const reason = err instanceof Error ? err.message : String(err);
-      throw new Error(`could not write ${table} row ${rowName(table, row)}: ${reason}`, { cause: err });
-    }
-  }
-}
-
-/** How an error names a row: by its key, except an API key (a credential), named by its owner. */
-function rowName(table: string, row: readonly unknown[]): string {
-  switch (table) {
-    case 'api_keys':
-      return `of user ${String(row[1])}`;
-    case 'balances':
-      return `${String(row[0])} ${String(row[1])}`;
-    case 'orders':
-    case 'trades':
-      return String(row[1]);
-    default:
-      return String(row[0]);
   }
 }

@@ -1,15 +1,18 @@
 /**
  * The venue's durable state. The core keeps the live state in memory; every change it makes reaches SQLite
- * through `commit()` (group commit into a write-ahead journal, applied to the tables later: see journal.ts), and
- * `load()` rebuilds the live state after a restart. Reads are synchronous and see everything committed (they
- * first apply the journal to the tables), never what is still queued.
+ * through `commit()` (group commit into a write-ahead journal, written and applied to the tables by the store's
+ * writer thread: see journal.ts), and `load()` rebuilds the live state after a restart. Reads are synchronous
+ * and see everything committed (they first wait for the tables to hold the journal), never what is still queued.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { captureChangeSet, type CapturedChangeSet, type ChangeSet } from './change-set';
+import { openDatabase } from './database';
 import { GroupCommit, type GroupCommitStats } from './group-commit';
 import { Journal, type JournalStats } from './journal';
+import { StoreWriter } from './store-writer';
+import { TableWriter } from './table-writer';
 import { migrate } from './migrations';
 import { Query } from './query';
 import {
@@ -71,13 +74,13 @@ export interface StoreOptions {
   /** A batch this large is written at once rather than on the next turn of the event loop. */
   maxBatch?: number;
   /**
-   * Back-pressure: once the journal holds this many table rows not yet applied, the next batch first applies
-   * them. Bounds the memory they take (about 0.5 KB a row) and the pause that applying them is (on a 2-core
-   * machine, roughly a second per 80,000 rows); a smaller bound trades acknowledgement speed in long bursts
-   * for shorter pauses.
+   * Back-pressure: once the journal holds this many table rows not yet applied, the next batch first waits
+   * until the writer thread has applied half of them. Bounds the memory they take (about 0.5 KB a row) and the
+   * pause that applying them is (on a 2-core machine, roughly a second per 80,000 rows). The writer thread
+   * starts applying on its own at half the bound.
    */
   maxPendingRows?: number;
-  /** How long after a commit the journal is applied to the tables if no other commit is waiting by then. */
+  /** How long after the last commit the writer thread applies the journal to the tables. */
   materializeDelayMs?: number;
 }
 
@@ -101,10 +104,9 @@ type Bind = Record<string, string | number | bigint>;
 
 export class VenueStore {
   private readonly journal: Journal;
+  private readonly writer: StoreWriter;
   private readonly queue: GroupCommit<CapturedChangeSet>;
   private readonly maxPendingRows: number;
-  private readonly materializeDelayMs: number;
-  private materializeTimer: NodeJS.Timeout | undefined;
   private readonly archivedQueries = new Map<string, Query<[Bind], OrderRow>>();
 
   private readonly selectMeta: Query<[], { key: string; value: string }>;
@@ -124,11 +126,19 @@ export class VenueStore {
 
   constructor(
     private readonly db: Database.Database,
-    options: Required<Pick<StoreOptions, 'maxBatch' | 'maxPendingRows' | 'materializeDelayMs'>>,
+    file: string,
+    options: Required<Pick<StoreOptions, 'maxBatch' | 'maxPendingRows' | 'materializeDelayMs'>> & Pick<StoreOptions, 'nativeBinding'>,
   ) {
     this.journal = new Journal(db);
     this.maxPendingRows = options.maxPendingRows;
-    this.materializeDelayMs = options.materializeDelayMs;
+    this.writer = new StoreWriter({
+      file,
+      nativeBinding: options.nativeBinding,
+      eagerRows: Math.max(1, Math.floor(options.maxPendingRows / 2)),
+      chunkRows: Math.max(1, Math.min(1_000, Math.floor(options.maxPendingRows / 4))),
+      idleDelayMs: options.materializeDelayMs,
+      onApplied: (through, _entries, rows) => this.journal.applied(through, rows),
+    });
     this.queue = new GroupCommit<CapturedChangeSet>((sets) => this.writeBatch(sets), options.maxBatch);
 
     this.selectMeta = new Query(db, 'SELECT key, value FROM meta', metaFromRow);
@@ -191,27 +201,22 @@ export class VenueStore {
   }
 
   /**
-   * Applies everything committed so far to the tables now. Reads and close() do this themselves; it is here
-   * for whoever wants the work done at a moment of their choosing.
+   * Waits until the tables hold everything committed so far. Reads do this themselves; it is here for whoever
+   * wants the work done at a moment of their choosing.
    */
   materialize(): void {
-    this.journal.materialize();
+    this.writer.applyThrough(this.journal.newest);
   }
 
   /**
-   * Writes what is queued (synchronously), applies the journal to the tables and closes the database. Throws
-   * if that last write failed; what was acknowledged is never lost (a journal left behind is applied on open).
+   * Writes what is queued, applies the journal to the tables and closes the database, waiting for the writer
+   * thread. Throws if that last work failed; what was acknowledged is never lost (a journal left behind is
+   * applied on open).
    */
   close(): void {
     if (!this.db.open) return;
-    clearTimeout(this.materializeTimer);
     const failed = this.queue.close();
-    let unapplied: Error | undefined;
-    try {
-      this.journal.materialize();
-    } catch (err) {
-      unapplied = err instanceof Error ? err : new Error(String(err));
-    }
+    const unapplied = this.writer.close();
     this.db.close();
     if (failed !== undefined) throw failed;
     if (unapplied !== undefined) throw unapplied;
@@ -223,26 +228,26 @@ export class VenueStore {
 
   load(recentTradesPerProduct: number = DEFAULT_RECENT_TRADES): Snapshot {
     const recent = positiveInteger('recentTradesPerProduct', recentTradesPerProduct);
-    this.journal.materialize();
+    this.materialize();
     return this.readSnapshot.deferred(recent);
   }
 
   getMeta(key: string): string | undefined {
-    this.journal.materialize();
+    this.materialize();
     const value = this.selectMetaValue.get(key);
     if (value === undefined || typeof value === 'string') return value;
     throw new Error('malformed row in meta: column value should be text');
   }
 
   orderById(userId: string, orderId: string): OrderRow | undefined {
-    this.journal.materialize();
+    this.materialize();
     return this.selectOrder.get(orderId, userId);
   }
 
   /** The newest of the user's orders with this client order id (case-insensitive); '' never matches. */
   newestOrderByClientId(userId: string, clientOrderId: string): OrderRow | undefined {
     if (clientOrderId === '') return undefined;
-    this.journal.materialize();
+    this.materialize();
     return this.selectNewestByClientId.get(userId, clientOrderId);
   }
 
@@ -270,7 +275,7 @@ export class VenueStore {
       bind.clientOrderId = query.clientOrderId;
     }
     const sql = `SELECT * FROM orders WHERE ${where.join(' AND ')} ORDER BY ${ORDER_BY[query.sort]} LIMIT @limit`;
-    this.journal.materialize();
+    this.materialize();
     // At most 2^5 filter shapes times 4 sorts: each is prepared once and reused.
     let statement = this.archivedQueries.get(sql);
     if (statement === undefined) {
@@ -283,7 +288,7 @@ export class VenueStore {
   /** Fills of these orders on either side, in time order. */
   tradesOfOrders(orderIds: readonly string[]): TradeRow[] {
     if (orderIds.length === 0) return [];
-    this.journal.materialize();
+    this.materialize();
     return this.selectTradesOfOrders.all({ ids: JSON.stringify(orderIds) });
   }
 
@@ -303,45 +308,26 @@ export class VenueStore {
   /** Newest first. */
   recentTrades(productId: string, limit: number): TradeRow[] {
     const bounded = positiveInteger('limit', limit);
-    this.journal.materialize();
+    this.materialize();
     return this.selectRecentTrades.all(productId, bounded);
   }
 
   /** `PRAGMA integrity_check`: 'ok' when the file is sound, otherwise the problems it found, one a line. */
   integrityCheck(): string {
-    this.journal.materialize();
+    this.materialize();
     const lines: unknown[] = this.db.prepare('PRAGMA integrity_check').pluck().all();
     return lines.map((line) => (typeof line === 'string' ? line : String(line))).join('\n');
   }
 
   /**
-   * One group commit, into the journal. What is pending is applied first if it has reached its bound, so that a
-   * failure to apply it refuses new batches rather than letting memory grow without end.
+   * One group commit, into the journal. Once the pending rows reach their bound, the batch first waits for half
+   * of them to be applied, so that a failure to apply refuses new batches rather than letting memory grow
+   * without end.
    */
-  private writeBatch(sets: readonly CapturedChangeSet[]): void {
-    if (this.journal.unapplied >= this.maxPendingRows) this.journal.materialize();
-    this.journal.append(sets);
-    this.scheduleMaterialize();
-  }
-
-  private scheduleMaterialize(): void {
-    if (this.materializeTimer !== undefined || this.journal.unapplied === 0) return;
-    this.materializeTimer = setTimeout(() => {
-      this.materializeTimer = undefined;
-      if (!this.db.open) return;
-      // Commits are waiting for their batch: theirs goes first, and this runs after it.
-      if (this.queue.queued) {
-        this.scheduleMaterialize();
-        return;
-      }
-      try {
-        this.journal.materialize();
-      } catch {
-        // Nothing is lost (the journal keeps it); the next read, back-pressure or close retries and reports it.
-      }
-    }, this.materializeDelayMs);
-    // The journal is safe on disk: a pending application never keeps the process alive.
-    this.materializeTimer.unref();
+  private writeBatch(sets: readonly CapturedChangeSet[]): Promise<void> | undefined {
+    if (this.journal.unapplied >= this.maxPendingRows) this.writer.applyThrough(this.journal.seqLeaving(this.maxPendingRows / 2));
+    const batch = this.journal.append(sets);
+    return batch === undefined ? undefined : this.writer.append(batch.seq, batch.text, batch.rows);
   }
 
   private snapshot(recent: number): Snapshot {
@@ -384,26 +370,18 @@ function maxSeq(table: string, value: unknown): number {
 }
 
 /**
- * Opens (creating the folder and file if needed) and migrates the venue database, and applies to its tables
- * whatever journal a previous run left. WAL with synchronous FULL: a commit that returned survives a power cut,
- * and readers never block the writer.
+ * Opens (creating the folder and file if needed) and migrates the venue database, applies to its tables whatever
+ * journal a previous run left, and starts the store's writer thread.
  */
 export function openStore(file: string, options: StoreOptions = {}): VenueStore {
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const db = new Database(file, options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding });
+  const db = openDatabase(file, options.nativeBinding);
   try {
-    const journalMode: unknown = db.pragma('journal_mode = WAL', { simple: true });
-    if (journalMode !== 'wal') throw new Error(`the venue database could not use WAL journaling (got ${String(journalMode)})`);
-    db.pragma('synchronous = FULL');
-    db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 5000');
-    // 64 MiB of page cache (SQLite's default is 2 MiB): applying the journal writes into five order indexes at
-    // once, and keeping their working pages cached saves reading them back from the OS row after row.
-    db.pragma('cache_size = -65536');
-    // Balances in atoms and nanosecond timestamps exceed 2^53: every INTEGER is read as a bigint.
-    db.defaultSafeIntegers(true);
     migrate(db);
-    return new VenueStore(db, {
+    const tables = new TableWriter(db);
+    tables.apply(tables.leftBehind());
+    return new VenueStore(db, file, {
+      nativeBinding: options.nativeBinding,
       maxBatch: options.maxBatch ?? DEFAULT_MAX_BATCH,
       maxPendingRows: positiveInteger('maxPendingRows', options.maxPendingRows ?? DEFAULT_MAX_PENDING_ROWS),
       materializeDelayMs: nonNegativeInteger('materializeDelayMs', options.materializeDelayMs ?? DEFAULT_MATERIALIZE_DELAY_MS),
