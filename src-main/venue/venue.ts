@@ -66,6 +66,7 @@ export class Venue {
   /** Set on the first open of an empty folder; its urls are filled in once the server listens. */
   createdBootstrap: Bootstrap | undefined;
   private closed = false;
+  private turn: Promise<void> | undefined;
   private readonly orderEvents: OrderEvent[] = [];
   private readonly committedListeners = new Set<(batch: CommittedBatch) => void>();
   private stopCollecting: (() => void) | undefined;
@@ -96,7 +97,10 @@ export class Venue {
 
   /**
    * Run a command against the exchange and make what it changed durable before resolving: callers answer a
-   * client only after this resolves. Commands from concurrent requests share one transaction (group commit).
+   * client only after this resolves. The command runs at once; what every command of this turn of the event
+   * loop changed is taken and committed together once the turn ends (group commit at the source: an order
+   * changed by several commands, or a balance by a thousand, is written once), and each caller resolves when
+   * that commit is durable.
    */
   async run<T>(command: () => T): Promise<T> {
     let value: T | undefined;
@@ -109,14 +113,29 @@ export class Venue {
       failure = err;
     }
     // Whatever the command changed is committed even when it then threw: memory and disk never disagree.
+    await this.commitTurn();
+    if (failed) throw failure;
+    return value as T;
+  }
+
+  /** The commit of everything this turn changed, scheduled by its first command. */
+  private commitTurn(): Promise<void> {
+    this.turn ??= new Promise<void>((resolve, reject) => {
+      setImmediate(() => {
+        this.turn = undefined;
+        this.commitChanges().then(resolve, reject);
+      });
+    });
+    return this.turn;
+  }
+
+  private async commitChanges(): Promise<void> {
     const changes = this.exchange.takeChanges();
     const batch: CommittedBatch = { orders: this.orderEvents.splice(0), trades: changes.trades ?? [], ...this.bookChanges() };
     if (Object.keys(changes).length > 0) await this.store.commit(changes);
     if (batch.orders.length > 0 || batch.trades.length > 0 || batch.changedBooks.length > 0) {
       for (const listener of this.committedListeners) listener(batch);
     }
-    if (failed) throw failure;
-    return value as T;
   }
 
   /** Called after each commit with what it made durable, in commit order: the source of every push event. */
