@@ -1,85 +1,246 @@
-// Electron bootstrap only: single instance, the window, the IPC transport and the desk's lifecycle.
-// Everything it starts is plain Node code under desk/ and venue/ (ARCHITECTURE rule 2).
+// Electron bootstrap only: it hands Electron's objects to the pure parts under app/ and the desk under desk/
+// (ARCHITECTURE rule 2). What to do lives there and is tested there; this file only says when.
 import { join } from 'node:path';
-import { app, BrowserWindow, dialog, session, shell, type WebContents } from 'electron';
-import { isOwnPage, secureWindowOptions } from './app/window-options';
-import { forwardEvents, serveBridge } from './app/ipc';
+import { pathToFileURL } from 'node:url';
+import {
+  app,
+  BrowserWindow,
+  clipboard,
+  dialog,
+  ipcMain,
+  Menu,
+  Notification as NativeNotification,
+  screen,
+  session,
+  shell,
+  type MessageBoxOptions,
+  type WebContents,
+} from 'electron';
+import type { EnvironmentId } from '../src-shared/ipc/contract';
+import { aboutBox } from './app/about';
+import { FillNotices } from './app/fill-notices';
+import { bridgeHandler, forwardEvents, serveBridge } from './app/ipc';
+import { MainLog } from './app/main-log';
+import { CANCEL_ALL_CONFIRMED, cancelAllQuestion, menuTemplate, type DeskMenuActions } from './app/menu';
 import { electronNativeBinding } from './app/native-binding';
+import { APP_ID, PRODUCT_NAME } from './app/product';
+import { secretRevealer } from './app/secret-reveal';
+import { QuitGate, runShutdown, shutdownSteps } from './app/shutdown';
+import { bringToFront, claimSingleInstance } from './app/single-instance';
+import { placeWindow, rememberWindow, WindowStateFile, type DisplayArea } from './app/window-state';
+import { isOwnPage, ownPages, secureWindowOptions, windowOpenDecision } from './app/window-options';
+import { SHORTCUT_CHANNEL, type PageShortcut } from '../src-preload/shortcuts';
 import { Desk } from './desk/desk';
 import { startEmbeddedVenue } from './desk/embedded-venue';
 import { deskServices } from './desk/services';
 import { openSecretStore } from './secrets';
 
-const devServerUrl = process.env['ELECTRON_RENDERER_URL'];
-const ownOrigin = devServerUrl === undefined ? undefined : new URL(devServerUrl).origin;
-
 const preloadPath = join(import.meta.dirname, '../preload/index.cjs');
+const rendererFile = join(import.meta.dirname, '../renderer/index.html');
+const devServerUrl = process.env['ELECTRON_RENDERER_URL'];
+const pages = ownPages(devServerUrl, pathToFileURL(rendererFile).href);
+const WORKSPACE = 'workspace';
 
-if (!app.requestSingleInstanceLock()) app.quit();
+if (claimSingleInstance(app)) run();
 
-/** Navigation and new windows: our own pages only; a popped-out panel opens with the same secure options. */
-function guard(contents: WebContents): void {
-  contents.on('will-navigate', (event, url) => {
-    if (!isOwnPage(url, ownOrigin)) event.preventDefault();
-  });
-  contents.setWindowOpenHandler(({ url }) => {
-    if (isOwnPage(url, ownOrigin)) {
-      return { action: 'allow', overrideBrowserWindowOptions: secureWindowOptions({ preloadPath, title: 'Nova Desk', width: 720, height: 480 }) };
-    }
-    if (url.startsWith('https://')) void shell.openExternal(url);
-    return { action: 'deny' };
-  });
-}
+function run(): void {
+  let log: MainLog | undefined;
+  let desk: Desk | undefined;
+  let bridge: { stop(): void } | undefined;
+  let workspace: BrowserWindow | undefined;
+  let windowState: WindowStateFile | undefined;
+  /** Every open window by its role, so its place is saved as it closes and at quit. */
+  const roles = new Map<BrowserWindow, string>();
+  const gate = new QuitGate();
 
-async function start(): Promise<void> {
-  const desk = await Desk.open({
-    dataDir: app.getPath('userData'),
-    secrets: await openSecretStore(),
-    launchLocalVenue: (dataDir) =>
-      startEmbeddedVenue({ script: join(import.meta.dirname, 'venue-worker.js') }, {
-        dataDir,
-        simulate: true,
-        nativeBinding: electronNativeBinding(app.getAppPath()),
+  const displays = (): DisplayArea[] => screen.getAllDisplays().map((d) => ({ id: d.id, workArea: d.workArea }));
+  const primary = (): DisplayArea => {
+    const d = screen.getPrimaryDisplay();
+    return { id: d.id, workArea: d.workArea };
+  };
+  const save = (window: BrowserWindow): void => {
+    const role = roles.get(window);
+    if (role === undefined || window.isDestroyed()) return;
+    windowState?.set(role, rememberWindow(window.getNormalBounds(), window.isMaximized(), displays(), primary()));
+  };
+  const track = (window: BrowserWindow, role: string): void => {
+    roles.set(window, role);
+    window.on('close', () => save(window));
+    window.on('closed', () => roles.delete(window));
+  };
+  const placed = (role: string, size: { width: number; height: number }) =>
+    placeWindow(windowState?.get(role), displays(), primary(), size);
+
+  const focused = (): BrowserWindow | undefined => BrowserWindow.getFocusedWindow() ?? workspace;
+  const ask = (options: MessageBoxOptions) => {
+    const parent = focused();
+    return parent === undefined ? dialog.showMessageBox(options) : dialog.showMessageBox(parent, options);
+  };
+  const scrub = (text: string): string => desk?.keys.scrub(text) ?? text;
+  const fail = (what: string, err: unknown): void => {
+    const reason = scrub(err instanceof Error ? err.message : String(err));
+    log?.error(what, reason);
+    dialog.showErrorBox(what, reason);
+  };
+  const sendShortcut = (shortcut: PageShortcut): void => {
+    const target = focused();
+    if (target !== undefined && !target.isDestroyed()) target.webContents.send(SHORTCUT_CHANNEL, shortcut);
+  };
+
+  /** Navigation and new windows: our own pages only; a popped-out panel opens where it was last time. */
+  const guard = (contents: WebContents): void => {
+    contents.on('will-navigate', (event, url) => {
+      if (!isOwnPage(url, pages)) event.preventDefault();
+    });
+    contents.on('will-redirect', (event, url) => {
+      if (!isOwnPage(url, pages)) event.preventDefault();
+    });
+    contents.on('will-attach-webview', (event) => event.preventDefault());
+    contents.setWindowOpenHandler(({ url }) => {
+      const decision = windowOpenDecision(url, pages, preloadPath);
+      if (decision.action === 'deny') {
+        if (decision.external !== undefined) void shell.openExternal(decision.external);
+        return { action: 'deny' };
+      }
+      const panel = new URL(url).searchParams.get('panel') ?? 'panel';
+      const { bounds } = placed(`panel:${panel}`, { width: decision.options.width ?? 720, height: decision.options.height ?? 640 });
+      return { action: 'allow', overrideBrowserWindowOptions: { ...decision.options, ...bounds } };
+    });
+    contents.on('did-create-window', (window, { url }) => {
+      track(window, `panel:${new URL(url).searchParams.get('panel') ?? 'panel'}`);
+    });
+  };
+  app.on('web-contents-created', (_event, contents) => guard(contents));
+
+  const refreshMenu = (): void => {
+    if (desk === undefined) return;
+    const view = desk.environments();
+    const state = {
+      appName: PRODUCT_NAME,
+      active: view.active,
+      environments: view.environments.map((e) => ({ id: e.id, name: e.name, available: e.id === 'local' || e.baseUrl !== '' })),
+      devTools: !app.isPackaged,
+    };
+    Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate(process.platform, state, actions)));
+  };
+
+  const actions: DeskMenuActions = {
+    newOrder: () => sendShortcut('newOrder'),
+    popOutPanel: () => sendShortcut('popOutPanel'),
+    cancelAll: () => {
+      const open = desk;
+      if (open === undefined) return;
+      void (async () => {
+        const orders = await open.activeOrders(undefined);
+        if (orders.length === 0) {
+          await ask({ type: 'info', message: 'No open orders to cancel.', buttons: ['OK'] });
+          return;
+        }
+        const environment = open.environments().environments.find((e) => e.id === open.status().environment);
+        const { response } = await ask(cancelAllQuestion(environment?.name ?? 'this environment', environment?.production ?? false, orders.length));
+        if (response !== CANCEL_ALL_CONFIRMED) return;
+        const { cancelRequested } = await open.cancelAll(undefined);
+        log?.info(`cancel all: ${cancelRequested} orders asked to cancel`);
+      })().catch((err: unknown) => fail('Cancel all orders', err));
+    },
+    switchEnvironment: (id: EnvironmentId) => {
+      desk?.switchEnvironment(id).catch((err: unknown) => fail('Switch environment', err));
+    },
+    about: () => {
+      if (desk === undefined) return;
+      void ask(aboutBox({ appName: PRODUCT_NAME, appVersion: app.getVersion(), versions: process.versions, venueApi: 'v1', localVenue: desk.venueStatus() }));
+    },
+  };
+
+  const openWorkspace = (): BrowserWindow => {
+    const { bounds, maximized } = placed(WORKSPACE, { width: 1280, height: 800 });
+    const window = new BrowserWindow(secureWindowOptions({ preloadPath, title: PRODUCT_NAME, ...bounds }));
+    track(window, WORKSPACE);
+    window.once('ready-to-show', () => {
+      if (maximized) window.maximize();
+      window.show();
+    });
+    if (devServerUrl !== undefined) void window.loadURL(devServerUrl);
+    else void window.loadFile(rendererFile);
+    return window;
+  };
+
+  const start = async (): Promise<void> => {
+    if (process.platform === 'win32') app.setAppUserModelId(APP_ID);
+    const logs = new MainLog(app.getPath('logs'));
+    log = logs;
+    logs.info(`${PRODUCT_NAME} ${app.getVersion()} starting (Electron ${process.versions.electron}, ${process.platform} ${process.arch})`);
+    windowState = new WindowStateFile(join(app.getPath('userData'), 'window-state.json'));
+
+    // Nothing a page asks for is granted: fill notifications come from main, once per fill, not once per window.
+    session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+    session.defaultSession.setPermissionCheckHandler(() => false);
+
+    const nativeBinding = electronNativeBinding({ isPackaged: app.isPackaged, appPath: app.getAppPath(), resourcesPath: process.resourcesPath });
+    const opened = await Desk.open({
+      dataDir: app.getPath('userData'),
+      secrets: await openSecretStore(),
+      launchLocalVenue: (dataDir) =>
+        startEmbeddedVenue(
+          { script: join(import.meta.dirname, 'venue-worker.js') },
+          { dataDir, simulate: true, ...(nativeBinding === undefined ? {} : { nativeBinding }) },
+        ),
+      revealSecretOnce: secretRevealer({
+        showMessageBox: ask,
+        clipboard,
+        later: (work, ms) => void setTimeout(work, ms),
       }),
-  });
-  serveBridge(deskServices(desk), desk, (event) => isOwnPage(event.senderFrame?.url ?? '', ownOrigin));
+    });
+    desk = opened;
+    logs.scrubWith((text) => opened.keys.scrub(text));
+    logs.info(`local venue ${opened.venueStatus().state} at ${opened.venueStatus().baseUrl}`);
 
-  // Desktop notifications on fills, from our own pages; nothing else (camera, location, ...) is ever granted.
-  session.defaultSession.setPermissionRequestHandler((contents, permission, callback) =>
-    callback(permission === 'notifications' && isOwnPage(contents.getURL(), ownOrigin)),
-  );
+    bridge = serveBridge(ipcMain, bridgeHandler(deskServices(opened), scrub, (url) => isOwnPage(url, pages)));
+    app.on('browser-window-created', (_event, created) => forwardEvents(opened.events.onDidEmit, created.webContents));
 
-  // Every window, the workspace and each panel popped out of it, gets the same guards and the desk's events.
-  app.on('browser-window-created', (_event, created) => {
-    guard(created.webContents);
-    forwardEvents(desk, created.webContents);
-  });
-  const window = new BrowserWindow(secureWindowOptions({ preloadPath, title: 'Nova Desk' }));
-  window.once('ready-to-show', () => window.show());
-  if (devServerUrl !== undefined) void window.loadURL(devServerUrl);
-  else void window.loadFile(join(import.meta.dirname, '../renderer/index.html'));
+    const fills = new FillNotices(BigInt(Date.now()) * 1_000_000n);
+    opened.events.onDidEmit((event) => {
+      if (event.name === 'environments.changed') refreshMenu();
+      if (event.name !== 'orders.changed' || !NativeNotification.isSupported()) return;
+      for (const notice of fills.take(event.payload)) {
+        const shown = new NativeNotification({ title: notice.title, body: notice.body });
+        shown.on('click', () => bringToFront(workspace));
+        shown.show();
+      }
+    });
 
-  let stopping = false;
+    refreshMenu();
+    workspace = openWorkspace();
+  };
+
+  app.on('second-instance', () => bringToFront(workspace));
+  app.on('window-all-closed', () => app.quit());
+  app.on('render-process-gone', (_event, _contents, details) => log?.error(`a window's renderer is gone (${details.reason}, exit code ${details.exitCode})`));
+  app.on('child-process-gone', (_event, details) => log?.error(`${details.type} process gone (${details.reason}, exit code ${details.exitCode})`));
+
   app.on('before-quit', (event) => {
-    if (stopping) return;
-    stopping = true;
+    const next = gate.beforeQuit();
+    if (next === 'quit') return;
     event.preventDefault();
-    void desk.close().finally(() => app.quit());
+    if (next === 'hold') return;
+    log?.info('shutting down');
+    const steps = shutdownSteps({
+      saveWindows: () => [...roles.keys()].forEach(save),
+      stopBridge: () => bridge?.stop(),
+      closeDesk: () => desk?.close() ?? Promise.resolve(),
+    });
+    void runShutdown(steps, (step, err) => log?.error(`shutdown: ${step}`, err)).then(() => {
+      log?.info('stopped');
+      gate.stopped();
+      app.quit();
+    });
   });
+
+  void app.whenReady().then(() =>
+    start().catch((err: unknown) => {
+      log?.error('could not start', err);
+      dialog.showErrorBox(`${PRODUCT_NAME} could not start`, scrub(err instanceof Error ? err.message : String(err)));
+      app.quit();
+    }),
+  );
 }
-
-void app.whenReady().then(() =>
-  start().catch((err: unknown) => {
-    dialog.showErrorBox('Nova Desk could not start', err instanceof Error ? err.message : String(err));
-    app.quit();
-  }),
-);
-
-app.on('second-instance', () => {
-  const [window] = BrowserWindow.getAllWindows();
-  if (window === undefined) return;
-  if (window.isMinimized()) window.restore();
-  window.focus();
-});
-
-app.on('window-all-closed', () => app.quit());

@@ -1,7 +1,8 @@
 // The preload's whole job: expose `window.nova`, one function per contract method plus `on` for the contract's
-// events, and nothing else.
+// events, and nothing else; and turn a menu click on one of the page's own shortcuts into that key (shortcuts.ts).
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import { EVENT_CHANNEL, EVENT_NAMES, IPC_CHANNEL, METHOD_NAMES } from '../src-shared/ipc/methods';
+import { SHORTCUT_CHANNEL, shortcutKey } from './shortcuts';
 
 const methods = Object.fromEntries(
   METHOD_NAMES.map((method) => [method, (request: unknown) => ipcRenderer.invoke(IPC_CHANNEL, method, request)]),
@@ -22,3 +23,11 @@ function on(name: unknown, listener: unknown): () => void {
 }
 
 contextBridge.exposeInMainWorld('nova', { ...methods, on });
+
+// Raised where the trader's focus is, so it bubbles to the page's window listeners as a typed key would.
+ipcRenderer.on(SHORTCUT_CHANNEL, (_event: IpcRendererEvent, name: unknown) => {
+  const key = shortcutKey(name);
+  if (key === undefined) return;
+  const target = document.activeElement ?? document.body;
+  target.dispatchEvent(new KeyboardEvent('keydown', { ...key, bubbles: true, cancelable: true }));
+});

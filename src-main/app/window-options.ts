@@ -1,11 +1,22 @@
-// One factory for every window's options, so no window can be created with weaker settings than the rest.
+// One factory for every window's options, so no window can be created with weaker settings than the rest, and the
+// one rule for which pages a window may show or open. Pure: index.ts applies them, tests read them.
 import type { BrowserWindowConstructorOptions } from 'electron';
+
+/**
+ * The renderer's policy, carried by the meta tag of src-renderer/index.html (the packaged app loads that file,
+ * which has no response headers); a test holds the page to this text. connect-src names loopback WebSockets for
+ * browser mode, where the same page talks to the desk over one.
+ */
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self' ws://127.0.0.1:*; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
 
 export interface WindowSpec {
   preloadPath: string;
   title: string;
   width?: number;
   height?: number;
+  x?: number;
+  y?: number;
 }
 
 export function secureWindowOptions(spec: WindowSpec): BrowserWindowConstructorOptions {
@@ -13,6 +24,7 @@ export function secureWindowOptions(spec: WindowSpec): BrowserWindowConstructorO
     title: spec.title,
     width: spec.width ?? 1280,
     height: spec.height ?? 800,
+    ...(spec.x === undefined || spec.y === undefined ? {} : { x: spec.x, y: spec.y }),
     show: false,
     backgroundColor: '#0f1115',
     webPreferences: {
@@ -25,13 +37,55 @@ export function secureWindowOptions(spec: WindowSpec): BrowserWindowConstructorO
       webSecurity: true,
       allowRunningInsecureContent: false,
       webviewTag: false,
+      experimentalFeatures: false,
+      navigateOnDragDrop: false,
+      safeDialogs: true,
       spellcheck: false,
     },
   };
 }
 
-/** Our own pages only: the dev server in development, the packaged file otherwise. */
-export function isOwnPage(url: string, ownOrigin: string | undefined): boolean {
-  if (ownOrigin !== undefined) return url.startsWith(ownOrigin);
-  return url.startsWith('file://');
+/** Where our pages come from: the dev server in development, else the packaged renderer's index.html. */
+export interface OwnPages {
+  /** e.g. http://localhost:5173, when `npm start` runs the dev server. */
+  readonly devServerOrigin?: string;
+  /** file:// URL of out/renderer/index.html. */
+  readonly rendererPage: string;
+}
+
+export function ownPages(devServerUrl: string | undefined, rendererPage: string): OwnPages {
+  return devServerUrl === undefined ? { rendererPage } : { devServerOrigin: new URL(devServerUrl).origin, rendererPage };
+}
+
+/**
+ * Our own pages only: the same origin as the dev server, or exactly the packaged index.html (any query, which is
+ * how a popped-out panel says what it shows). Any other file on disk is not ours.
+ */
+export function isOwnPage(url: string, pages: OwnPages): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  if (pages.devServerOrigin !== undefined) return parsed.origin === pages.devServerOrigin;
+  const page = new URL(pages.rendererPage);
+  return parsed.protocol === 'file:' && parsed.host === page.host && parsed.pathname === page.pathname;
+}
+
+export type WindowOpenDecision =
+  | { action: 'allow'; options: BrowserWindowConstructorOptions }
+  /** `external`: an https link the system browser may show; never inside the app. */
+  | { action: 'deny'; external?: string };
+
+/** A popped-out panel opens as our own window with the same secure options; everything else is refused. */
+export function windowOpenDecision(url: string, pages: OwnPages, preloadPath: string): WindowOpenDecision {
+  if (isOwnPage(url, pages)) return { action: 'allow', options: secureWindowOptions({ preloadPath, title: 'Nova Desk', width: 720, height: 640 }) };
+  let protocol = '';
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    return { action: 'deny' };
+  }
+  return protocol === 'https:' ? { action: 'deny', external: url } : { action: 'deny' };
 }

@@ -35,7 +35,7 @@ import { DeskError } from './desk-error';
 import { DeskEvents } from './desk-events';
 import { DeskFile, type KeyRecord } from './desk-file';
 import type { EmbeddedVenue } from './embedded-venue';
-import { KeyVault } from './key-vault';
+import { KeyVault, type RevealSecretOnce } from './key-vault';
 import { preTradeIssues } from './pre-trade';
 
 export interface DeskOptions {
@@ -44,6 +44,8 @@ export interface DeskOptions {
   readonly secrets: SecretStore;
   /** Starts the embedded venue on a data folder (a worker thread in Electron and in browser mode). */
   readonly launchLocalVenue: (venueDataDir: string) => EmbeddedVenue;
+  /** The desktop app shows a created key's secret once in a native dialog; browser mode and tests have none. */
+  readonly revealSecretOnce?: RevealSecretOnce;
   /** Tuning of the venue clients (tests shorten timeouts). */
   readonly session?: Pick<VenueSessionOptions, 'rest' | 'socket' | 'historyWindow' | 'pollIntervalMs'>;
 }
@@ -78,7 +80,7 @@ export class Desk implements Disposable {
 
   private constructor(private readonly options: DeskOptions) {
     this.file = DeskFile.open(options.dataDir);
-    this.keys = new KeyVault(this.file, options.secrets);
+    this.keys = new KeyVault(this.file, options.secrets, options.revealSecretOnce);
     this.localVenue = options.launchLocalVenue(join(options.dataDir, 'local-venue'));
     this.sessionEnvironment = this.file.get().active;
     this.disposables.add(this.events);
@@ -451,7 +453,8 @@ export class Desk implements Disposable {
 
   /**
    * POST /api-keys with the key in use; the venue shows the new secret once, and it goes straight into the
-   * store. The answer describes the key and says where its secret went; it never holds the secret.
+   * store (and, in the desktop app, to the trader once through the host's dialog). The answer describes the key
+   * and says where its secret went; it never holds the secret.
    */
   async createKey(request: ParsedRequest<'keys.create'>): Promise<{ key: StoredKey; note: string }> {
     const session = this.requireSession();
@@ -473,9 +476,9 @@ export class Desk implements Disposable {
       ...(userId === undefined ? {} : { userId }),
       origin: 'created',
     };
-    await this.keys.store(record, created.api_secret, request.use === true);
+    const shown = await this.keys.storeCreated(record, created.api_secret, request.use === true);
     if (request.use === true) await this.reconnect();
-    return this.describeStored(record);
+    return this.describeStored(record, shown);
   }
 
   /**
@@ -523,14 +526,15 @@ export class Desk implements Disposable {
     }
   }
 
-  private async describeStored(record: KeyRecord): Promise<{ key: StoredKey; note: string }> {
+  private async describeStored(record: KeyRecord, shownOnce = false): Promise<{ key: StoredKey; note: string }> {
     const key = (await this.keys.list(record.environment)).find((k) => k.apiKey === record.apiKey);
     if (key === undefined) throw new DeskError('E0901_InternalError', `key ${record.apiKey} was stored but cannot be listed`);
     const storage = this.keys.storage;
+    const shown = shownOnce ? 'The secret was shown once, in its own dialog. ' : '';
     const note =
       storage.kind === 'keychain'
-        ? 'The secret is stored in the system keychain; it is not shown again.'
-        : `${storage.notice ?? 'The secret is kept in memory for this session only.'} It is not shown again.`;
+        ? `${shown}The secret is stored in the system keychain; it is not shown again.`
+        : `${shown}${storage.notice ?? 'The secret is kept in memory for this session only.'} It is not shown again.`;
     return { key, note };
   }
 

@@ -18,12 +18,19 @@ export function secretId(environment: EnvironmentId, apiKey: string): string {
   return `${environment}:${apiKey}`;
 }
 
+/**
+ * The host's way to show a newly created secret to the trader once, outside every window (the desktop app's
+ * native dialog). Absent in browser mode and tests: the secret then goes only into the store.
+ */
+export type RevealSecretOnce = (keyLabel: string, secret: string) => Promise<void>;
+
 export class KeyVault {
   private readonly handled = new Set<string>();
 
   constructor(
     private readonly file: DeskFile,
     readonly secrets: SecretStore,
+    private readonly revealSecretOnce?: RevealSecretOnce,
   ) {}
 
   /** What the trader is told about where secrets live. */
@@ -62,6 +69,22 @@ export class KeyVault {
       draft.keys.push(record);
       if (makeActive || draft.activeKeys[record.environment] === undefined) draft.activeKeys[record.environment] = record.apiKey;
     });
+  }
+
+  /**
+   * A key just created on a venue: stored like any other, then its secret shown once by the host, if it can show
+   * it. True when it was shown. The secret goes to the host's hook, never into an answer to a window.
+   */
+  async storeCreated(record: KeyRecord, secret: string, makeActive: boolean): Promise<boolean> {
+    await this.store(record, secret, makeActive);
+    if (this.revealSecretOnce === undefined) return false;
+    try {
+      await this.revealSecretOnce(`${record.name} (${record.apiKey})`, secret);
+      return true;
+    } catch {
+      // The key is stored all the same; the answer then says only where the secret went.
+      return false;
+    }
   }
 
   async credentials(environment: EnvironmentId, apiKey: string): Promise<VenueCredentials | undefined> {

@@ -17,13 +17,22 @@ export const LAYOUT_NAME = 'workspace';
 const ROW_PX = 200;
 const SAVE_DELAY_MS = 500;
 
+function popOut(panel: PanelPlacement, productId: string): void {
+  if (openPopOut({ id: panel.id, kind: panel.kind, productId }) !== null) useDesk.getState().updatePanel(panel.id, { poppedOut: true });
+}
+
+/** The panel the trader is in: the one holding focus, else the one last clicked. */
+function panelIdAt(target: EventTarget | null): string | undefined {
+  return (target instanceof Element ? target.closest('[data-panel-id]')?.getAttribute('data-panel-id') : undefined) ?? undefined;
+}
+
 function Slot(props: { panel: PanelPlacement; deskProduct: string }): React.JSX.Element {
   const { panel } = props;
   const s = useDesk.getState();
   const productId = panel.productId ?? props.deskProduct;
   const title = PANEL_TITLES[panel.kind];
   return (
-    <div className="slot" style={{ gridColumn: `span ${panel.width}`, gridRow: `span ${panel.height}` }}>
+    <div className="slot" data-panel-id={panel.id} style={{ gridColumn: `span ${panel.width}`, gridRow: `span ${panel.height}` }}>
       <div className="slot-tools" role="toolbar" aria-label={`${title} layout`}>
         <ProductPicker label={`${title} product`} value={panel.productId ?? ''} followLabel="Desk product" onChange={(id) => s.updatePanel(panel.id, { productId: id === '' ? undefined : id })} />
         <button type="button" aria-label={`Move ${title} earlier`} onClick={() => s.movePanel(panel.id, -1)}>◀</button>
@@ -32,9 +41,7 @@ function Slot(props: { panel: PanelPlacement; deskProduct: string }): React.JSX.
         <button type="button" aria-label={`Wider ${title}`} onClick={() => s.updatePanel(panel.id, { width: Math.min(3, panel.width + 1) })}>+W</button>
         <button type="button" aria-label={`Shorter ${title}`} onClick={() => s.updatePanel(panel.id, { height: Math.max(1, panel.height - 1) })}>−H</button>
         <button type="button" aria-label={`Taller ${title}`} onClick={() => s.updatePanel(panel.id, { height: Math.min(5, panel.height + 1) })}>+H</button>
-        <button type="button" aria-label={`Pop out ${title}`} onClick={() => {
-          if (openPopOut({ id: panel.id, kind: panel.kind, productId }) !== null) s.updatePanel(panel.id, { poppedOut: true });
-        }}>⧉</button>
+        <button type="button" aria-label={`Pop out ${title}`} onClick={() => popOut(panel, productId)}>⧉</button>
         <button type="button" aria-label={`Close ${title}`} onClick={() => s.removePanel(panel.id)}>✕</button>
       </div>
       <PanelView kind={panel.kind} productId={productId} height={panel.height * ROW_PX} />
@@ -54,6 +61,24 @@ export function Workspace(): React.JSX.Element {
       else s.updatePanel(m.id, { productId: m.productId });
     });
     return channel.close;
+  }, []);
+
+  useEffect(() => {
+    // Alt+P (also the app's Window menu) pops out the panel the trader is in.
+    let lastClicked: string | undefined;
+    const remember = (e: PointerEvent): void => void (lastClicked = panelIdAt(e.target) ?? lastClicked);
+    const popOutCurrent = (e: KeyboardEvent): void => {
+      if (!e.altKey || e.ctrlKey || e.metaKey || e.code !== 'KeyP') return;
+      const s = useDesk.getState();
+      const id = panelIdAt(document.activeElement) ?? lastClicked;
+      const panel = s.layout.panels.find((p) => p.id === id && p.poppedOut !== true);
+      if (panel === undefined) return;
+      e.preventDefault();
+      popOut(panel, panel.productId ?? s.layout.productId);
+    };
+    window.addEventListener('pointerdown', remember, true);
+    window.addEventListener('keydown', popOutCurrent);
+    return () => (window.removeEventListener('pointerdown', remember, true), window.removeEventListener('keydown', popOutCurrent));
   }, []);
 
   useEffect(() => {

@@ -1,0 +1,46 @@
+// The app's log in the OS's log folder (app.getPath('logs')): startup, the venue's state, failures, shutdown.
+// Every line passes through the desk's scrub, which removes every secret the desk has handled this session, so
+// a secret quoted in an error never reaches the file (ARCHITECTURE rule 5).
+import { appendFileSync, existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const LOG_FILE = 'main.log';
+/** At start, a log larger than this becomes main.old.log (replacing the one before), so logs stay bounded. */
+export const MAX_LOG_BYTES = 5 * 1024 * 1024;
+
+export type LogLevel = 'info' | 'warn' | 'error';
+
+export class MainLog {
+  readonly file: string;
+  private scrub: (text: string) => string = (text) => text;
+
+  constructor(folder: string, private readonly now: () => Date = () => new Date()) {
+    mkdirSync(folder, { recursive: true });
+    this.file = join(folder, LOG_FILE);
+    if (existsSync(this.file) && statSync(this.file).size > MAX_LOG_BYTES) renameSync(this.file, join(folder, 'main.old.log'));
+  }
+
+  /** Set once the desk is open: from then on lines are scrubbed of every secret it has handled. */
+  scrubWith(scrub: (text: string) => string): void {
+    this.scrub = scrub;
+  }
+
+  /** Synchronous, so the last lines before a crash or exit are on disk; a line is one line even if text was not. */
+  write(level: LogLevel, text: string): void {
+    const line = this.scrub(text).replace(/\r?\n/g, '\n    ');
+    appendFileSync(this.file, `${this.now().toISOString()} ${level.padEnd(5)} ${line}\n`);
+  }
+
+  info(text: string): void {
+    this.write('info', text);
+  }
+
+  warn(text: string): void {
+    this.write('warn', text);
+  }
+
+  error(text: string, err?: unknown): void {
+    const reason = err === undefined ? '' : `: ${err instanceof Error ? (err.stack ?? err.message) : typeof err === 'string' ? err : JSON.stringify(err)}`;
+    this.write('error', `${text}${reason}`);
+  }
+}

@@ -1,0 +1,75 @@
+// A clean shutdown, in an order that loses nothing: window positions are saved while the windows exist, the
+// bridge stops taking calls so no order is sent to a venue that is going away, the desk closes its venue
+// sessions and then stops the embedded venue, whose worker lets requests in flight finish, flushes its store's
+// last group commit and closes SQLite. Only then does the app exit. Pure: index.ts supplies the parts.
+
+export interface ShutdownParts {
+  saveWindows(): void;
+  stopBridge(): void;
+  /** Desk.close(): sessions first, then the embedded venue (which flushes its store). */
+  closeDesk(): Promise<void>;
+}
+
+export interface ShutdownStep {
+  readonly name: string;
+  run(): void | Promise<void>;
+  /** Past this the app exits anyway: the store's journal makes an interrupted stop safe, a hung quit is not. */
+  readonly deadlineMs?: number;
+}
+
+export const VENUE_STOP_DEADLINE_MS = 10_000;
+
+export function shutdownSteps(parts: ShutdownParts): ShutdownStep[] {
+  return [
+    { name: 'save window positions', run: () => parts.saveWindows() },
+    { name: 'stop the bridge', run: () => parts.stopBridge() },
+    { name: 'close the desk and stop the embedded venue', run: () => parts.closeDesk(), deadlineMs: VENUE_STOP_DEADLINE_MS },
+  ];
+}
+
+function withDeadline(work: Promise<void>, ms: number | undefined, name: string): Promise<void> {
+  if (ms === undefined) return work;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`${name}: still running after ${ms} ms`)), ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
+/** Every step in order, each awaited; one that fails or overruns is reported and the next runs all the same. */
+export async function runShutdown(steps: readonly ShutdownStep[], report: (step: string, failure: unknown) => void): Promise<void> {
+  for (const step of steps) {
+    try {
+      await withDeadline(Promise.resolve().then(() => step.run()), step.deadlineMs, step.name);
+    } catch (err) {
+      report(step.name, err);
+    }
+  }
+}
+
+/**
+ * before-quit fires for every quit request (the menu, Cmd+Q, the last window closing, the OS logging out): the
+ * first starts the shutdown and holds the quit; those during it are held too; the one the shutdown itself
+ * makes when it is done goes through.
+ */
+export class QuitGate {
+  private state: 'running' | 'stopping' | 'stopped' = 'running';
+
+  /** 'shut-down': hold the quit and start shutting down; 'hold': hold it, shutdown is under way; 'quit': let it go. */
+  beforeQuit(): 'shut-down' | 'hold' | 'quit' {
+    switch (this.state) {
+      case 'running':
+        this.state = 'stopping';
+        return 'shut-down';
+      case 'stopping':
+        return 'hold';
+      case 'stopped':
+        return 'quit';
+    }
+  }
+
+  /** The shutdown is done: the next quit request exits. */
+  stopped(): void {
+    this.state = 'stopped';
+  }
+}

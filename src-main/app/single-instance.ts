@@ -1,0 +1,20 @@
+// One Nova Desk at a time: two would fight over the same desk file, keychain entries and local venue folder.
+// A second launch hands over to the first, which comes to the front as the trader left it.
+import type { App, BrowserWindow } from 'electron';
+
+/** Takes the lock, or quits this second instance; true when this instance goes on. */
+export function claimSingleInstance(app: Pick<App, 'requestSingleInstanceLock' | 'quit'>): boolean {
+  if (app.requestSingleInstanceLock()) return true;
+  app.quit();
+  return false;
+}
+
+export type RestorableWindow = Pick<BrowserWindow, 'isDestroyed' | 'isMinimized' | 'restore' | 'isVisible' | 'show' | 'focus'>;
+
+/** What the first instance does when a second one starts: its main window restored, shown and focused. */
+export function bringToFront(window: RestorableWindow | undefined): void {
+  if (window === undefined || window.isDestroyed()) return;
+  if (window.isMinimized()) window.restore();
+  if (!window.isVisible()) window.show();
+  window.focus();
+}

@@ -1,0 +1,58 @@
+// The About box's versions, and the log in the OS's log folder with every secret the desk handled removed.
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { aboutBox } from '../../../src-main/app/about';
+import { LOG_FILE, MainLog, MAX_LOG_BYTES } from '../../../src-main/app/main-log';
+import { redact, REDACTED } from '../../../src-main/secrets';
+
+describe('About', () => {
+  it('lists the app, Electron, Chrome, Node and venue versions', () => {
+    const box = aboutBox({
+      appName: 'Nova Desk',
+      appVersion: '0.1.0',
+      versions: { electron: '40.10.2', chrome: '144.0.1', node: '24.1.0', v8: '14.4' },
+      venueApi: 'v1',
+      localVenue: { state: 'ready', baseUrl: 'http://127.0.0.1:4100', wsUrl: 'ws://127.0.0.1:4100/ws', simulate: true, detail: '' },
+    });
+    expect(box.message).toBe('Nova Desk 0.1.0');
+    expect(box.detail?.split('\n')).toEqual([
+      'Electron 40.10.2',
+      'Chrome 144.0.1',
+      'Node 24.1.0',
+      'V8 14.4',
+      'Venue API v1',
+      'Local venue: ready at http://127.0.0.1:4100, simulated market',
+    ]);
+  });
+});
+
+describe('the main log', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'nova-logs-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('writes timestamped lines with the secrets the desk handled redacted', () => {
+    const log = new MainLog(join(dir, 'logs'), () => new Date('2026-01-02T03:04:05.000Z'));
+    const secret = 'c2VjcmV0LWtleS1tYXRlcmlhbA==';
+    log.info('starting');
+    log.scrubWith((text) => redact(text, [secret]));
+    log.error('venue refused', new Error(`bad signature for ${secret}\nsecond line`));
+    const text = readFileSync(log.file, 'utf8');
+    expect(text).not.toContain(secret);
+    expect(text).toContain(`bad signature for ${REDACTED}`);
+    expect(text.startsWith('2026-01-02T03:04:05.000Z info  starting\n')).toBe(true);
+    // A multi-line message stays one entry: continuation lines are indented.
+    expect(text).toMatch(/\n {4}second line/);
+  });
+
+  it('keeps the log bounded: a large one is set aside at start', () => {
+    const folder = join(dir, 'big');
+    new MainLog(folder).info('first');
+    writeFileSync(join(folder, LOG_FILE), Buffer.alloc(MAX_LOG_BYTES + 1, 0x41));
+    const log = new MainLog(folder);
+    log.info('fresh');
+    expect(statSync(join(folder, 'main.old.log')).size).toBe(MAX_LOG_BYTES + 1);
+    expect(readFileSync(log.file, 'utf8')).toMatch(/fresh\n$/);
+  });
+});
