@@ -10,8 +10,13 @@ export interface EmbeddedVenue {
   status(): VenueStatus;
   /** The local user's key and secret, as the ready worker handed them over (never read from a file). */
   localCredentials(): LocalCredentials | undefined;
-  /** Resolves once the venue listens; rejects with the worker's reason if it could not start. */
+  /** Resolves once the venue first listens; rejects with the worker's reason if it could not start. */
   ready(): Promise<VenueStatus>;
+  /**
+   * Ends the worker at once, as a crash would: nothing in flight is answered. The supervisor then starts it
+   * again on the same folder and port, and the desk's session reconnects and reconciles.
+   */
+  terminate(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -21,6 +26,15 @@ export interface WorkerScript {
   readonly argv?: readonly string[];
 }
 
+/** A venue that dies this many times within the window is left failed rather than restarted forever. */
+const MAX_RESTARTS = 5;
+const RESTART_WINDOW_MS = 60_000;
+
+/**
+ * Starts the venue's worker and keeps it running: a worker that exits without being asked to (a crash, an
+ * out-of-memory kill) is started again on the same data folder and the same port, so what it acknowledged is
+ * back (the store's journal) and the desk's connection finds it where it was.
+ */
 export function startEmbeddedVenue(entry: WorkerScript, options: WorkerOptions): EmbeddedVenue {
   let status: VenueStatus = { state: 'starting', baseUrl: '', wsUrl: '', simulate: options.simulate, detail: '' };
   let local: LocalCredentials | undefined;
@@ -30,38 +44,65 @@ export function startEmbeddedVenue(entry: WorkerScript, options: WorkerOptions):
   });
   // A failure nobody awaited yet must not crash the process; ready() still reports it.
   started.catch(() => undefined);
-  const worker = new Worker(entry.script, { workerData: options, argv: [...(entry.argv ?? [])] });
-  worker.on('message', (report: WorkerReport) => {
-    switch (report.type) {
-      case 'ready':
-        status = { ...status, state: 'ready', baseUrl: report.baseUrl, wsUrl: report.wsUrl };
-        local = report.local;
-        settle?.resolve(status);
-        break;
-      case 'failed':
-        status = { ...status, state: 'failed', detail: report.reason };
-        settle?.reject(new Error(`the local venue did not start: ${report.reason}`));
-        break;
-      case 'stopped':
-        status = { ...status, state: 'stopped' };
-        break;
-    }
-  });
-  worker.on('error', (err) => {
-    status = { ...status, state: 'failed', detail: err.message };
-    settle?.reject(new Error(`the local venue failed: ${err.message}`));
-  });
-  worker.on('exit', () => {
-    if (status.state !== 'failed') status = { ...status, state: 'stopped' };
-    settle?.reject(new Error('the local venue stopped'));
-  });
+  let stopping = false;
+  let port = options.port ?? 0;
+  const restarts: number[] = [];
+  let worker = launch();
+
+  function launch(): Worker {
+    const next = new Worker(entry.script, { workerData: { ...options, port } satisfies WorkerOptions, argv: [...(entry.argv ?? [])] });
+    next.on('message', (report: WorkerReport) => {
+      switch (report.type) {
+        case 'ready':
+          status = { ...status, state: 'ready', baseUrl: report.baseUrl, wsUrl: report.wsUrl, detail: '' };
+          port = Number(new URL(report.baseUrl).port);
+          local = report.local;
+          settle?.resolve(status);
+          break;
+        case 'failed':
+          status = { ...status, state: 'failed', detail: report.reason };
+          settle?.reject(new Error(`the local venue did not start: ${report.reason}`));
+          break;
+        case 'stopped':
+          status = { ...status, state: 'stopped' };
+          break;
+      }
+    });
+    next.on('error', (err) => {
+      status = { ...status, state: 'failed', detail: err.message };
+      settle?.reject(new Error(`the local venue failed: ${err.message}`));
+    });
+    next.on('exit', () => {
+      if (!stopping && status.state === 'ready' && mayRestart()) {
+        status = { ...status, state: 'starting', detail: 'the local venue stopped unexpectedly and is starting again' };
+        worker = launch();
+        return;
+      }
+      if (status.state !== 'failed') status = { ...status, state: 'stopped' };
+      settle?.reject(new Error('the local venue stopped'));
+    });
+    return next;
+  }
+
+  function mayRestart(): boolean {
+    const now = Date.now();
+    while (restarts.length > 0 && (restarts[0] ?? now) < now - RESTART_WINDOW_MS) restarts.shift();
+    if (restarts.length >= MAX_RESTARTS) return false;
+    restarts.push(now);
+    return true;
+  }
+
   return {
     dataDir: options.dataDir,
     status: () => status,
     localCredentials: () => local,
     ready: () => started,
+    terminate: async () => {
+      await worker.terminate();
+    },
     stop: () =>
       new Promise<void>((resolve) => {
+        stopping = true;
         if (status.state === 'stopped' || status.state === 'failed') return resolve();
         worker.once('exit', () => resolve());
         worker.postMessage({ type: 'stop' });

@@ -2,6 +2,8 @@
 export interface WorkerOptions {
   dataDir: string;
   simulate: boolean;
+  /** Loopback port to listen on; 0 (the default) takes a free one. A restarted venue takes its old one again. */
+  port?: number;
   /** Path of better-sqlite3's native module built for this runtime (Electron has its own ABI). */
   nativeBinding?: string;
 }

@@ -9,7 +9,7 @@ if (port === null) throw new Error('venue worker started outside a worker thread
 const report = (message: WorkerReport): void => port.postMessage(message);
 
 // The desk takes the local user's credentials from the ready report, so bootstrap.json holds no secret.
-startVenue({ port: 0, dataDir: options.dataDir, simulate: options.simulate, nativeBinding: options.nativeBinding, secretInBootstrap: false })
+startVenue({ port: options.port ?? 0, dataDir: options.dataDir, simulate: options.simulate, nativeBinding: options.nativeBinding, secretInBootstrap: false })
   .then((venue) => {
     report({ type: 'ready', baseUrl: venue.baseUrl, wsUrl: venue.wsUrl, local: venue.venue.localCredentials() });
     port.on('message', (command: WorkerCommand) => {

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Desk } from '../../../src-main/desk/desk';
-import { startEmbeddedVenue } from '../../../src-main/desk/embedded-venue';
+import { startEmbeddedVenue, type EmbeddedVenue } from '../../../src-main/desk/embedded-venue';
 import { secretId } from '../../../src-main/desk/key-vault';
 import { deskServices, type DeskServices } from '../../../src-main/desk/services';
 import { openSecretStore, type SecretStore } from '../../../src-main/secrets';
@@ -16,6 +16,8 @@ export interface TestDesk {
   readonly services: DeskServices;
   readonly secrets: SecretStore;
   readonly dataDir: string;
+  /** The embedded venue the desk started (its worker thread). */
+  readonly venue: EmbeddedVenue;
   /** The local user's key (bootstrap.json names it) and its secret (only the keychain holds it). */
   bootstrap(): Promise<{ user_id: string; api_key: string; api_secret: string }>;
   close(): Promise<void>;
@@ -23,14 +25,17 @@ export interface TestDesk {
 
 export async function openTestDesk(dataDir = mkdtempSync(join(tmpdir(), 'nova-desk-')), service = `nova-desk-test-${randomUUID()}`): Promise<TestDesk> {
   const secrets = await openSecretStore({ service });
+  let venue: EmbeddedVenue | undefined;
   const desk = await Desk.open({
     dataDir,
     secrets,
-    launchLocalVenue: (venueDir) => startEmbeddedVenue(venueWorkerFromSource(), { dataDir: venueDir, simulate: true }),
+    launchLocalVenue: (venueDir) => (venue = startEmbeddedVenue(venueWorkerFromSource(), { dataDir: venueDir, simulate: true })),
     session: { rest: { timeoutMs: 5_000 } },
   });
+  if (venue === undefined) throw new Error('the desk opened without starting its local venue');
   return {
     desk,
+    venue,
     services: deskServices(desk),
     secrets,
     dataDir,
