@@ -4,16 +4,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VenueRestClient } from '../../../src-main/connection/rest-client';
 import { dispatch } from '../../../src-main/desk/dispatch';
-import type { MethodName, Request, Response } from '../../../src-shared/ipc/contract';
+import type { MethodName } from '../../../src-shared/ipc/contract';
 import { eventually, openTestDesk, removeFolder, type TestDesk } from './open-desk';
 
 let t: TestDesk;
 
-async function call<M extends MethodName>(method: M, request: Request<M>): Promise<Response<M>> {
-  const result = await dispatch(t.services, method, request, (text) => t.desk.keys.scrub(text));
-  if (!result.ok) throw new Error(result.error.message);
-  return result.value as Response<M>;
-}
+const call: TestDesk['call'] = (method, request) => t.call(method, request);
 
 async function refusal(method: MethodName, request: unknown): Promise<string> {
   const result = await dispatch(t.services, method, request);

@@ -5,11 +5,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Desk } from '../../../src-main/desk/desk';
+import { dispatch } from '../../../src-main/desk/dispatch';
 import { startEmbeddedVenue, type EmbeddedVenue } from '../../../src-main/desk/embedded-venue';
 import { secretId } from '../../../src-main/desk/key-vault';
 import { deskServices, type DeskServices } from '../../../src-main/desk/services';
 import { openSecretStore, type SecretStore } from '../../../src-main/secrets';
 import { venueWorkerFromSource } from '../../../src-main/web/typescript-worker';
+import type { MethodName, Request, Response } from '../../../src-shared/ipc/contract';
 
 export interface TestDesk {
   readonly desk: Desk;
@@ -18,6 +20,8 @@ export interface TestDesk {
   readonly dataDir: string;
   /** The embedded venue the desk started (its worker thread). */
   readonly venue: EmbeddedVenue;
+  /** A bridge call as a window makes it (parsed both ways, errors scrubbed); throws the refusal's message. */
+  call<M extends MethodName>(method: M, request: Request<M>): Promise<Response<M>>;
   /** The local user's key (bootstrap.json names it) and its secret (only the keychain holds it). */
   bootstrap(): Promise<{ user_id: string; api_key: string; api_secret: string }>;
   close(): Promise<void>;
@@ -33,10 +37,16 @@ export async function openTestDesk(dataDir = mkdtempSync(join(tmpdir(), 'nova-de
     session: { rest: { timeoutMs: 5_000 } },
   });
   if (venue === undefined) throw new Error('the desk opened without starting its local venue');
+  const services = deskServices(desk);
   return {
     desk,
     venue,
-    services: deskServices(desk),
+    call: async <M extends MethodName>(method: M, request: Request<M>): Promise<Response<M>> => {
+      const result = await dispatch(services, method, request, (text) => desk.keys.scrub(text));
+      if (!result.ok) throw new Error(result.error.message);
+      return result.value as Response<M>;
+    },
+    services,
     secrets,
     dataDir,
     bootstrap: async () => {
