@@ -4,6 +4,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { buildHttpApi } from './api/http-api';
+import { RateLimiter } from './api/rate-limit';
 import { createWsApi, type WsApiOptions } from './api/ws-api';
 import { MarketSimulator } from './sim/market-simulator';
 import { Venue } from './venue';
@@ -53,12 +54,13 @@ export async function startVenue(options: StartVenueOptions): Promise<RunningVen
     simulator = new MarketSimulator(venue, { seed: options.seed ?? DEFAULT_SEED });
     await simulator.setup();
   }
+  const orderLimit = new RateLimiter(options.orderRate ?? DEFAULT_ORDER_RATE);
   const app = buildHttpApi(venue, {
-    orderRate: options.orderRate ?? DEFAULT_ORDER_RATE,
+    orderLimit,
     requestRate: options.requestRate ?? DEFAULT_REQUEST_RATE,
     ...(simulator === undefined ? {} : { simulator }),
   });
-  const ws = createWsApi(venue, options.ws ?? {});
+  const ws = createWsApi(venue, orderLimit, options.ws ?? {});
   app.server.on('upgrade', (request, socket, head) => ws.handleUpgrade(request, socket, head));
   try {
     await app.listen({ host: '127.0.0.1', port: options.port });

@@ -35,7 +35,8 @@ import { accountRecord, apiKeyRecord, assetRecords, orderBookRecord, orderRecord
 export interface HttpApiOptions {
   /** Per key and second; 0 = unlimited. */
   requestRate: number;
-  orderRate: number;
+  /** Per-key order rate, shared with the WebSocket API: one key has one budget however it sends. */
+  orderLimit: RateLimiter;
   /** Largest accepted request body. */
   bodyLimit?: number;
   /** The market simulator, when the venue runs one: its controls live under /sim. */
@@ -69,7 +70,7 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
   // Bodies are JSON only (interface section 4): without this, text/plain would reach a route as a string.
   app.removeContentTypeParser('text/plain');
   const requests = new RateLimiter(options.requestRate);
-  const orders = new RateLimiter(options.orderRate);
+  const orders = options.orderLimit;
   const { exchange, store, keys } = venue;
 
   function authenticate(request: FastifyRequest, scope: Scope): Caller {

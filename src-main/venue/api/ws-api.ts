@@ -17,7 +17,7 @@ import type { Caller } from '../accounts/key-ring';
 import type { OrderEvent } from '../exchange/exchange';
 import { MarketDataFeed } from '../market-data/feed';
 import type { CommittedBatch, Venue } from '../venue';
-import { RateLimiter } from './rate-limit';
+import { RateLimitError, RateLimiter } from './rate-limit';
 import { wsOrderRecord } from './records';
 
 export interface WsApiOptions {
@@ -98,7 +98,8 @@ export interface WsApi {
   close(): void;
 }
 
-export function createWsApi(venue: Venue, partial: Partial<WsApiOptions> = {}): WsApi {
+/** `orderLimit`: the per-key order rate, the same one the REST API takes from. */
+export function createWsApi(venue: Venue, orderLimit: RateLimiter, partial: Partial<WsApiOptions> = {}): WsApi {
   const options = { ...DEFAULT_WS_OPTIONS, ...partial };
   const { exchange, keys } = venue;
   const feed = new MarketDataFeed(exchange.markets, venue.now);
@@ -264,6 +265,8 @@ export function createWsApi(venue: Venue, partial: Partial<WsApiOptions> = {}): 
         return send(session, { channel: 'heartbeat', type: 'pong', ...(message.requestId === undefined ? {} : { request_id: message.requestId }) });
       case 'create_order': {
         const caller = trader(session);
+        const wait = orderLimit.take(caller.apiKey, Date.now());
+        if (wait !== undefined) return fail(session, frame, new RateLimitError('E0503_OrderRateLimitExceeded', wait));
         const request = parseWsCreateOrder(message.data, { now: venue.now() });
         if (request instanceof ApiError) return fail(session, frame, request);
         const placed = await venue.run(() => {
@@ -363,10 +366,11 @@ export function createWsApi(venue: Venue, partial: Partial<WsApiOptions> = {}): 
 
 /**
  * The interface writes expired_at and scheduled_at as integer nanoseconds, which exceed what a JSON number
- * holds exactly (2^53): quote them before parsing so the digits arrive intact.
+ * holds exactly (2^53): quote every number written there before parsing, so the digits arrive intact and a
+ * literal that is not a plain integer ("1e-400", "1.5") is refused as text instead of rounded by a double.
  */
 function quoteNanoseconds(text: string): string {
-  return text.replace(/"(expired_at|scheduled_at)"(\s*):(\s*)(\d{16,})/g, '"$1"$2:$3"$4"');
+  return text.replace(/"(expired_at|scheduled_at)"(\s*):(\s*)(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/g, '"$1"$2:$3"$4"');
 }
 
 /** A received frame's text, whatever form `ws` delivered it in. */

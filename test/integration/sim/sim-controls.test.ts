@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, apiError } from '../../../src-shared/errors/api-error';
 import { buildHttpApi } from '../../../src-main/venue/api/http-api';
+import { RateLimiter } from '../../../src-main/venue/api/rate-limit';
 import { registerSimControls } from '../../../src-main/venue/api/sim-routes';
 import { MarketSimulator, type SimStatus } from '../../../src-main/venue/sim/market-simulator';
 import { Venue } from '../../../src-main/venue/venue';
@@ -61,7 +62,7 @@ beforeAll(async () => {
   admin = { key: boot.api_key, secret: boot.api_secret };
   sim = new MarketSimulator(venue, { seed: 2024 });
   await sim.setup();
-  app = buildHttpApi(venue, { orderRate: 0, requestRate: 0 });
+  app = buildHttpApi(venue, { orderLimit: new RateLimiter(0), requestRate: 0 });
   registerSimControls(app, sim, requireAdmin);
   await app.listen({ host: '127.0.0.1', port: 0 });
   baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
