@@ -56,7 +56,8 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'DELETE', path: '/api/v1/orders/active', mayAccept: true },
   { method: 'DELETE', path: '/api/v1/orders/active/all', mayAccept: true },
   { method: 'GET', path: '/api/v1/orders/archived', mayAccept: true },
-  { method: 'GET', path: '/api/v1/order/archived', mayAccept: false },
+  // A hostile ?order= may name a real order: an earlier property may have placed one whose client id is "NaN".
+  { method: 'GET', path: '/api/v1/order/archived', mayAccept: true },
   { method: 'GET', path: '/v1/error-codes', mayAccept: true },
   { method: 'GET', path: '/products/BTC-VND/orderbook', mayAccept: true },
   { method: 'GET', path: '/products/BTC-VND/trades', mayAccept: true },
