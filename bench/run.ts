@@ -5,9 +5,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { benchClickAck } from './click-ack';
 import { benchCommittedOrders } from './committed-orders';
 import { benchEngine } from './engine';
+import { benchMemory } from './memory';
 import { benchRenderer, FRAME_60HZ_MS, withinOneFrame } from './renderer';
+import { benchRest } from './rest';
+import { benchRestart } from './restart';
 import { benchStore } from './store';
 import { benchWs } from './ws';
 
@@ -24,8 +28,16 @@ const quick = process.argv.includes('--quick');
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
 const figures: Figure[] = [];
 
+/** Runs one benchmark and says on stderr how long it took, so a slow run shows where its time went. */
+async function timed<T>(name: string, work: () => Promise<T>): Promise<T> {
+  const start = performance.now();
+  const result = await work();
+  console.error(`bench: ${name} took ${((performance.now() - start) / 1000).toFixed(1)} s`);
+  return result;
+}
+
 const engineOps = quick ? 200_000 : 1_000_000;
-const engine = await benchEngine({ operations: engineOps, seed: 42 });
+const engine = await timed('engine', () => benchEngine({ operations: engineOps, seed: 42 }));
 const [ours, peer] = engine.rows;
 if (ours !== undefined && peer !== undefined) {
   figures.push({
@@ -41,8 +53,8 @@ if (ours !== undefined && peer !== undefined) {
 const orders = quick ? 50_000 : 200_000;
 const dir = mkdtempSync(join(tmpdir(), 'nova-bench-'));
 try {
-  const store = await benchStore({ orders, dir });
-  const committed = await benchCommittedOrders({ orders });
+  const store = await timed('store', () => benchStore({ orders, dir }));
+  const committed = await timed('committed orders', () => benchCommittedOrders({ orders }));
   const baseline = store.rows[0]?.perSec ?? Number.NaN;
   figures.push({
     name: 'Orders durably committed per second through exchange + store, no network',
@@ -56,7 +68,19 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
-const ws = await benchWs({ orders: quick ? 10_000 : 40_000 });
+const rest = await timed('REST', () => benchRest({ seconds: quick ? 3 : 10, connections: 50 }));
+const restRatio = rest.venue.perSec / rest.bare.perSec;
+const refused = rest.venue.non2xx + rest.venue.errors + rest.venue.timeouts;
+figures.push({
+  name: `REST POST /api/v1/orders, wait true, ${rest.connections} connections, autocannon from another process (orders/s, p99)`,
+  value: `${fmt(rest.venue.perSec)}/s, p99 ${rest.venue.p99ms} ms${refused > 0 ? ` (${fmt(refused)} non-2xx or failed)` : ''}`,
+  baseline: `bare node:http, fixed JSON body ${fmt(rest.bare.perSec)}/s, p99 ${rest.bare.p99ms} ms`,
+  ratio: restRatio,
+  target: '>= 0.5x',
+  met: restRatio >= 0.5 && refused === 0,
+});
+
+const ws = await timed('WebSocket', () => benchWs({ orders: quick ? 10_000 : 40_000 }));
 figures.push({
   name: 'WebSocket create_order, one connection, 256 in flight, each answered after commit',
   value: `${fmt(ws.venuePerSec)}/s`,
@@ -66,9 +90,20 @@ figures.push({
   met: ws.venuePerSec / ws.echoPerSec >= 0.5,
 });
 
+const clicks = await timed('click to acknowledgement', () => benchClickAck({ orders: quick ? 50 : 200 }));
+const extraMs = clicks.venue.p95ms - clicks.stub.p95ms;
+figures.push({
+  name: `Click to acknowledgement: Buy clicked until its row is in Open orders, browser mode, local venue, p95 (p50) over ${clicks.venue.samples} orders`,
+  value: `${clicks.venue.p95ms.toFixed(1)} ms (${clicks.venue.p50ms.toFixed(1)}), +${extraMs.toFixed(1)} ms; bridge round trip ${clicks.venue.bridgeP95ms?.toFixed(1) ?? '?'} (${clicks.venue.bridgeP50ms?.toFixed(1) ?? '?'}), of it desk to venue REST ${clicks.venue.restP95ms?.toFixed(1) ?? '?'} (${clicks.venue.restP50ms?.toFixed(1) ?? '?'})`,
+  baseline: `same page, stub bridge ${clicks.stub.p95ms.toFixed(1)} ms (${clicks.stub.p50ms.toFixed(1)})`,
+  ratio: clicks.venue.p95ms / clicks.stub.p95ms,
+  target: 'p95 <= stub + 30 ms',
+  met: extraMs <= 30,
+});
+
 // Frame times are measured in Chromium against one 60 Hz frame; a gap under 1.5 frames counts as one frame
 // (rAF timestamps wobble by tenths of a millisecond: an idle page has p99 16.8 ms).
-const renderer = await benchRenderer({ quick });
+const renderer = await timed('renderer', () => benchRenderer({ quick }));
 const [idle, ...runs] = renderer.rows;
 for (const r of runs) {
   figures.push({
@@ -80,6 +115,28 @@ for (const r of runs) {
     met: withinOneFrame(r.p95ms),
   });
 }
+
+// The quick form restarts a smaller history (100,000 orders, 10,000 resting); memory always has 100,000 resting.
+const restart = await timed('restart', () => benchRestart(quick ? { orders: 100_000, resting: 10_000, runs: 3 } : { orders: 1_000_000, resting: 100_000, runs: 3 }));
+const restartRatio = restart.readyMs / restart.selectMs;
+figures.push({
+  name: `Restart to ready (startVenue to listening), ${fmt(restart.orders)} orders in history, ${fmt(restart.resting)} resting${quick ? ' (quick size)' : ''}`,
+  value: `${fmt(restart.readyMs)} ms (${fmt(restart.processReadyMs)} ms from process start)`,
+  baseline: `one SELECT of the open orders ${fmt(restart.selectMs)} ms (${fmt(restart.processSelectMs)} ms from process start)`,
+  ratio: restartRatio,
+  target: '<= 2 s and <= 3x',
+  met: restart.readyMs <= 2_000 && restartRatio <= 3,
+});
+
+const memory = await timed('memory', () => benchMemory(quick ? { orders: 110_000, resting: 100_000, settleMs: 2_000 } : { orders: 1_000_000, resting: 100_000, settleMs: 3_000 }));
+figures.push({
+  name: `Memory (RSS) of the desk process, main thread + venue worker, ${fmt(memory.loaded.resting)} orders resting`,
+  value: `${fmt(memory.loaded.rssMB)} MB (peak ${fmt(memory.loaded.peakMB)})`,
+  baseline: `same process idle ${fmt(memory.idle.rssMB)} MB (peak ${fmt(memory.idle.peakMB)})`,
+  ratio: memory.loaded.rssMB / memory.idle.rssMB,
+  target: '<= 300 MB',
+  met: memory.loaded.rssMB <= 300,
+});
 
 const date = new Date().toISOString().slice(0, 10);
 console.log(`\nNova Desk benchmarks, ${date}${quick ? ' (quick)' : ''}\n`);

@@ -5,11 +5,12 @@ import { join } from 'node:path';
 
 export interface Server {
   words: string[];
+  pid: number;
   stop(): Promise<void>;
 }
 
-export function spawnServer(script: string): Promise<Server> {
-  const child: ChildProcess = spawn(process.execPath, [...(process.env['BENCH_SERVER_ARGS']?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', join(import.meta.dirname, 'servers', script)], {
+export function spawnServer(script: string, args: readonly string[] = []): Promise<Server> {
+  const child: ChildProcess = spawn(process.execPath, [...(process.env['BENCH_SERVER_ARGS']?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', join(import.meta.dirname, 'servers', script), ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
@@ -20,8 +21,10 @@ export function spawnServer(script: string): Promise<Server> {
       if (line?.[1] === undefined) return;
       resolve({
         words: line[1].trim().split(' '),
+        pid: child.pid ?? 0,
         stop: () =>
           new Promise((done) => {
+            if (child.exitCode !== null || child.signalCode !== null) return done();
             child.once('exit', () => done());
             child.kill('SIGTERM');
           }),
