@@ -121,6 +121,9 @@ const DECIMAL = /^-?\d+(\.\d+)?$/;
 const UNSIGNED_INTEGER = /^\d+$/;
 
 /** Reads the columns of one row of one table; every failure names both. Values are never echoed (they may be hashes). */
+/** Interned texts of shared(): as many as there are users, products, fee rates and such, never per order. */
+const SHARED_TEXT = new Map<string, string>();
+
 class Columns {
   private readonly row: Record<string, unknown>;
 
@@ -148,11 +151,23 @@ class Columns {
     return typeof value === 'string' && DECIMAL.test(value) ? value : this.fail(column, 'a decimal string');
   }
 
+  /**
+   * Text that many rows repeat (a user id, a product, a fee rate): every row read gets the one shared copy
+   * instead of its own, which is most of a restored order's strings when 100,000 of them rest.
+   */
+  shared(column: string, read: (column: string) => string = (c) => this.text(c)): string {
+    const value = read(column);
+    const known = SHARED_TEXT.get(value);
+    if (known !== undefined) return known;
+    SHARED_TEXT.set(value, value);
+    return value;
+  }
+
+  /** One of the allowed values: the constant itself, so no row keeps a copy of its own. */
   oneOf<T extends string>(column: string, allowed: readonly T[]): T {
     const value = this.row[column];
-    return typeof value === 'string' && (allowed as readonly string[]).includes(value)
-      ? (value as T)
-      : this.fail(column, `one of ${allowed.map((a) => `'${a}'`).join(', ')}`);
+    const known = typeof value === 'string' ? allowed.find((a) => a === value) : undefined;
+    return known ?? this.fail(column, `one of ${allowed.map((a) => `'${a}'`).join(', ')}`);
   }
 
   int64(column: string): bigint {
@@ -241,15 +256,15 @@ export function orderFromRow(raw: unknown): OrderRow {
   return {
     orderId: c.text('order_id'),
     seq: c.safeInt('seq'),
-    userId: c.text('user_id'),
+    userId: c.shared('user_id'),
     clientOrderId: c.text('client_order_id'),
-    productId: c.text('product_id'),
+    productId: c.shared('product_id'),
     side: c.oneOf('side', SIDES),
     type: c.oneOf('type', ORDER_TYPES),
     timeInForce: c.oneOf('time_in_force', TIMES_IN_FORCE),
     postOnly: c.bool('post_only'),
-    stp: c.text('stp'),
-    stopType: c.text('stop_type'),
+    stp: c.shared('stp'),
+    stopType: c.shared('stop_type'),
     limitPrice: c.decimal('limit_price'),
     baseSize: c.decimal('base_size'),
     quoteSize: c.decimal('quote_size'),
@@ -257,14 +272,14 @@ export function orderFromRow(raw: unknown): OrderRow {
     stopTriggerPrice: c.decimal('stop_trigger_price'),
     status: c.oneOf('status', ORDER_STATUSES),
     doneReason: c.oneOf('done_reason', DONE_REASONS),
-    rejectReason: c.text('reject_reason'),
+    rejectReason: c.shared('reject_reason'),
     filledBaseSize: c.decimal('filled_base_size'),
     filledQuoteSize: c.decimal('filled_quote_size'),
     feeTotal: c.decimal('fee_total'),
-    makerFeeRate: c.decimal('maker_fee_rate'),
-    takerFeeRate: c.decimal('taker_fee_rate'),
+    makerFeeRate: c.shared('maker_fee_rate', (col) => c.decimal(col)),
+    takerFeeRate: c.shared('taker_fee_rate', (col) => c.decimal(col)),
     restingLots: c.safeInt('resting_lots'),
-    holdAsset: c.text('hold_asset'),
+    holdAsset: c.shared('hold_asset'),
     holdRemaining: c.int64('hold_remaining'),
     createdAt: c.int64('created_at'),
     updatedAt: c.int64('updated_at'),
@@ -280,14 +295,14 @@ export function tradeFromRow(raw: unknown): TradeRow {
   return {
     id: c.text('id'),
     seq: c.safeInt('seq'),
-    productId: c.text('product_id'),
+    productId: c.shared('product_id'),
     price: c.decimal('price'),
     size: c.decimal('size'),
     takerSide: c.oneOf('taker_side', SIDES),
     makerOrderId: c.text('maker_order_id'),
     takerOrderId: c.text('taker_order_id'),
-    makerUserId: c.text('maker_user_id'),
-    takerUserId: c.text('taker_user_id'),
+    makerUserId: c.shared('maker_user_id'),
+    takerUserId: c.shared('taker_user_id'),
     makerFee: c.decimal('maker_fee'),
     takerFee: c.decimal('taker_fee'),
     time: c.int64('time'),
