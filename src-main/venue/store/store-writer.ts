@@ -15,7 +15,6 @@ export type WriterRequest =
   | { type: 'close' };
 
 export type WriterAnswer =
-  | { type: 'ready' }
   | { type: 'appended'; through: number }
   | { type: 'appendFailed'; through: number; message: string }
   | { type: 'applied'; through: number; entries: number; rows: number }
@@ -56,7 +55,8 @@ export class StoreWriter {
   private applied = 0;
   private applyFailure: Error | undefined;
   private closed = false;
-  private ready = false;
+  /** The thread died (it could not open the database, say): every later request fails with this. */
+  private dead: Error | undefined;
 
   constructor(private readonly options: WriterOptions) {
     const { port1, port2 } = new MessageChannel();
@@ -76,13 +76,18 @@ export class StoreWriter {
     this.worker.unref();
     this.port.on('message', (message: WriterAnswer) => this.take(message));
     this.port.unref();
-    // Its startup (a second SQLite connection) happens once, here, rather than inside the first commit.
-    this.waitFor(() => this.ready);
+    // The thread starts while the venue restores its state; requests wait in the port until it listens.
+    this.worker.on('error', (err) => {
+      this.dead = new Error(`the store's writer thread stopped: ${err.message}`, { cause: err });
+      for (const ack of this.acks.splice(0)) ack.reject(this.dead);
+      this.port.unref();
+    });
   }
 
   /** Resolves once the row is durable; rejects if it could not be written (and so does every later one). */
   append(seq: number, text: string, rows: number): Promise<void> {
     if (this.closed) return Promise.reject(new Error('the venue store is closed'));
+    if (this.dead !== undefined) return Promise.reject(this.dead);
     return new Promise<void>((resolve, reject) => {
       // Someone waits for this answer: the process stays up for it.
       if (this.acks.length === 0) this.port.ref();
@@ -128,6 +133,7 @@ export class StoreWriter {
         also?.(message);
       }
       if (condition()) return undefined;
+      if (this.dead !== undefined) return this.dead;
       if (this.applyFailure !== undefined && !this.closed) return this.applyFailure;
       if (Atomics.wait(this.signal, 0, seen, SILENCE_LIMIT_MS) === 'timed-out' && Atomics.load(this.signal, 0) === seen) {
         return new Error(`the store's writer thread has not answered for ${SILENCE_LIMIT_MS / 1000} s`);
@@ -137,9 +143,6 @@ export class StoreWriter {
 
   private take(message: WriterAnswer): void {
     switch (message.type) {
-      case 'ready':
-        this.ready = true;
-        break;
       case 'appended':
         while (this.acks.length > 0 && (this.acks[0]?.through ?? Infinity) <= message.through) this.acks.shift()?.resolve();
         if (this.acks.length === 0) this.port.unref();

@@ -128,4 +128,3 @@ function armIdleTimer(): void {
 }
 
 port.on('message', (request: WriterRequest) => pump(request));
-answer({ type: 'ready' });
