@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startVenue, type RunningVenue } from '../../src-main/venue/server';
 import { venueRoutes, type Route } from '../reliability/venue-routes';
-import { eventually, expectError, type Credentials, type Reply } from './harness';
+import { callVenue, eventually, expectError, type CallOptions, type Credentials, type Reply } from './harness';
 import { signature, TestSocket, type Frame } from './ws/ws-client';
 
 const BTC = 'BTC-VND';
@@ -37,19 +37,8 @@ let running: RunningVenue;
 let dataDir: string;
 let admin: User;
 
-async function call<T = unknown>(method: string, urlPath: string, options: { key?: Credentials; headers?: Record<string, string>; body?: unknown; query?: Readonly<Record<string, string>> } = {}): Promise<Reply<T>> {
-  const url = new URL(urlPath, running.baseUrl);
-  for (const [name, value] of Object.entries(options.query ?? {})) url.searchParams.append(name, value);
-  const headers: Record<string, string> = { ...options.headers };
-  if (options.key !== undefined) {
-    headers['NOVA-KEY'] = options.key.key;
-    headers['NOVA-SECRET'] = options.key.secret;
-  }
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(url, { method, headers, ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }) });
-  const text = await response.text();
-  const json = (response.headers.get('content-type') ?? '').includes('application/json');
-  return { status: response.status, headers: response.headers, body: (json ? JSON.parse(text) : text) as T };
+function call<T = unknown>(method: string, urlPath: string, options: CallOptions = {}): Promise<Reply<T>> {
+  return callVenue<T>(running.baseUrl, method, urlPath, options);
 }
 
 function ok<T>(reply: Reply<T>): T {

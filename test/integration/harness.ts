@@ -73,6 +73,33 @@ export interface TestVenueOptions {
   readonly maxOpenOrders?: number;
 }
 
+/** One request to the venue at baseUrl, with the key's headers and a JSON (or raw) body; JSON answers parsed. */
+export async function callVenue<T = unknown>(baseUrl: string, method: string, urlPath: string, options: CallOptions = {}): Promise<Reply<T>> {
+  const url = new URL(urlPath, baseUrl);
+  for (const [name, value] of Object.entries(options.query ?? {})) {
+    if (value === undefined) continue;
+    for (const v of typeof value === 'string' ? [value] : value) url.searchParams.append(name, v);
+  }
+  const headers: Record<string, string> = {};
+  if (options.key !== undefined) {
+    headers['NOVA-KEY'] = options.key.key;
+    headers['NOVA-SECRET'] = options.key.secret;
+  }
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(options.body);
+  } else if (options.rawBody !== undefined) {
+    body = options.rawBody;
+  }
+  Object.assign(headers, options.headers);
+  const response = await fetch(url, { method, headers, ...(body === undefined ? {} : { body }) });
+  const text = await response.text();
+  let parsed: unknown = text;
+  if ((response.headers.get('content-type') ?? '').includes('application/json')) parsed = JSON.parse(text);
+  return { status: response.status, headers: response.headers, body: parsed as T };
+}
+
 export async function startTestVenue(options: TestVenueOptions = {}): Promise<TestVenue> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nova-rest-'));
   const start = () =>
@@ -88,31 +115,8 @@ export async function startTestVenue(options: TestVenueOptions = {}): Promise<Te
   const admin: Trader = { userId: boot.user_id, creds: { key: boot.api_key, secret: boot.api_secret } };
   const traders: Trader[] = [admin];
 
-  async function call<T = unknown>(method: Method, urlPath: string, options: CallOptions = {}): Promise<Reply<T>> {
-    const url = new URL(urlPath, running.baseUrl);
-    for (const [name, value] of Object.entries(options.query ?? {})) {
-      if (value === undefined) continue;
-      for (const v of typeof value === 'string' ? [value] : value) url.searchParams.append(name, v);
-    }
-    const headers: Record<string, string> = {};
-    if (options.key !== undefined) {
-      headers['NOVA-KEY'] = options.key.key;
-      headers['NOVA-SECRET'] = options.key.secret;
-    }
-    let body: string | undefined;
-    if (options.body !== undefined) {
-      headers['content-type'] = 'application/json';
-      body = JSON.stringify(options.body);
-    } else if (options.rawBody !== undefined) {
-      body = options.rawBody;
-    }
-    Object.assign(headers, options.headers);
-    const response = await fetch(url, { method, headers, ...(body === undefined ? {} : { body }) });
-    const text = await response.text();
-    let parsed: unknown = text;
-    if ((response.headers.get('content-type') ?? '').includes('application/json')) parsed = JSON.parse(text);
-    return { status: response.status, headers: response.headers, body: parsed as T };
-  }
+  const call = <T = unknown>(method: Method, urlPath: string, options: CallOptions = {}): Promise<Reply<T>> =>
+    callVenue<T>(running.baseUrl, method, urlPath, options);
 
   async function newTrader(balances: Readonly<Record<string, string>>): Promise<Trader> {
     const reply = await call<{ user_id: string; api_key: { api_key: string; api_secret: string } }>('POST', '/sim/users', {

@@ -13,7 +13,7 @@ import type { ClientOptions } from 'ws';
 import type { WsApiOptions } from '../../../src-main/venue/api/ws-api';
 import { startVenue } from '../../../src-main/venue/server';
 import { WS_ORDER_STATUSES } from '../../../src-shared/protocol/vocabulary';
-import type { Credentials, Trader, WireOrder, WireOrderBook } from '../harness';
+import { callVenue, type Credentials, type Trader, type WireOrder, type WireOrderBook } from '../harness';
 import { TestSocket, type Frame } from './ws-client';
 
 export const BTC = 'BTC-VND';
@@ -50,20 +50,7 @@ async function startWsVenue(ws: Partial<WsApiOptions>, opened: TestSocket[], tra
   const admin: Trader = { userId: boot.user_id, creds: { key: boot.api_key, secret: boot.api_secret } };
   const lastTimestamp = new Map<string, number>();
 
-  const call: WsVenue['call'] = async (method, urlPath, options = {}) => {
-    const url = new URL(urlPath, running.baseUrl);
-    for (const [name, value] of Object.entries(options.query ?? {})) url.searchParams.append(name, value);
-    const headers: Record<string, string> = {};
-    if (options.key !== undefined) {
-      headers['NOVA-KEY'] = options.key.key;
-      headers['NOVA-SECRET'] = options.key.secret;
-    }
-    if (options.body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(url, { method, headers, ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }) });
-    const text = await response.text();
-    const json = (response.headers.get('content-type') ?? '').includes('application/json');
-    return { status: response.status, body: (json ? JSON.parse(text) : text) as never };
-  };
+  const call: WsVenue['call'] = (method, urlPath, options = {}) => callVenue(running.baseUrl, method, urlPath, options);
 
   function ok<T>(reply: { status: number; body: T }): T {
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
