@@ -57,6 +57,8 @@ export class StoreWriter {
   private closed = false;
   /** The thread died (it could not open the database, say): every later request fails with this. */
   private dead: Error | undefined;
+  /** A journal row could not be written: the thread refuses every later one, and so does this side. */
+  private journalFailure: Error | undefined;
 
   constructor(private readonly options: WriterOptions) {
     const { port1, port2 } = new MessageChannel();
@@ -87,7 +89,8 @@ export class StoreWriter {
   /** Resolves once the row is durable; rejects if it could not be written (and so does every later one). */
   append(seq: number, text: string, rows: number): Promise<void> {
     if (this.closed) return Promise.reject(new Error('the venue store is closed'));
-    if (this.dead !== undefined) return Promise.reject(this.dead);
+    const failure = this.dead ?? this.journalFailure;
+    if (failure !== undefined) return Promise.reject(failure);
     return new Promise<void>((resolve, reject) => {
       // Someone waits for this answer: the process stays up for it.
       if (this.acks.length === 0) this.port.ref();
@@ -115,7 +118,7 @@ export class StoreWriter {
       if (message.type === 'closed') done = true;
     });
     this.port.close();
-    return failure ?? this.applyFailure;
+    return failure ?? this.journalFailure ?? this.applyFailure;
   }
 
   private waitFor(condition: () => boolean): void {
@@ -134,7 +137,7 @@ export class StoreWriter {
       }
       if (condition()) return undefined;
       if (this.dead !== undefined) return this.dead;
-      if (this.applyFailure !== undefined && !this.closed) return this.applyFailure;
+      if (!this.closed && (this.journalFailure ?? this.applyFailure) !== undefined) return this.journalFailure ?? this.applyFailure;
       if (Atomics.wait(this.signal, 0, seen, SILENCE_LIMIT_MS) === 'timed-out' && Atomics.load(this.signal, 0) === seen) {
         return new Error(`the store's writer thread has not answered for ${SILENCE_LIMIT_MS / 1000} s`);
       }
@@ -149,6 +152,8 @@ export class StoreWriter {
         break;
       case 'appendFailed': {
         const error = new Error(`the journal could not be written: ${message.message}`);
+        // The thread refuses every later row too, and what it refused will never reach the tables.
+        this.journalFailure ??= error;
         while (this.acks.length > 0 && (this.acks[0]?.through ?? Infinity) <= message.through) this.acks.shift()?.reject(error);
         if (this.acks.length === 0) this.port.unref();
         break;

@@ -320,4 +320,28 @@ describe('checks before acknowledging', () => {
     expect(snapshot.users.find((u) => u.id === alice.id)?.totalOrders).toBe(3n);
     expect(store.integrityCheck()).toBe('ok');
   });
+
+  it('fails the batch the writer thread could not make durable, and every one after it, rather than run ahead of disk', async () => {
+    const file = path.join(tempDir(), 'venue.db');
+    const store = open(file, NOT_ON_A_TIMER);
+    const owner = user(1);
+    await store.commit({ users: [owner] });
+    // Another process holds the write lock past the busy timeout (5 s): the journal row cannot be written.
+    const locker = new Database(file);
+    locker.exec('BEGIN IMMEDIATE');
+    const refused = store.commit({ orders: [order(owner, 1)] });
+    await expect(refused).rejects.toThrow(/the journal could not be written: database is locked/);
+    locker.exec('ROLLBACK');
+    locker.close();
+    // Memory may hold what disk does not: the store stops taking work until the venue restarts.
+    await expect(store.commit({ orders: [order(owner, 2)] })).rejects.toThrow(/the journal could not be written/);
+    expect(() => store.orderById(owner.id, order(owner, 1).orderId)).toThrow(/the journal could not be written/);
+    // Close says so too; a restart reads what disk holds: everything acknowledged, nothing of the refused batches.
+    expect(() => store.close()).toThrow(/the journal could not be written/);
+    const again = open(file, NOT_ON_A_TIMER);
+    expect(again.load().users.map((u) => u.id)).toEqual([owner.id]);
+    expect(again.orderById(owner.id, order(owner, 1).orderId)).toBeUndefined();
+    await again.commit({ orders: [order(owner, 3)] });
+    expect(again.orderById(owner.id, order(owner, 3).orderId)?.seq).toBe(3);
+  }, 20_000);
 });
