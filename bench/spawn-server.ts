@@ -13,6 +13,12 @@ export function spawnServer(script: string, args: readonly string[] = []): Promi
   const child: ChildProcess = spawn(process.execPath, [...(process.env['BENCH_SERVER_ARGS']?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', join(import.meta.dirname, 'servers', script), ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  // A bench that dies mid-run must not leave its server running (and loading the next run).
+  const orphan = (): void => {
+    child.kill('SIGKILL');
+  };
+  process.once('exit', orphan);
+  child.once('exit', () => process.off('exit', orphan));
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout?.on('data', (chunk: Buffer) => {

@@ -57,11 +57,13 @@ export async function benchWs(opts: { orders: number }): Promise<WsBenchResult> 
     await echo.stop();
   }
 
-  const venue = await spawnServer('venue.ts');
+  // A trader funded for any length of run (the local user's starting balance covers about 80,000 of these).
+  const venue = await spawnServer('venue.ts', ['--traders', '1']);
   let venuePerSec: number;
   try {
-    const [, wsUrl = '', bootstrapFile = ''] = venue.words;
-    const boot = JSON.parse(readFileSync(bootstrapFile, 'utf8')) as { api_key: string; api_secret: string };
+    const [, wsUrl = '', , tradersFile = ''] = venue.words;
+    const [boot] = JSON.parse(readFileSync(tradersFile, 'utf8')) as { api_key: string; api_secret: string }[];
+    if (boot === undefined) throw new Error('the bench venue opened no trader');
     // Buys below and sells above the book's middle: every order rests, so each is one full create path.
     const order = (i: number) =>
       JSON.stringify({
@@ -74,7 +76,8 @@ export async function benchWs(opts: { orders: number }): Promise<WsBenchResult> 
       opts.orders,
       order,
       (frame) => {
-        const parsed = JSON.parse(frame) as { channel?: string; data?: { request_id?: string }[] };
+        const parsed = JSON.parse(frame) as { channel?: string; type?: string; data?: { request_id?: string }[] };
+        if (parsed.type === 'error') throw new Error(`the venue refused an order of the bench: ${frame}`);
         if (parsed.channel !== 'orders' || parsed.data === undefined) return [];
         return parsed.data.flatMap((order) => (order.request_id === undefined ? [] : [Number(order.request_id)]));
       },

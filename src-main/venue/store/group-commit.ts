@@ -42,12 +42,13 @@ export class GroupCommit<T> {
     if (!Number.isSafeInteger(maxBatch) || maxBatch < 1) throw new RangeError(`maxBatch must be a positive integer, got ${maxBatch}`);
   }
 
-  commit(item: T): Promise<void> {
+  /** `now`: write the batch at once (with whatever is queued) rather than on the next turn. */
+  commit(item: T, now = false): Promise<void> {
     if (this.closed) return Promise.reject(new Error('the venue store is closed'));
     return new Promise<void>((resolve, reject) => {
       this.items.push(item);
       this.waiters.push({ resolve, reject });
-      if (this.items.length >= this.maxBatch) this.drain();
+      if (now || this.items.length >= this.maxBatch) this.drain();
       else this.schedule();
     });
   }

@@ -183,9 +183,10 @@ export class VenueStore {
 
   /**
    * Queues the change set; settles once it is committed (together with whatever else arrived this turn). The
-   * values are taken now: changing the rows afterwards does not change what is written.
+   * values are taken now: changing the rows afterwards does not change what is written. `now`: hand the batch to
+   * the writer thread at once, with whatever is queued, instead of at the end of the turn.
    */
-  commit(changes: ChangeSet): Promise<void> {
+  commit(changes: ChangeSet, now = false): Promise<void> {
     let captured: CapturedChangeSet;
     try {
       captured = captureChangeSet(changes);
@@ -193,7 +194,7 @@ export class VenueStore {
       // A row the tables would refuse fails its own commit only: it never joins a batch.
       return Promise.reject(err instanceof Error ? err : new Error(String(err)));
     }
-    return this.queue.commit(captured);
+    return this.queue.commit(captured, now);
   }
 
   /** Settles once everything committed before it is durable (in the journal). */
