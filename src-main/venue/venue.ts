@@ -65,8 +65,8 @@ export const DEFAULT_COMMIT_EVERY = 64;
 interface PendingCommit {
   commands: number;
   done: Promise<void>;
-  resolve(): void;
-  reject(err: unknown): void;
+  resolve: () => void;
+  reject: (err: unknown) => void;
 }
 const MASTER_KEY_FILE = 'venue.key';
 const DATABASE_FILE = 'venue.sqlite';

@@ -62,7 +62,10 @@ describe('Venue.run commits', () => {
 
   it('refuses a commitEvery that is not a positive integer', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'nova-venue-commits-'));
-    cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+    cleanups.push(() => {
+      rmSync(dir, { recursive: true, force: true });
+      return Promise.resolve();
+    });
     await expect(Venue.open({ dataDir: dir, commitEvery: 0 })).rejects.toThrow('commitEvery must be a positive integer');
   });
 });
