@@ -44,7 +44,7 @@ const rows = fc
     fills: fc.array(fc.record({ maker: fc.boolean(), price: decimal, size: decimal, makerFee: decimal, takerFee: decimal, time: nanos }), { maxLength: 3 }),
   })
   .map(({ fills, ...over }) => {
-    const row: OrderRow = order(owner, over.seq, over as Partial<OrderRow>);
+    const row: OrderRow = order(owner, over.seq, over);
     const trades: TradeRow[] = fills.map((f, i) => ({
       seq: i + 1,
       id: `20000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
