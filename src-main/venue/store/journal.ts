@@ -42,6 +42,8 @@ export interface JournalStats {
   journalRows: number;
   /** Table rows those journal rows hold (merged within each batch, not yet across them). */
   pendingRows: number;
+  /** Orders and trades of the pending journal that the checks remember: bounded by the pending rows. */
+  pendingLookups: number;
   /** Transactions that applied the journal to the tables. */
   materializations: number;
   /** Table rows they wrote. */
@@ -62,17 +64,26 @@ export interface JournalBatch {
   rows: number;
 }
 
+/** A journal row not yet in the tables: its seq, its table rows, and the orders and trades it names. */
+interface PendingEntry {
+  seq: number;
+  rows: number;
+  orders: string[];
+  trades: [id: string, seq: number][];
+}
+
 export class Journal {
-  /** The journal rows not yet in the tables: seq and table rows, oldest first. */
-  private readonly entries: [seq: number, rows: number][] = [];
+  /** The journal rows not yet in the tables, oldest first, with what they hold that the checks look up. */
+  private readonly entries: PendingEntry[] = [];
   private lastSeq = 0;
   /** Table rows those entries hold (merged within each batch, not across them). */
   private pendingRows = 0;
   /**
-   * What the checks need to know of the pending entries: their orders (id → seq, seq → id) and trades. Kept
-   * until the tables hold every entry: a row in both the tables and these says the same thing twice.
+   * What the checks need to know of the pending entries: their orders (id → seq and the newest entry holding
+   * it, seq → id) and trades. An order or trade is forgotten once the tables hold the entries that name it, so
+   * these stay as small as the pending journal however long the venue runs under load.
    */
-  private readonly pendingOrders = new Map<string, number>();
+  private readonly pendingOrders = new Map<string, [seq: number, entry: number]>();
   private readonly pendingOrderSeqs = new Map<number, string>();
   private readonly pendingTrades = new Set<string>();
   private readonly pendingTradeSeqs = new Set<number>();
@@ -120,6 +131,7 @@ export class Journal {
     return {
       journalRows: this.entries.length,
       pendingRows: this.pendingRows,
+      pendingLookups: this.pendingOrders.size + this.pendingTrades.size,
       materializations: this.materializations,
       rowsMaterialized: this.rowsMaterialized,
     };
@@ -135,9 +147,8 @@ export class Journal {
     if (batch.rows === 0) return undefined;
     this.check(batch);
     const text = batch.toJournalText();
-    this.absorb(batch);
     this.lastSeq += 1;
-    this.entries.push([this.lastSeq, batch.rows]);
+    this.entries.push(this.absorb(batch, this.lastSeq));
     this.pendingRows += batch.rows;
     return { seq: this.lastSeq, text, rows: batch.rows };
   }
@@ -145,25 +156,39 @@ export class Journal {
   /** The seq through which the tables must hold the journal for at most `rows` table rows to stay pending. */
   seqLeaving(rows: number): number {
     let left = this.pendingRows;
-    for (const [seq, entryRows] of this.entries) {
-      if (left <= rows) return seq - 1;
-      left -= entryRows;
+    for (const entry of this.entries) {
+      if (left <= rows) return entry.seq - 1;
+      left -= entry.rows;
     }
     return this.lastSeq;
   }
 
   /** The writer thread applied the journal rows through `through` to the tables. */
   applied(through: number, rows: number): void {
-    while (this.entries.length > 0 && (this.entries[0]?.[0] ?? Infinity) <= through) {
-      this.pendingRows -= this.entries.shift()?.[1] ?? 0;
+    let done = 0;
+    for (const entry of this.entries) {
+      if (entry.seq > through) break;
+      done += 1;
+      this.pendingRows -= entry.rows;
+      this.forget(entry, through);
     }
+    this.entries.splice(0, done);
     this.materializations += 1;
     this.rowsMaterialized += rows;
-    if (this.entries.length > 0) return;
-    this.pendingOrders.clear();
-    this.pendingOrderSeqs.clear();
-    this.pendingTrades.clear();
-    this.pendingTradeSeqs.clear();
+  }
+
+  /** The tables hold this entry: what it named leaves the pending maps unless a newer pending entry names it too. */
+  private forget(entry: PendingEntry, through: number): void {
+    for (const id of entry.orders) {
+      const pending = this.pendingOrders.get(id);
+      if (pending === undefined || pending[1] > through) continue;
+      this.pendingOrders.delete(id);
+      if (this.pendingOrderSeqs.get(pending[0]) === id) this.pendingOrderSeqs.delete(pending[0]);
+    }
+    for (const [id, seq] of entry.trades) {
+      this.pendingTrades.delete(id);
+      this.pendingTradeSeqs.delete(seq);
+    }
   }
 
   /** Refuses the batch if, applied after everything pending, it would break a key the tables enforce. */
@@ -208,8 +233,9 @@ export class Journal {
     }
   }
 
-  /** Adds a journalled batch to what the checks know. */
-  private absorb(batch: MergedChanges): void {
+  /** Adds a journalled batch to what the checks know; returns its pending entry. */
+  private absorb(batch: MergedChanges, entrySeq: number): PendingEntry {
+    const entry: PendingEntry = { seq: entrySeq, rows: batch.rows, orders: [], trades: [] };
     for (const [id, number] of batch.users.values()) {
       const before = this.userNumbers.get(id);
       if (before !== undefined && before !== number && this.numberHolders.get(before) === id) this.numberHolders.delete(before);
@@ -217,16 +243,19 @@ export class Journal {
       this.numberHolders.set(number, id);
     }
     for (const [seq, id] of batch.orders.values()) {
-      const before = this.pendingOrders.get(id);
+      const before = this.pendingOrders.get(id)?.[0];
       if (before !== undefined && before !== seq && this.pendingOrderSeqs.get(before) === id) this.pendingOrderSeqs.delete(before);
-      this.pendingOrders.set(id, seq);
+      this.pendingOrders.set(id, [seq, entrySeq]);
       this.pendingOrderSeqs.set(seq, id);
+      entry.orders.push(id);
       if (seq > this.maxOrderSeq) this.maxOrderSeq = seq;
     }
     for (const [seq, id] of batch.trades.values()) {
       this.pendingTrades.add(id);
       this.pendingTradeSeqs.add(seq);
+      entry.trades.push([id, seq]);
       if (seq > this.maxTradeSeq) this.maxTradeSeq = seq;
     }
+    return entry;
   }
 }
