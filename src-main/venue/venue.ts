@@ -57,8 +57,8 @@ export interface BookChange {
 export const DEFAULT_MAX_OPEN_ORDERS = 1000;
 /**
  * Commands per commit within one turn of the event loop. Measured (bench/committed-orders.ts, 2,000 in flight):
- * one commit per turn 33 k orders/s, every 64 commands 44 k/s, every 256 44 k/s; bench/ws.ts (256 in flight on
- * one connection) did best at 64.
+ * one commit per turn 33 k orders/s, every 64 commands 42-44 k/s, every 256 about the same; bench/ws.ts (256 in
+ * flight on one connection) did best at 64.
  */
 export const DEFAULT_COMMIT_EVERY = 64;
 
