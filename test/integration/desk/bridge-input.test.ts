@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatch } from '../../../src-main/desk/dispatch';
 import { contract, METHOD_NAMES, type MethodName } from '../../../src-shared/ipc/contract';
-import { openTestDesk, removeFolder, type TestDesk } from './open-desk';
+import { openTestDesk, type TestDesk } from './open-desk';
 
 /** A well-formed request for each method, from which the malformed ones are made. */
 const VALID: Record<MethodName, Record<string, unknown>> = {
@@ -78,7 +78,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t.close();
-  removeFolder(t.dataDir);
 });
 
 describe('malformed bridge calls', () => {

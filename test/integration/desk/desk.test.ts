@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VenueRestClient } from '../../../src-main/connection/rest-client';
 import { dispatch } from '../../../src-main/desk/dispatch';
 import type { MethodName } from '../../../src-shared/ipc/contract';
-import { eventually, openTestDesk, removeFolder, type TestDesk } from './open-desk';
+import { eventually, openTestDesk, type TestDesk } from './open-desk';
 
 let t: TestDesk;
 
@@ -24,7 +24,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t.close();
-  removeFolder(t.dataDir);
 });
 
 describe('the desk on its embedded local venue', () => {

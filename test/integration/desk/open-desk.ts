@@ -24,11 +24,13 @@ export interface TestDesk {
   call<M extends MethodName>(method: M, request: Request<M>): Promise<Response<M>>;
   /** The local user's key (bootstrap.json names it) and its secret (only the keychain holds it). */
   bootstrap(): Promise<{ user_id: string; api_key: string; api_secret: string }>;
+  /** Closes the desk, empties its keychain service and removes its data folder. */
   close(): Promise<void>;
 }
 
-export async function openTestDesk(dataDir = mkdtempSync(join(tmpdir(), 'nova-desk-')), service = `nova-desk-test-${randomUUID()}`): Promise<TestDesk> {
-  const secrets = await openSecretStore({ service });
+export async function openTestDesk(): Promise<TestDesk> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'nova-desk-'));
+  const secrets = await openSecretStore({ service: `nova-desk-test-${randomUUID()}` });
   let venue: EmbeddedVenue | undefined;
   const desk = await Desk.open({
     dataDir,
@@ -58,6 +60,7 @@ export async function openTestDesk(dataDir = mkdtempSync(join(tmpdir(), 'nova-de
     close: async () => {
       await desk.close();
       for (const id of await secrets.list()) await secrets.delete(id);
+      removeFolder(dataDir);
     },
   };
 }

@@ -3,7 +3,7 @@
 // and port, and the desk reconnects, reconciles, and holds exactly what the venue holds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VenueRestClient } from '../../../src-main/connection/rest-client';
-import { eventually, openTestDesk, removeFolder, type TestDesk } from './open-desk';
+import { eventually, openTestDesk, type TestDesk } from './open-desk';
 
 let t: TestDesk;
 
@@ -36,7 +36,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t.close();
-  removeFolder(t.dataDir);
 });
 
 describe('the embedded venue’s worker killed under the desk', () => {

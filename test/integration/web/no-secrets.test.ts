@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VenueRestClient } from '../../../src-main/connection/rest-client';
 import { startWebBridge, type WebBridge } from '../../../src-main/web/web-bridge';
-import { eventually, openTestDesk, removeFolder, type TestDesk } from '../desk/open-desk';
+import { eventually, openTestDesk, type TestDesk } from '../desk/open-desk';
 import { BridgeClient, exchangeToken } from './web-client';
 
 let t: TestDesk;
@@ -29,7 +29,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await web.close();
   await t.close();
-  removeFolder(t.dataDir);
 });
 
 describe('a recorded session over the bridge', () => {

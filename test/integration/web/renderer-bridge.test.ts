@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatch } from '../../../src-main/desk/dispatch';
 import { startWebBridge, type WebBridge } from '../../../src-main/web/web-bridge';
 import { webTransport } from '../../../src-renderer/bridge/web-transport';
-import { eventually, openTestDesk, removeFolder, type TestDesk } from '../desk/open-desk';
+import { eventually, openTestDesk, type TestDesk } from '../desk/open-desk';
 import { exchangeToken } from './web-client';
 
 let t: TestDesk;
@@ -31,7 +31,6 @@ afterAll(async () => {
   globals.WebSocket = nodeWebSocket;
   await web.close();
   await t.close();
-  removeFolder(t.dataDir);
 });
 
 describe('the renderer bridge in browser mode', () => {
