@@ -152,8 +152,9 @@ describe('exchange invariants over random command streams', () => {
       }),
       { numRuns: 150 },
     );
-    // The streams must actually trade, or the checks above prove nothing.
-    expect(trades).toBeGreaterThan(500);
+    // The streams must actually trade, or the checks above prove nothing. 150 random runs trade about 550 times
+    // (500 to 585 over ten runs): the bound sits far below that, so it fails only if trading stops.
+    expect(trades).toBeGreaterThan(250);
     expect(stopsFired).toBeGreaterThan(0);
   });
 
