@@ -10,7 +10,8 @@ export default defineConfig({
           index: resolve(import.meta.dirname, 'src-main/index.ts'),
           // The venue runs in a worker thread so matching and SQLite writes never stall the windows.
           'venue-worker': resolve(import.meta.dirname, 'src-main/venue/worker.ts'),
-          // The store's own thread for journal writes and the tables (src-main/venue/store/store-writer.ts).
+          // The store's own threads: the journal file (store/journal-writer.ts) and the tables (store/store-writer.ts).
+          'journal-writer': resolve(import.meta.dirname, 'src-main/venue/store/journal-thread.ts'),
           'store-writer': resolve(import.meta.dirname, 'src-main/venue/store/writer-thread.ts'),
         },
       },

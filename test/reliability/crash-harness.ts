@@ -20,6 +20,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import WebSocket from 'ws';
 import { PRODUCTS, findAsset } from '../../src-shared/protocol/products';
+import { journalFolder, readJournal } from '../../src-main/venue/store/journal-file';
 import { parseJournalEntry } from '../../src-main/venue/store/merged-changes';
 import { SeededRandom } from '../../src-shared/seeded-random';
 
@@ -157,7 +158,8 @@ interface FileView {
  * checkpointed by looking.
  */
 function readFile(dataDir: string, since: bigint): FileView {
-  const db = new Database(path.join(dataDir, 'venue.sqlite'), { readonly: true, fileMustExist: true });
+  const file = path.join(dataDir, 'venue.sqlite');
+  const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
     db.defaultSafeIntegers(true);
     const integrity = (db.prepare('PRAGMA integrity_check').pluck().all() as string[]).join('; ');
@@ -177,9 +179,10 @@ function readFile(dataDir: string, since: bigint): FileView {
         const r = row as { user_id: string; asset: string; free: bigint; locked: bigint };
         setBalance(r.user_id, r.asset, r.free + r.locked);
       }
-      for (const row of db.prepare('SELECT seq, batch FROM journal ORDER BY seq').iterate()) {
-        const r = row as { seq: bigint; batch: string };
-        const entry = parseJournalEntry(Number(r.seq), r.batch);
+      const position = Number(db.prepare('SELECT through FROM journal_position').pluck().get());
+      for (const record of readJournal(journalFolder(file), { repair: false })) {
+        if (record.seq <= position) continue;
+        const entry = parseJournalEntry(record.seq, record.text);
         for (const o of entry.orders) {
           if (BigInt(o[27]) >= since) orders.set(o[1], { userId: o[2], clientOrderId: o[3] });
         }

@@ -3,17 +3,19 @@
  * change is in a sequential log, update the queryable state later.
  *
  * Acknowledging. A group commit (every change set queued in one turn of the event loop) is merged by key (last
- * write wins), checked against every constraint the tables have, and handed to the store's writer thread as ONE
- * row of the `journal` table: JSON of column tuples, bigints as decimal text (see change-set.ts), about 400 bytes
- * per order. The thread commits it with synchronous FULL (with whatever else arrived meanwhile), so once it says
- * so the batch survives a power cut, and every commit() of the batch resolves.
+ * write wins), checked against every constraint the tables have, and handed to the store's journal thread as ONE
+ * record: JSON of column tuples, bigints as decimal text (see change-set.ts), about 400 bytes per order. The
+ * thread appends everything that arrived together to the journal file (journal-file.ts: one writev, one
+ * fdatasync), so once it says so the batch survives a power cut, and every commit() of the batch resolves.
  *
- * Materializing. The writer thread applies journal rows to the tables (table-writer.ts), merged across batches,
- * and deletes them in the same transaction: at any instant, tables plus journal hold exactly what was
- * acknowledged, and a crash anywhere loses nothing. It does so when asked (before every read, so reads see every
- * acknowledged change), when the pending rows pass a threshold, when commits pause, on close, and before a batch
- * once the pending journal has reached its bound (back-pressure: memory, journal size and the pause that applying
- * it is all stay bounded). Opening a database first applies what a previous run left.
+ * Materializing. The journal thread hands each durable record to the writer thread, which applies records to
+ * the tables (table-writer.ts), merged across them, and moves journal_position in the same transaction: at any
+ * instant, the tables plus the journal records beyond the position hold exactly what was acknowledged, and a
+ * crash anywhere loses nothing. It applies when asked (before every read, so reads see every acknowledged
+ * change), when the pending rows pass a threshold, when commits pause, on close, and before a batch once the
+ * pending journal has reached its bound (back-pressure: memory, journal size and the pause that applying it is
+ * all stay bounded). Segments the tables durably hold are deleted. Opening a database first applies what a
+ * previous run left beyond the position.
  *
  * Checking before acknowledging. A batch in the journal has been acknowledged, so the tables must never refuse
  * it later. Capturing a row checks what SQLite checks of a row alone (types, int64 range, CHECKs); `check()`
@@ -26,11 +28,12 @@
  * same (another connection wrote to them), nothing is lost: the error is reported by reads, back-pressure and
  * close, and each retries.
  *
- * What it buys. The core's thread never waits for an fsync or for 33-column rows to go into five indexes: it
- * matches, checks and serialises, and the other core writes. A flood that never pauses is still held to the rate
- * at which the writer thread can write the tables. bench/store.ts and bench/committed-orders.ts measure both.
+ * What it buys. The core's thread never waits for an fsync or for 33-column rows to go into five indexes, and an
+ * acknowledgement never waits behind a table transaction: the core matches, checks and serialises, the journal
+ * thread syncs, and the other core writes. A flood that never pauses is still held to the rate at which the
+ * writer thread can write the tables. bench/store.ts and bench/committed-orders.ts measure both.
  *
- * Changing the schema. A journal row holds tuples in the column order of this build (JOURNAL_FORMAT). A
+ * Changing the schema. A journal record holds tuples in the column order of this build (JOURNAL_FORMAT). A
  * migration that changes a table's columns must also make this code read the previous format.
  */
 import type Database from 'better-sqlite3';
@@ -38,9 +41,9 @@ import type { CapturedChangeSet } from './change-set';
 import { MergedChanges } from './merged-changes';
 
 export interface JournalStats {
-  /** Journal rows (one per group commit) not yet applied to the tables. */
+  /** Journal records (one per group commit) not yet applied to the tables. */
   journalRows: number;
-  /** Table rows those journal rows hold (merged within each batch, not yet across them). */
+  /** Table rows those records hold (merged within each batch, not yet across them). */
   pendingRows: number;
   /** Orders and trades of the pending journal that the checks remember: bounded by the pending rows. */
   pendingLookups: number;
@@ -64,7 +67,7 @@ export interface JournalBatch {
   rows: number;
 }
 
-/** A journal row not yet in the tables: its seq, its table rows, and the orders and trades it names. */
+/** A journal record not yet in the tables: its seq, its table rows, and the orders and trades it names. */
 interface PendingEntry {
   seq: number;
   rows: number;
@@ -73,7 +76,7 @@ interface PendingEntry {
 }
 
 export class Journal {
-  /** The journal rows not yet in the tables, oldest first, with what they hold that the checks look up. */
+  /** The journal records not yet in the tables, oldest first, with what they hold that the checks look up. */
   private readonly entries: PendingEntry[] = [];
   private lastSeq = 0;
   /** Table rows those entries hold (merged within each batch, not across them). */
@@ -102,8 +105,8 @@ export class Journal {
   private readonly tradeAtSeq: Statement;
   private readonly tradeExists: Statement;
 
-  /** Attaches to a migrated database whose journal a previous run left has been applied. */
-  constructor(db: Database.Database) {
+  /** Attaches to a migrated database whose journal a previous run left has been applied, through `lastSeq`. */
+  constructor(db: Database.Database, lastSeq: number) {
     this.orderAtSeq = db.prepare('SELECT order_id FROM orders WHERE seq = ?').pluck();
     this.orderExists = db.prepare('SELECT 1 FROM orders WHERE order_id = ?').pluck();
     this.tradeAtSeq = db.prepare('SELECT 1 FROM trades WHERE seq = ?').pluck();
@@ -114,17 +117,12 @@ export class Journal {
     }
     this.maxOrderSeq = Number(db.prepare('SELECT coalesce(max(seq), 0) FROM orders').pluck().get());
     this.maxTradeSeq = Number(db.prepare('SELECT coalesce(max(seq), 0) FROM trades').pluck().get());
-    this.lastSeq = Number(db.prepare('SELECT coalesce(max(seq), 0) FROM journal').pluck().get());
+    this.lastSeq = lastSeq;
   }
 
   /** Table rows journalled and not yet applied. */
   get unapplied(): number {
     return this.pendingRows;
-  }
-
-  /** The seq of the newest journal row handed out: the tables hold everything once they hold it. */
-  get newest(): number {
-    return this.lastSeq;
   }
 
   stats(): JournalStats {
@@ -138,7 +136,7 @@ export class Journal {
   }
 
   /**
-   * Merges the batch by key, checks it and turns it into one journal row. Throws, having changed nothing, if
+   * Merges the batch by key, checks it and turns it into one journal record. Throws, having changed nothing, if
    * the tables would refuse any of it; undefined when it holds no row.
    */
   append(sets: readonly CapturedChangeSet[]): JournalBatch | undefined {
@@ -163,7 +161,7 @@ export class Journal {
     return this.lastSeq;
   }
 
-  /** The writer thread applied the journal rows through `through` to the tables. */
+  /** The writer thread applied the journal records through `through` to the tables. */
   applied(through: number, rows: number): void {
     let done = 0;
     for (const entry of this.entries) {

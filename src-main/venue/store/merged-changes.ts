@@ -13,7 +13,7 @@ import type {
   UserTuple,
 } from './change-set';
 
-/** One journal row: the merged change sets of one group commit, as JSON. */
+/** One journal record: the merged change sets of one group commit, as JSON. */
 export interface JournalEntry {
   /** Format of the tuples; a build refuses entries of a format it does not know. */
   v: typeof JOURNAL_FORMAT;
@@ -65,7 +65,7 @@ export class MergedChanges {
     for (const assets of this.balances.values()) yield* assets.values();
   }
 
-  /** The journal row: JSON of every tuple, whose bigints it turns into decimal text in place (JSON has none). */
+  /** The journal record: JSON of every tuple, whose bigints it turns into decimal text in place (JSON has none). */
   toJournalText(): string {
     const entry: JournalEntry = {
       v: JOURNAL_FORMAT,
@@ -93,12 +93,12 @@ function bigintsAsText<T extends unknown[]>(tuples: T[]): T[] {
 const TUPLE_LENGTHS = { u: 10, k: 9, b: 4, o: 33, t: 13, m: 2 } as const;
 
 /**
- * Reads one journal row back as a change set. Only the shape is checked: the values were checked when the
+ * Reads one journal record back as a change set. Only the shape is checked: the values were checked when the
  * row was written, and the tables check them again when they are applied.
  */
 export function parseJournalEntry(seq: number, json: string): CapturedChangeSet {
   const fail = (why: string): never => {
-    throw new Error(`journal row ${seq} is unreadable: ${why}`);
+    throw new Error(`journal record ${seq} is unreadable: ${why}`);
   };
   let entry: unknown;
   try {

@@ -138,6 +138,23 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 3,
+    name: 'the journal moves to its own file; the tables record how far they hold it',
+    up(db) {
+      // The journal is now a folder of append-only files beside the database (journal-file.ts), and a record
+      // is applied to the tables in a transaction that also moves journal_position, so a record at or below it
+      // is never applied twice. Rows a previous build left in `journal` are applied on open and deleted; the
+      // table stays (empty) because a migration cannot apply them itself.
+      db.exec(`
+        CREATE TABLE journal_position (
+          id      INTEGER PRIMARY KEY CHECK (id = 1),
+          through INTEGER NOT NULL
+        ) STRICT;
+        INSERT INTO journal_position (id, through) VALUES (1, 0);
+      `);
+    },
+  },
 ];
 
 const CREATE_SCHEMA_MIGRATIONS = `

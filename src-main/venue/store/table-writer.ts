@@ -1,8 +1,7 @@
 /**
- * Every write the store makes to its database after opening: journal rows in, and journal rows applied to the
- * tables. It runs on the store's writer thread (writer-thread.ts), so neither the fsync of a group commit nor
- * the indexes of the order table take time from matching; at open, the core's thread uses the same code to
- * apply whatever journal a previous run left.
+ * Every write the store makes to its tables after opening: journal records applied to them. It runs on the
+ * store's writer thread (writer-thread.ts), so the indexes of the order table take no time from matching; at
+ * open, the core's thread uses the same code to apply whatever journal a previous run left.
  */
 import type Database from 'better-sqlite3';
 import {
@@ -14,16 +13,15 @@ import {
   insertSql,
   upsertSql,
 } from './change-set';
+import type { JournalRecord } from './journal-file';
 import { MergedChanges, parseJournalEntry } from './merged-changes';
 
-/** One journal row: its seq (given by the core, in commit order) and its text (see merged-changes.ts). */
-export type JournalRow = readonly [seq: number, text: string];
 
 type Statement = Database.Statement<unknown[]>;
 
 export class TableWriter {
-  private readonly insertEntry: Statement;
-  private readonly deleteEntries: Statement;
+  private readonly selectPosition: Database.Statement<[], unknown>;
+  private readonly movePosition: Statement;
   private readonly upsertUser: Statement;
   private readonly upsertApiKey: Statement;
   private readonly upsertBalance: Statement;
@@ -33,12 +31,11 @@ export class TableWriter {
   private readonly upsertMeta: Statement;
   private readonly syncNormal: Statement;
   private readonly syncFull: Statement;
-  private readonly appendInTransaction: (rows: readonly JournalRow[]) => void;
   private readonly applyInTransaction: (merged: MergedChanges, through: number) => void;
 
   constructor(private readonly db: Database.Database) {
-    this.insertEntry = db.prepare('INSERT INTO journal (seq, batch) VALUES (?, ?)');
-    this.deleteEntries = db.prepare('DELETE FROM journal WHERE seq <= ?');
+    this.selectPosition = db.prepare('SELECT through FROM journal_position').pluck();
+    this.movePosition = db.prepare('UPDATE journal_position SET through = ?');
     this.upsertUser = db.prepare(upsertSql('users', USER_COLUMNS, ['id']));
     const blobs = { secret_hash: 'unhex(?)', secret_nonce: 'unhex(?)' };
     this.upsertApiKey = db.prepare(upsertSql('api_keys', API_KEY_COLUMNS, ['api_key'], blobs));
@@ -53,48 +50,54 @@ export class TableWriter {
     this.syncFull = db.prepare('PRAGMA synchronous = FULL');
     // IMMEDIATE takes the write lock up front: a deferred transaction that reads first could fail with BUSY
     // on upgrade if another connection (a backup, an inspector) wrote in between.
-    const append = db.transaction((rows: readonly JournalRow[]) => {
-      for (const row of rows) this.insertEntry.run(row[0], row[1]);
-    });
-    this.appendInTransaction = (rows) => append.immediate(rows);
     const apply = db.transaction((merged: MergedChanges, through: number) => this.write(merged, through));
     this.applyInTransaction = (merged, through) => apply.immediate(merged, through);
   }
 
-  /** Writes journal rows in one transaction with synchronous FULL: once this returns they survive a power cut. */
-  append(rows: readonly JournalRow[]): void {
-    if (rows.length > 0) this.appendInTransaction(rows);
+  /** The seq of the newest journal record the tables hold. */
+  position(): number {
+    return Number(this.selectPosition.get());
   }
 
   /**
-   * Writes the rows to the tables, merged across them (an order that went SUBMITTED, ACTIVE, DONE over three
-   * group commits is written once), and deletes them from the journal IN THE SAME TRANSACTION: at any instant
-   * tables plus journal hold exactly what was acknowledged. That transaction runs with synchronous NORMAL: it
-   * adds nothing that is not already durable in the journal, and WAL replay keeps it whole or drops it whole
-   * (the journal rows then come back with it). On failure nothing changes and the error says so.
-   * Returns the table rows written.
+   * Writes the records to the tables, merged across them (an order that went SUBMITTED, ACTIVE, DONE over three
+   * group commits is written once), and moves journal_position to the last of them IN THE SAME TRANSACTION, so a
+   * crash keeps both or neither. `durable`: commit with synchronous FULL, after which the journal segments holding
+   * only these records (and earlier ones) may be deleted; otherwise NORMAL, which saves the writer thread an fsync
+   * and may lose the transaction in a power cut, position and rows together, while the journal still has them.
+   * Records at or below the position are skipped (a segment not yet deleted). On failure nothing changes and the
+   * error says so. Returns the table rows written.
    */
-  apply(rows: readonly JournalRow[]): number {
-    const last = rows.at(-1);
+  apply(records: readonly JournalRecord[], durable = true): number {
+    const position = this.position();
+    const fresh = records.filter((r) => r.seq > position);
+    const last = fresh.at(-1);
     if (last === undefined) return 0;
     const merged = new MergedChanges();
-    this.syncNormal.run();
+    if (!durable) this.syncNormal.run();
     try {
-      for (const [seq, text] of rows) merged.addSet(parseJournalEntry(seq, text));
-      this.applyInTransaction(merged, last[0]);
+      for (const { seq, text } of fresh) merged.addSet(parseJournalEntry(seq, text));
+      this.applyInTransaction(merged, last.seq);
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
       throw new Error(`the journal could not be applied to the tables, and keeps everything: ${reason}`, { cause: err });
     } finally {
-      this.syncFull.run();
+      if (!durable) this.syncFull.run();
     }
     return merged.rows;
   }
 
-  /** The journal rows a previous run left, oldest first. */
-  leftBehind(): JournalRow[] {
+  /**
+   * Journal rows a build before the journal file left in the `journal` table, oldest first: apply() them, then
+   * dropLeftBehind().
+   */
+  leftBehind(): JournalRecord[] {
     const rows = this.db.prepare('SELECT seq, batch FROM journal ORDER BY seq').raw().all() as [bigint, string][];
-    return rows.map(([seq, text]) => [Number(seq), text]);
+    return rows.map(([seq, text]) => ({ seq: Number(seq), text }));
+  }
+
+  dropLeftBehind(): void {
+    this.db.prepare('DELETE FROM journal').run();
   }
 
   /** Parents first: users, then what refers to users, then orders, then trades. */
@@ -117,8 +120,8 @@ export class TableWriter {
       for (const t of p.trades.values()) this.insertTrade.run((row = t));
       table = 'meta';
       for (const m of p.meta) this.upsertMeta.run((row = m));
-      table = 'journal';
-      this.deleteEntries.run((row = [through]));
+      table = 'journal_position';
+      this.movePosition.run((row = [through]));
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
       throw new Error(`could not write ${table} row ${rowName(table, row)}: ${reason}`, { cause: err });

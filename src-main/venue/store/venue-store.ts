@@ -1,7 +1,8 @@
 /**
- * The venue's durable state. The core keeps the live state in memory; every change it makes reaches SQLite
- * through `commit()` (group commit into a write-ahead journal, written and applied to the tables by the store's
- * writer thread: see journal.ts), and `load()` rebuilds the live state after a restart. Reads are synchronous
+ * The venue's durable state. The core keeps the live state in memory; every change it makes reaches disk
+ * through `commit()` (group commit into a write-ahead journal file written by the store's journal thread, then
+ * applied to the SQLite tables by its writer thread: see journal.ts), and `load()` rebuilds the live state after
+ * a restart. Reads are synchronous
  * and see everything committed (they first wait for the tables to hold the journal), never what is still queued.
  */
 import fs from 'node:fs';
@@ -9,8 +10,11 @@ import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { captureChangeSet, type CapturedChangeSet, type ChangeSet } from './change-set';
 import { openDatabase } from './database';
+import { MessageChannel } from 'node:worker_threads';
 import { GroupCommit, type GroupCommitStats } from './group-commit';
 import { Journal, type JournalStats } from './journal';
+import { deleteJournal, journalFolder, readJournal } from './journal-file';
+import { JournalWriter } from './journal-writer';
 import { StoreWriter } from './store-writer';
 import { TableWriter } from './table-writer';
 import { migrate } from './migrations';
@@ -82,6 +86,8 @@ export interface StoreOptions {
   maxPendingRows?: number;
   /** How long after the last commit the writer thread applies the journal to the tables. */
   materializeDelayMs?: number;
+  /** Bytes after which the journal starts a new segment file (tests make it tiny). */
+  journalSegmentBytes?: number;
 }
 
 /** Group commit counts, and the journal's. */
@@ -105,6 +111,7 @@ type Bind = Record<string, string | number | bigint>;
 
 export class VenueStore {
   private readonly journal: Journal;
+  private readonly journalWriter: JournalWriter;
   private readonly writer: StoreWriter;
   private readonly queue: GroupCommit<CapturedChangeSet>;
   private readonly maxPendingRows: number;
@@ -127,18 +134,27 @@ export class VenueStore {
 
   constructor(
     private readonly db: Database.Database,
-    file: string,
-    options: Required<Pick<StoreOptions, 'maxBatch' | 'maxPendingRows' | 'materializeDelayMs'>> & Pick<StoreOptions, 'nativeBinding'>,
+    private readonly file: string,
+    options: Required<Pick<StoreOptions, 'maxBatch' | 'maxPendingRows' | 'materializeDelayMs'>> &
+      Pick<StoreOptions, 'nativeBinding' | 'journalSegmentBytes'> & { position: number },
   ) {
-    this.journal = new Journal(db);
+    this.journal = new Journal(db, options.position);
     this.maxPendingRows = options.maxPendingRows;
+    // Durable records go from the journal thread to the writer thread directly, never through the core.
+    const { port1, port2 } = new MessageChannel();
+    this.journalWriter = new JournalWriter(journalFolder(file), port1, options.position, options.journalSegmentBytes);
     this.writer = new StoreWriter({
       file,
       nativeBinding: options.nativeBinding,
+      journal: port2,
       eagerRows: Math.max(1, Math.floor(options.maxPendingRows / 2)),
       chunkRows: Math.max(1, Math.min(1_000, Math.floor(options.maxPendingRows / 4))),
       idleDelayMs: options.materializeDelayMs,
-      onApplied: (through, _entries, rows) => this.journal.applied(through, rows),
+      position: options.position,
+      onApplied: (through, _entries, rows, durable) => {
+        this.journal.applied(through, rows);
+        this.journalWriter.retire(durable);
+      },
     });
     this.queue = new GroupCommit<CapturedChangeSet>((sets) => this.writeBatch(sets), options.maxBatch);
 
@@ -207,7 +223,10 @@ export class VenueStore {
    * wants the work done at a moment of their choosing.
    */
   materialize(): void {
-    this.writer.applyThrough(this.journal.newest);
+    // Only what is durable is acknowledged, and only that reaches the writer thread: a read waits for it alone.
+    const failure = this.journalWriter.writeFailure;
+    if (failure !== undefined) throw failure;
+    this.writer.applyThrough(this.journalWriter.durableThrough);
   }
 
   /**
@@ -218,9 +237,14 @@ export class VenueStore {
   close(): void {
     if (!this.db.open) return;
     const failed = this.queue.close();
+    // The journal thread first: it hands the writer thread its last records before it says it has closed.
+    const unwritten = this.journalWriter.close();
     const unapplied = this.writer.close();
+    // The tables durably hold the whole journal now: the next open has nothing to read.
+    if (unwritten === undefined && unapplied === undefined) deleteJournal(journalFolder(this.file));
     this.db.close();
     if (failed !== undefined) throw failed;
+    if (unwritten !== undefined) throw unwritten;
     if (unapplied !== undefined) throw unapplied;
   }
 
@@ -327,9 +351,15 @@ export class VenueStore {
    * without end.
    */
   private writeBatch(sets: readonly CapturedChangeSet[]): Promise<void> | undefined {
-    if (this.journal.unapplied >= this.maxPendingRows) this.writer.applyThrough(this.journal.seqLeaving(this.maxPendingRows / 2));
+    if (this.journal.unapplied >= this.maxPendingRows) {
+      // Records still being written cannot be applied yet: wait for the writes first.
+      const through = this.journal.seqLeaving(this.maxPendingRows / 2);
+      const failure = this.journalWriter.waitUntilDurable(through);
+      if (failure !== undefined) throw failure;
+      this.writer.applyThrough(through);
+    }
     const batch = this.journal.append(sets);
-    return batch === undefined ? undefined : this.writer.append(batch.seq, batch.text, batch.rows);
+    return batch === undefined ? undefined : this.journalWriter.append(batch.seq, batch.text, batch.rows);
   }
 
   private snapshot(recent: number): Snapshot {
@@ -381,7 +411,22 @@ export function openStore(file: string, options: StoreOptions = {}): VenueStore 
   try {
     migrate(db);
     const tables = new TableWriter(db);
-    tables.apply(tables.leftBehind());
+    const legacy = tables.leftBehind();
+    if (legacy.length > 0) {
+      tables.apply(legacy);
+      tables.dropLeftBehind();
+    }
+    // What the last run acknowledged and the tables do not yet hold; a record torn by a crash mid-write was
+    // never acknowledged and is cut off. Once applied (durably), every segment can go.
+    const folder = journalFolder(file);
+    const position = tables.position();
+    const records = readJournal(folder, { repair: true }).filter(({ seq }) => seq > position);
+    const first = records[0];
+    if (first !== undefined && first.seq !== position + 1) {
+      throw new Error(`the journal is damaged: the tables hold records through ${position}, and the journal resumes at ${first.seq}`);
+    }
+    tables.apply(records);
+    deleteJournal(folder);
     // From here this connection only reads (the writer thread writes, with its own cache): a small cache is
     // enough, and the pages the restore scans once would otherwise stay resident, ~55 MB at 100,000 resting.
     db.pragma(`cache_size = -${READ_CACHE_KIB}`);
@@ -390,6 +435,8 @@ export function openStore(file: string, options: StoreOptions = {}): VenueStore 
       maxBatch: options.maxBatch ?? DEFAULT_MAX_BATCH,
       maxPendingRows: positiveInteger('maxPendingRows', options.maxPendingRows ?? DEFAULT_MAX_PENDING_ROWS),
       materializeDelayMs: nonNegativeInteger('materializeDelayMs', options.materializeDelayMs ?? DEFAULT_MATERIALIZE_DELAY_MS),
+      journalSegmentBytes: options.journalSegmentBytes === undefined ? undefined : positiveInteger('journalSegmentBytes', options.journalSegmentBytes),
+      position: tables.position(),
     });
   } catch (err) {
     db.close();

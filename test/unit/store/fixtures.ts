@@ -2,8 +2,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach } from 'vitest';
-import { openStore, type VenueStore } from '../../../src-main/venue/store';
+import { openStore, type ChangeSet, type VenueStore } from '../../../src-main/venue/store';
+import { captureChangeSet } from '../../../src-main/venue/store/change-set';
+import { MergedChanges } from '../../../src-main/venue/store/merged-changes';
+import { journalFolder, readJournal, type JournalRecord } from '../../../src-main/venue/store/journal-file';
 
 export { apiKey, balance, order, trade, user } from './sample-rows';
 
@@ -25,4 +29,27 @@ export function open(file: string, options?: Parameters<typeof openStore>[1]): V
   const store = openStore(file, options);
   cleanups.push(() => store.close());
   return store;
+}
+
+/** The journal records on disk, oldest first, as a second process would read them (nothing is repaired). */
+export function journalRecords(file: string): JournalRecord[] {
+  return readJournal(journalFolder(file), { repair: false });
+}
+
+/** The journal records on disk that the tables do not hold yet. */
+export function pendingJournal(file: string): JournalRecord[] {
+  const db = new Database(file, { readonly: true });
+  try {
+    const position = Number(db.prepare('SELECT through FROM journal_position').pluck().get());
+    return journalRecords(file).filter((r) => r.seq > position);
+  } finally {
+    db.close();
+  }
+}
+
+/** A journal record's text for these changes, as the store writes it. */
+export function journalText(changes: ChangeSet): string {
+  const merged = new MergedChanges();
+  merged.addSet(captureChangeSet(changes));
+  return merged.toJournalText();
 }

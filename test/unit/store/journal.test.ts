@@ -1,19 +1,25 @@
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { describe, expect, it, vi } from 'vitest';
 import type { ChangeSet, VenueStore } from '../../../src-main/venue/store';
-import { apiKey, balance, open, order, tempDir, trade, user } from './fixtures';
+import { journalFolder, JournalAppender } from '../../../src-main/venue/store/journal-file';
+import { apiKey, balance, journalRecords, journalText, open, order, tempDir, trade, user } from './fixtures';
 
 /** The journal is applied to the tables only when a test reads, closes or hits the bound, never on a timer. */
 const NOT_ON_A_TIMER = { materializeDelayMs: 3_600_000 };
 
-function inspector(file: string): { journalRows(): bigint; rows(table: string): bigint; close(): void } {
+/** The tables and the journal records on disk that they do not hold yet, as a second process sees them. */
+function inspector(file: string): { journalRows(): number; rows(table: string): bigint; close(): void } {
   const db = new Database(file, { readonly: true });
   db.defaultSafeIntegers(true);
   return {
-    journalRows: () => db.prepare('SELECT count(*) FROM journal').pluck().get() as bigint,
+    journalRows: () => {
+      const position = Number(db.prepare('SELECT through FROM journal_position').pluck().get());
+      return journalRecords(file).filter((r) => r.seq > position).length;
+    },
     rows: (table) => db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as bigint,
     close: () => db.close(),
   };
@@ -33,7 +39,7 @@ describe('write-ahead journal', () => {
     let seq = 0;
     const unapplied = async (changes: ChangeSet): Promise<void> => {
       await store.commit(changes);
-      expect(disk.journalRows()).toBe(1n);
+      expect(disk.journalRows()).toBe(1);
     };
     const reads: [string, () => Promise<void>][] = [
       ['orderById', async () => {
@@ -78,7 +84,7 @@ describe('write-ahead journal', () => {
     ];
     for (const [name, read] of reads) {
       await read();
-      expect(disk.journalRows(), `after ${name}`).toBe(0n);
+      expect(disk.journalRows(), `after ${name}`).toBe(0);
     }
     disk.close();
   });
@@ -144,7 +150,7 @@ describe('write-ahead journal', () => {
     const disk = inspector(file);
     const owner = user(1);
     await store.commit({ users: [owner], orders: [order(owner, 1)] });
-    await vi.waitFor(() => expect(disk.journalRows()).toBe(0n));
+    await vi.waitFor(() => expect(disk.journalRows()).toBe(0));
     expect(disk.rows('orders')).toBe(1n);
     expect(store.stats()).toMatchObject({ materializations: 1, journalRows: 0 });
     disk.close();
@@ -161,7 +167,7 @@ describe('write-ahead journal', () => {
     await queued;
 
     const disk = inspector(file);
-    expect(disk.journalRows()).toBe(0n);
+    expect(disk.journalRows()).toBe(0);
     expect(disk.rows('orders')).toBe(2n);
     expect(disk.rows('meta')).toBe(1n);
     disk.close();
@@ -184,7 +190,7 @@ describe('write-ahead journal', () => {
     const disk = inspector(file);
     expect(disk.rows('users')).toBe(1n);
     expect(disk.rows('orders')).toBe(0n);
-    expect(disk.journalRows()).toBe(2n);
+    expect(disk.journalRows()).toBe(2);
     disk.close();
 
     const owner = user(1);
@@ -198,7 +204,7 @@ describe('write-ahead journal', () => {
     expect(store.orderById(owner.id, placed.orderId)).toEqual({ ...placed, status: 'DONE', doneReason: 'CANCELED', restingLots: 0 });
     expect(store.integrityCheck()).toBe('ok');
     const after = inspector(file);
-    expect(after.journalRows()).toBe(0n);
+    expect(after.journalRows()).toBe(0);
     after.close();
   });
 
@@ -221,16 +227,77 @@ describe('write-ahead journal', () => {
     expect(store.load().openOrders).toEqual([mine]);
   });
 
+  it('deletes the segments the tables durably hold, keeps the one being written, and leaves none after close', async () => {
+    const file = path.join(tempDir(), 'venue.db');
+    // Every record starts a segment of its own.
+    const store = open(file, { ...NOT_ON_A_TIMER, journalSegmentBytes: 1 });
+    const owner = user(1);
+    await store.commit({ users: [owner] });
+    for (let seq = 1; seq <= 3; seq += 1) await store.commit({ orders: [order(owner, seq)] });
+    const segments = (): string[] => fs.readdirSync(journalFolder(file)).sort();
+    expect(segments()).toHaveLength(4);
+    // The tables hold records 1 to 4 durably: segments 1 to 3 go; 4 goes too if the journal thread has moved on
+    // to segment 5 by the time it hears, and stays if it is still the one being written.
+    store.materialize();
+    await store.commit({ orders: [order(owner, 4)] });
+    await vi.waitFor(() => expect(segments().filter((name) => name < '0000000000000004.log')).toEqual([]));
+    expect(segments().at(-1)).toBe('0000000000000005.log');
+    store.close();
+    expect(fs.existsSync(journalFolder(file)) ? segments() : []).toEqual([]);
+    expect(open(file).load().openOrders).toHaveLength(4);
+  });
+
   it('refuses to open a database whose journal it cannot read, and leaves the journal as it was', () => {
     const file = path.join(tempDir(), 'venue.db');
     open(file).close();
-    const db = new Database(file);
-    db.prepare('INSERT INTO journal (batch) VALUES (?)').run(JSON.stringify({ v: 99, u: [], k: [], b: [], o: [], t: [], m: [] }));
-    db.close();
+    const appender = new JournalAppender(journalFolder(file));
+    appender.append([{ seq: 1, text: JSON.stringify({ v: 99, u: [], k: [], b: [], o: [], t: [], m: [] }) }]);
+    appender.close();
 
-    expect(() => open(file)).toThrow('the journal could not be applied to the tables, and keeps everything: journal row 1 is unreadable: format 99, this build reads format 1');
+    expect(() => open(file)).toThrow('the journal could not be applied to the tables, and keeps everything: journal record 1 is unreadable: format 99, this build reads format 1');
     const disk = inspector(file);
-    expect(disk.journalRows()).toBe(1n);
+    expect(disk.journalRows()).toBe(1);
+    disk.close();
+  });
+
+  it('cuts off a record torn by a crash mid-write (never acknowledged) and applies every whole one', async () => {
+    const file = path.join(tempDir(), 'venue.db');
+    open(file).close();
+    const owner = user(1);
+    const appender = new JournalAppender(journalFolder(file));
+    appender.append([{ seq: 1, text: journalText({ users: [owner] }) }]);
+    appender.append([{ seq: 2, text: journalText({ orders: [order(owner, 1)] }) }]);
+    appender.append([{ seq: 3, text: journalText({ orders: [order(owner, 2)] }) }]);
+    appender.close();
+    const [segment = ''] = fs.readdirSync(journalFolder(file));
+    const segmentFile = path.join(journalFolder(file), segment);
+    fs.truncateSync(segmentFile, fs.statSync(segmentFile).size - 7);
+
+    const store = open(file);
+    expect(store.load().openOrders).toEqual([order(owner, 1)]);
+    await store.commit({ orders: [order(owner, 3)] });
+    expect(journalRecords(file).map((r) => r.seq)).toEqual([3]);
+    store.close();
+    expect(open(file).load().openOrders).toEqual([order(owner, 1), order(owner, 3)]);
+  });
+
+  it('refuses to open when a record before the last segment is damaged, naming the file, and changes nothing', () => {
+    const file = path.join(tempDir(), 'venue.db');
+    open(file).close();
+    const owner = user(1);
+    const appender = new JournalAppender(journalFolder(file), 1);
+    appender.append([{ seq: 1, text: journalText({ users: [owner] }) }]);
+    appender.append([{ seq: 2, text: journalText({ orders: [order(owner, 1)] }) }]);
+    appender.close();
+    const first = path.join(journalFolder(file), '0000000000000001.log');
+    const bytes = fs.readFileSync(first);
+    bytes[bytes.length - 1] = (bytes.at(-1) ?? 0) ^ 0xff;
+    fs.writeFileSync(first, bytes);
+
+    expect(() => open(file)).toThrow(`the journal is damaged: ${first} is unreadable from byte 0, and later segments follow it`);
+    expect(fs.readFileSync(first)).toEqual(bytes);
+    const disk = inspector(file);
+    expect(disk.rows('users')).toBe(0n);
     disk.close();
   });
 });
@@ -326,27 +393,30 @@ describe('checks before acknowledging', () => {
     expect(store.integrityCheck()).toBe('ok');
   });
 
-  it('fails the batch the writer thread could not make durable, and every one after it, rather than run ahead of disk', async () => {
+  it('fails the batch the journal thread could not make durable, and every one after it, rather than run ahead of disk', async () => {
     const file = path.join(tempDir(), 'venue.db');
-    const store = open(file, NOT_ON_A_TIMER);
+    // Every record starts a segment file of its own, so the next one needs the folder.
+    const store = open(file, { ...NOT_ON_A_TIMER, journalSegmentBytes: 1 });
     const owner = user(1);
     await store.commit({ users: [owner] });
-    // Another process holds the write lock past the busy timeout (5 s): the journal row cannot be written.
-    const locker = new Database(file);
-    locker.exec('BEGIN IMMEDIATE');
+    store.materialize();
+    // The folder is gone and a file stands in its place: the next segment cannot be created.
+    const folder = journalFolder(file);
+    fs.rmSync(folder, { recursive: true });
+    fs.writeFileSync(folder, 'not a folder');
     const refused = store.commit({ orders: [order(owner, 1)] });
-    await expect(refused).rejects.toThrow(/the journal could not be written: database is locked/);
-    locker.exec('ROLLBACK');
-    locker.close();
+    await expect(refused).rejects.toThrow(/the journal could not be written: ENOTDIR/);
     // Memory may hold what disk does not: the store stops taking work until the venue restarts.
     await expect(store.commit({ orders: [order(owner, 2)] })).rejects.toThrow(/the journal could not be written/);
     expect(() => store.orderById(owner.id, order(owner, 1).orderId)).toThrow(/the journal could not be written/);
     // Close says so too; a restart reads what disk holds: everything acknowledged, nothing of the refused batches.
     expect(() => store.close()).toThrow(/the journal could not be written/);
+    expect(() => open(file)).toThrow(/ENOTDIR/);
+    fs.rmSync(folder);
     const again = open(file, NOT_ON_A_TIMER);
     expect(again.load().users.map((u) => u.id)).toEqual([owner.id]);
     expect(again.orderById(owner.id, order(owner, 1).orderId)).toBeUndefined();
     await again.commit({ orders: [order(owner, 3)] });
     expect(again.orderById(owner.id, order(owner, 3).orderId)?.seq).toBe(3);
-  }, 20_000);
+  });
 });

@@ -2,7 +2,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { MIGRATIONS, migrate, schemaVersion, type Migration } from '../../../src-main/venue/store/migrations';
-import { open, tempDir } from './fixtures';
+import { journalRecords, journalText, open, order, tempDir, user } from './fixtures';
 
 function rawDb(file: string): Database.Database {
   const db = new Database(file);
@@ -24,9 +24,9 @@ describe('the venue schema', () => {
   it('creates every table, the journal, the query indexes and the partial open-order index on an empty database', () => {
     const file = path.join(tempDir(), 'venue.db');
     const db = rawDb(file);
-    expect(migrate(db)).toEqual({ from: 0, to: 2 });
+    expect(migrate(db)).toEqual({ from: 0, to: 3 });
 
-    expect(names(db, 'table')).toEqual(['api_keys', 'balances', 'journal', 'meta', 'orders', 'schema_migrations', 'trades', 'users']);
+    expect(names(db, 'table')).toEqual(['api_keys', 'balances', 'journal', 'journal_position', 'meta', 'orders', 'schema_migrations', 'trades', 'users']);
     expect(names(db, 'index')).toEqual([
       'api_keys_by_user',
       'orders_by_user_client_id',
@@ -43,6 +43,7 @@ describe('the venue schema', () => {
     expect(recorded).toEqual([
       { version: 1n, name: MIGRATIONS[0]?.name },
       { version: 2n, name: MIGRATIONS[1]?.name },
+      { version: 3n, name: MIGRATIONS[2]?.name },
     ]);
     db.close();
   });
@@ -58,6 +59,29 @@ describe('the venue schema', () => {
     expect(store.getMeta('local_user')).toBe('u1');
     await store.commit({ meta: { later: 'yes' } });
     expect(store.load().meta).toEqual({ local_user: 'u1', later: 'yes' });
+  });
+
+  it('applies once the journal rows a build before the journal file left in its table, and goes on after them', async () => {
+    const file = path.join(tempDir(), 'venue.db');
+    const db = rawDb(file);
+    migrate(db, MIGRATIONS.slice(0, 2));
+    const owner = user(1);
+    // As that build left them after a crash: rows 1 and 2 already applied and deleted, 3 and 4 acknowledged.
+    const insert = db.prepare('INSERT INTO journal (seq, batch) VALUES (?, ?)');
+    insert.run(3, journalText({ users: [owner] }));
+    insert.run(4, journalText({ orders: [order(owner, 1)] }));
+    db.close();
+
+    const store = open(file);
+    expect(store.load().openOrders).toEqual([order(owner, 1)]);
+    const disk = rawDb(file);
+    expect(disk.prepare('SELECT count(*) FROM journal').pluck().get()).toBe(0n);
+    expect(disk.prepare('SELECT through FROM journal_position').pluck().get()).toBe(4n);
+    disk.close();
+    await store.commit({ orders: [order(owner, 2)] });
+    expect(journalRecords(file).map((r) => r.seq)).toEqual([5]);
+    store.close();
+    expect(open(file).load().openOrders).toEqual([order(owner, 1), order(owner, 2)]);
   });
 });
 
