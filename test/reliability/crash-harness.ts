@@ -180,8 +180,7 @@ function readFile(dataDir: string, since: bigint): FileView {
         setBalance(r.user_id, r.asset, r.free + r.locked);
       }
       const position = Number(db.prepare('SELECT through FROM journal_position').pluck().get());
-      for (const record of readJournal(journalFolder(file), { repair: false })) {
-        if (record.seq <= position) continue;
+      for (const record of readJournal(journalFolder(file), { repair: false, after: position })) {
         const entry = parseJournalEntry(record.seq, record.text);
         for (const o of entry.orders) {
           if (BigInt(o[27]) >= since) orders.set(o[1], { userId: o[2], clientOrderId: o[3] });

@@ -1,12 +1,17 @@
 /**
  * The write-ahead journal on disk: a folder of append-only segment files beside the database, each named by the
- * seq of its first record. A record is one group commit's journal text (see merged-changes.ts), framed so that a
- * write torn by a crash is recognised:
+ * seq of its first record. A record is one group commit's journal text (see merged-changes.ts). Each append is
+ * one frame holding every record that arrived together, framed so that an append torn by a crash is recognised
+ * as a whole:
  *
- *   u32 LE  byte length of the text
- *   u32 LE  CRC-32 of the seq's 8 bytes followed by the text
- *   u64 LE  seq (consecutive across records and segments)
- *   ...     the text, UTF-8
+ *   u32 LE  byte length of the body
+ *   u32 LE  CRC-32 of the body
+ *   u64 LE  seq of the frame's first record (the others follow it, consecutive across frames and segments)
+ *   body    per record: u32 LE byte length of its text, then the text (UTF-8)
+ *
+ * An append is acknowledged only after its fdatasync, and nothing is appended after a failed one, so only the
+ * last frame of the last segment can be torn: it was never acknowledged and is cut off. A bad frame anywhere
+ * else (one that a whole frame follows) is damage to acknowledged data, and opening refuses it.
  *
  * A flat file instead of a SQLite table: the text is written once, with one writev and one fdatasync for
  * everything that arrived together, and never goes through a B-tree, the WAL and a checkpoint (the table did all
@@ -23,7 +28,7 @@ export interface JournalRecord {
 
 const HEADER_BYTES = 16;
 const SEGMENT_SUFFIX = '.log';
-/** A segment this large is closed and the next record starts a new one, so applied records can be deleted. */
+/** A segment this large is closed and the next append starts a new one, so applied records can be deleted. */
 export const DEFAULT_SEGMENT_BYTES = 16 * 1024 * 1024;
 
 /** The journal folder of a database file. */
@@ -39,84 +44,134 @@ function segmentName(firstSeq: number): string {
 function listSegments(folder: string): { firstSeq: number; file: string }[] {
   if (!fs.existsSync(folder)) return [];
   return fs
-    .readdirSync(folder)
-    .filter((name) => /^\d{16}\.log$/.test(name))
+    .readdirSync(folder, { withFileTypes: true })
+    .filter((entry) => entry.isFile() && /^\d{16}\.log$/.test(entry.name))
+    .map((entry) => entry.name)
     .sort()
     .map((name) => ({ firstSeq: Number(name.slice(0, 16)), file: path.join(folder, name) }));
 }
 
-function frame(record: JournalRecord): Buffer {
-  const text = Buffer.from(record.text, 'utf8');
-  const header = Buffer.allocUnsafe(HEADER_BYTES);
-  header.writeUInt32LE(text.length, 0);
-  header.writeBigUInt64LE(BigInt(record.seq), 8);
-  header.writeUInt32LE(crc32(text, crc32(header.subarray(8, 16))), 4);
-  return Buffer.concat([header, text]);
+function frame(records: readonly JournalRecord[]): Buffer[] {
+  const parts: Buffer[] = [Buffer.alloc(HEADER_BYTES)];
+  for (const record of records) {
+    const text = Buffer.from(record.text, 'utf8');
+    const length = Buffer.allocUnsafe(4);
+    length.writeUInt32LE(text.length, 0);
+    parts.push(length, text);
+  }
+  let crc = 0;
+  let bodyBytes = 0;
+  for (const part of parts.slice(1)) {
+    crc = crc32(part, crc);
+    bodyBytes += part.length;
+  }
+  const header = parts[0] as Buffer;
+  header.writeUInt32LE(bodyBytes, 0);
+  header.writeUInt32LE(crc, 4);
+  header.writeBigUInt64LE(BigInt(records[0]?.seq ?? 0), 8);
+  return parts;
 }
 
-/** Records of one segment up to the first that is incomplete or fails its checksum, and where that one starts. */
-function parseSegment(bytes: Buffer): { records: JournalRecord[]; validBytes: number } {
+/** The whole frame at `at`, if one is there: its records (at least one), and where the next frame starts. */
+function frameAt(bytes: Buffer, at: number): { records: JournalRecord[]; end: number } | undefined {
+  if (at + HEADER_BYTES > bytes.length) return undefined;
+  const bodyBytes = bytes.readUInt32LE(at);
+  const end = at + HEADER_BYTES + bodyBytes;
+  // An empty body is not a frame (zeros a crash left would pass its checksum).
+  if (bodyBytes === 0 || end > bytes.length) return undefined;
+  const body = bytes.subarray(at + HEADER_BYTES, end);
+  if (crc32(body) !== bytes.readUInt32LE(at + 4)) return undefined;
   const records: JournalRecord[] = [];
-  let at = 0;
-  while (at + HEADER_BYTES <= bytes.length) {
-    const length = bytes.readUInt32LE(at);
-    const end = at + HEADER_BYTES + length;
-    if (end > bytes.length) break;
-    const text = bytes.subarray(at + HEADER_BYTES, end);
-    if (crc32(text, crc32(bytes.subarray(at + 8, at + 16))) !== bytes.readUInt32LE(at + 4)) break;
-    records.push({ seq: Number(bytes.readBigUInt64LE(at + 8)), text: text.toString('utf8') });
-    at = end;
+  let seq = Number(bytes.readBigUInt64LE(at + 8));
+  for (let i = 0; i < body.length; ) {
+    if (i + 4 > body.length) return undefined;
+    const textEnd = i + 4 + body.readUInt32LE(i);
+    if (textEnd > body.length) return undefined;
+    records.push({ seq: seq++, text: body.subarray(i + 4, textEnd).toString('utf8') });
+    i = textEnd;
   }
-  return { records, validBytes: at };
+  return { records, end };
 }
 
 /**
- * Every record in the folder, in seq order. The last segment may end in a record torn by a crash: it was never
- * acknowledged (acknowledgement waits for the fdatasync of the whole write), so with `repair` the file is cut
- * back to the last whole record, and without it the record is left out. Anything else (a bad record inside an
- * older segment, seqs that skip or repeat) is damage to acknowledged data: it throws, changing nothing.
+ * The records of a segment's whole frames up to the first bad one, where that starts, and whether a whole later
+ * frame (records after the last good one) follows it somewhere: then the bad one is damage, not a torn tail.
  */
-export function readJournal(folder: string, options: { repair: boolean }): JournalRecord[] {
+function parseSegment(bytes: Buffer): { records: JournalRecord[]; validBytes: number; wholeFrameAfter: boolean } {
+  const records: JournalRecord[] = [];
+  let at = 0;
+  for (let next = frameAt(bytes, at); next !== undefined; next = frameAt(bytes, at)) {
+    records.push(...next.records);
+    at = next.end;
+  }
+  const lastSeq = records.at(-1)?.seq ?? -1;
+  let wholeFrameAfter = false;
+  for (let probe = at + 1; probe < bytes.length && !wholeFrameAfter; probe += 1) {
+    const later = frameAt(bytes, probe);
+    wholeFrameAfter = later !== undefined && (later.records[0]?.seq ?? -1) > lastSeq;
+  }
+  return { records, validBytes: at, wholeFrameAfter };
+}
+
+/**
+ * The records with a seq above `after` (the tables hold the rest; absent: every record on disk), in seq order.
+ * With `repair`, a last frame torn by a crash is cut off the file; without it, it is only left out. Anything else
+ * (a bad frame in an older segment or with a whole frame after it, records that do not follow on from `after`
+ * or from each other) is damage to acknowledged data: it throws, having changed nothing but a torn tail.
+ * Segments whose records all lie at or below `after` are not read.
+ */
+export function readJournal(folder: string, options: { repair: boolean; after?: number }): JournalRecord[] {
+  const after = options.after ?? 0;
   const segments = listSegments(folder);
   const records: JournalRecord[] = [];
   segments.forEach(({ firstSeq, file }, i) => {
+    const next = segments[i + 1];
+    if (next !== undefined && next.firstSeq - 1 <= after) return;
     const bytes = fs.readFileSync(file);
     const parsed = parseSegment(bytes);
-    const last = i === segments.length - 1;
     if (parsed.validBytes < bytes.length) {
-      if (!last) throw new Error(`the journal is damaged: ${file} is unreadable from byte ${parsed.validBytes}, and later segments follow it`);
+      if (next !== undefined || parsed.wholeFrameAfter) {
+        throw new Error(`the journal is damaged: ${file} is unreadable from byte ${parsed.validBytes}, and acknowledged records follow`);
+      }
       if (options.repair) {
         fs.truncateSync(file, parsed.validBytes);
         syncFile(file);
       }
     }
-    let expected = firstSeq;
-    for (const record of parsed.records) {
-      if (record.seq !== expected) throw new Error(`the journal is damaged: ${file} holds record ${record.seq} where ${expected} belongs`);
-      expected += 1;
+    if (parsed.records.length > 0 && parsed.records[0]?.seq !== firstSeq) {
+      throw new Error(`the journal is damaged: ${file} starts with record ${parsed.records[0]?.seq}`);
     }
-    const previous = records.at(-1);
-    if (previous !== undefined && parsed.records.length > 0 && firstSeq !== previous.seq + 1) {
-      throw new Error(`the journal is damaged: ${file} starts at record ${firstSeq}, after record ${previous.seq}`);
-    }
-    records.push(...parsed.records);
+    records.push(...parsed.records.filter((r) => r.seq > after));
+  });
+  const from = options.after === undefined ? (records[0]?.seq ?? 1) : after + 1;
+  records.forEach((record, i) => {
+    if (record.seq !== from + i) throw new Error(`the journal is damaged: record ${from + i} is missing (the tables hold records through ${after})`);
   });
   return records;
 }
 
-/** Deletes every segment: the caller has made sure the tables durably hold all of them. */
+/**
+ * Deletes every segment: the caller has made sure the tables durably hold all of them. Housekeeping, like
+ * retiring: one that cannot be deleted stays, and the next open skips its records.
+ */
 export function deleteJournal(folder: string): void {
-  for (const { file } of listSegments(folder)) fs.rmSync(file, { force: true });
+  for (const { file } of listSegments(folder)) {
+    try {
+      fs.rmSync(file, { force: true });
+    } catch {
+      continue;
+    }
+  }
 }
 
 /**
- * Appends records to the journal folder, each call one writev and one fdatasync: once append() returns, the
- * records survive a power cut. Used by the journal thread alone (journal-thread.ts).
+ * Appends to the journal folder, each call one frame with one writev and one fdatasync: once append() returns,
+ * the records survive a power cut. Used by the journal thread alone (journal-thread.ts).
  */
 export class JournalAppender {
   private fd: number | undefined;
   private bytes = 0;
-  /** The segments written by this appender and not yet deleted, oldest first; the last is being written. */
+  /** The segments not yet deleted, oldest first; the last is the one being written. */
   private readonly segments: { firstSeq: number; file: string }[] = [];
 
   constructor(
@@ -132,28 +187,42 @@ export class JournalAppender {
     if (first === undefined) return;
     if (this.fd === undefined || this.bytes >= this.segmentBytes) this.startSegment(first.seq);
     const fd = this.fd as number;
-    const buffers = records.map(frame);
+    const parts = frame(records);
     let length = 0;
-    for (const b of buffers) length += b.length;
+    for (const part of parts) length += part.length;
     let written = 0;
-    // writev may write less than asked (a signal, a full disk): carry on from where it stopped.
-    while (written < length) {
-      const rest = sliceFrom(buffers, written);
-      written += fs.writevSync(fd, rest);
+    try {
+      // writev may write less than asked (a signal, a full disk): carry on from where it stopped.
+      while (written < length) written += fs.writevSync(fd, sliceFrom(parts, written));
+      fs.fdatasyncSync(fd);
+    } catch (err) {
+      // Nobody is told these records are durable, so a restart must not find them whole either.
+      try {
+        fs.ftruncateSync(fd, this.bytes);
+      } catch {
+        // A torn frame is cut off on open; a whole one stays unacknowledged (the journal refuses all later work).
+      }
+      throw err;
     }
-    fs.fdatasyncSync(fd);
     this.bytes += length;
   }
 
-  /** Deletes the closed segments whose every record is at or below `through`. */
+  /**
+   * Deletes the closed segments whose every record is at or below `through`. Housekeeping: a segment that cannot
+   * be deleted now (a virus scanner holding it) stays listed and is tried again next time; open skips it.
+   */
   retire(through: number): void {
-    while (this.segments.length > 1) {
-      const next = this.segments[1] as { firstSeq: number };
-      if (next.firstSeq - 1 > through) return;
-      const oldest = this.segments.shift() as { file: string };
-      // Housekeeping only: a segment left behind holds records the tables already have, which open skips.
-      fs.rmSync(oldest.file, { force: true });
-    }
+    const kept = this.segments.filter((segment, i) => {
+      const next = this.segments[i + 1];
+      if (next === undefined || next.firstSeq - 1 > through) return true;
+      try {
+        fs.rmSync(segment.file, { force: true });
+        return false;
+      } catch {
+        return true;
+      }
+    });
+    this.segments.splice(0, this.segments.length, ...kept);
   }
 
   close(): void {
@@ -168,12 +237,11 @@ export class JournalAppender {
     this.bytes = 0;
     this.segments.push({ firstSeq, file });
     // The new file's name must survive a power cut too, not only its contents.
-    syncFile(this.folder);
+    syncFolder(this.folder);
   }
 }
 
 function sliceFrom(buffers: readonly Buffer[], offset: number): Buffer[] {
-  if (offset === 0) return [...buffers];
   const rest: Buffer[] = [];
   let skip = offset;
   for (const b of buffers) {
@@ -188,7 +256,19 @@ function sliceFrom(buffers: readonly Buffer[], offset: number): Buffer[] {
 }
 
 function syncFile(file: string): void {
-  const fd = fs.openSync(file, 'r');
+  // Windows flushes only a handle opened for writing.
+  const fd = fs.openSync(file, 'r+');
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** A folder's entries made durable. Windows cannot open a folder to flush it, and NTFS journals its entries. */
+function syncFolder(folder: string): void {
+  if (process.platform === 'win32') return;
+  const fd = fs.openSync(folder, 'r');
   try {
     fs.fsyncSync(fd);
   } finally {

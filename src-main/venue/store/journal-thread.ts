@@ -9,10 +9,19 @@ import { answerCore } from './thread-answer';
 
 const data = workerData as JournalData;
 const tables: MessagePort = data.tables;
-const appender = new JournalAppender(data.folder, data.segmentBytes);
 
-/** Once a record could not be written, every later one is refused: the core must not run ahead of disk. */
+const reason = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+/**
+ * Once a record could not be written, every later one is refused: the core must not run ahead of disk. The
+ * thread itself never dies of it, so the core hears why instead of waiting for a thread that is gone.
+ */
 let failure: string | undefined;
+let appender: JournalAppender | undefined;
+try {
+  appender = new JournalAppender(data.folder, data.segmentBytes);
+} catch (err) {
+  failure = reason(err);
+}
 
 function pump(first: JournalRequest): void {
   const records: (JournalRecord & { rows: number })[] = [];
@@ -38,9 +47,9 @@ function pump(first: JournalRequest): void {
   if (last !== undefined) {
     if (failure === undefined) {
       try {
-        appender.append(records);
+        appender?.append(records);
       } catch (err) {
-        failure = err instanceof Error ? err.message : String(err);
+        failure = reason(err);
       }
     }
     if (failure === undefined) {
@@ -51,9 +60,13 @@ function pump(first: JournalRequest): void {
       answerCore<JournalAnswer>(data, { type: 'appendFailed', through: last.seq, message: failure });
     }
   }
-  if (retire > 0) appender.retire(retire);
+  if (retire > 0) appender?.retire(retire);
   if (closing) {
-    appender.close();
+    try {
+      appender?.close();
+    } catch {
+      // Everything acknowledged was synced before; closing the descriptor adds nothing to keep.
+    }
     tables.close();
     answerCore<JournalAnswer>(data, { type: 'closed' });
     data.port.close();

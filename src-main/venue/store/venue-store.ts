@@ -419,13 +419,7 @@ export function openStore(file: string, options: StoreOptions = {}): VenueStore 
     // What the last run acknowledged and the tables do not yet hold; a record torn by a crash mid-write was
     // never acknowledged and is cut off. Once applied (durably), every segment can go.
     const folder = journalFolder(file);
-    const position = tables.position();
-    const records = readJournal(folder, { repair: true }).filter(({ seq }) => seq > position);
-    const first = records[0];
-    if (first !== undefined && first.seq !== position + 1) {
-      throw new Error(`the journal is damaged: the tables hold records through ${position}, and the journal resumes at ${first.seq}`);
-    }
-    tables.apply(records);
+    tables.apply(readJournal(folder, { repair: true, after: tables.position() }));
     deleteJournal(folder);
     // From here this connection only reads (the writer thread writes, with its own cache): a small cache is
     // enough, and the pages the restore scans once would otherwise stay resident, ~55 MB at 100,000 resting.

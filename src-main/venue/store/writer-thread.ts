@@ -3,6 +3,7 @@
 // moment. Every answer is posted to the core and counted in the shared signal, so the core can also wait for one
 // synchronously. See store-writer.ts for the core's side.
 import { receiveMessageOnPort, workerData } from 'node:worker_threads';
+import type Database from 'better-sqlite3';
 import { openDatabase } from './database';
 import type { TableEntry } from './journal-writer';
 import type { WriterAnswer, WriterData, WriterRequest } from './store-writer';
@@ -11,8 +12,15 @@ import type { JournalRecord } from './journal-file';
 import { TableWriter } from './table-writer';
 
 const data = workerData as WriterData;
-const db = openDatabase(data.file, data.nativeBinding);
-const tables = new TableWriter(db);
+const reason = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+/** A thread that cannot open the database stays up to say so on every request, rather than die unheard. */
+let opened: { db: Database.Database; tables: TableWriter } | string;
+try {
+  const db = openDatabase(data.file, data.nativeBinding);
+  opened = { db, tables: new TableWriter(db) };
+} catch (err) {
+  opened = `the store's writer thread could not open the database: ${reason(err)}`;
+}
 
 /** Durable records not yet applied, with their table rows; oldest first. */
 const pending: { record: JournalRecord; rows: number }[] = [];
@@ -63,10 +71,11 @@ function applyChunk(): void {
   const durable = closing || take === pending.length || now - durableAt >= DURABLE_EVERY_MS;
   let written: number;
   try {
-    written = tables.apply(chunk, durable);
+    if (typeof opened === 'string') throw new Error(opened);
+    written = opened.tables.apply(chunk, durable);
   } catch (err) {
     applyStalled = true;
-    answerCore<WriterAnswer>(data, { type: 'applyFailed', message: err instanceof Error ? err.message : String(err) });
+    answerCore<WriterAnswer>(data, { type: 'applyFailed', message: reason(err) });
     return;
   }
   pending.splice(0, take);
@@ -92,7 +101,7 @@ function pump(): void {
   }
   if (closing) {
     clearTimeout(idleTimer);
-    db.close();
+    if (typeof opened !== 'string') opened.db.close();
     answerCore<WriterAnswer>(data, { type: 'closed' });
     data.port.close();
     data.journal.close();

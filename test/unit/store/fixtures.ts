@@ -41,7 +41,7 @@ export function pendingJournal(file: string): JournalRecord[] {
   const db = new Database(file, { readonly: true });
   try {
     const position = Number(db.prepare('SELECT through FROM journal_position').pluck().get());
-    return journalRecords(file).filter((r) => r.seq > position);
+    return readJournal(journalFolder(file), { repair: false, after: position });
   } finally {
     db.close();
   }

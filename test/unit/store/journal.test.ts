@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { describe, expect, it, vi } from 'vitest';
 import type { ChangeSet, VenueStore } from '../../../src-main/venue/store';
-import { journalFolder, JournalAppender } from '../../../src-main/venue/store/journal-file';
+import { journalFolder, JournalAppender, readJournal } from '../../../src-main/venue/store/journal-file';
 import { apiKey, balance, journalRecords, journalText, open, order, tempDir, trade, user } from './fixtures';
 
 /** The journal is applied to the tables only when a test reads, closes or hits the bound, never on a timer. */
@@ -18,7 +18,7 @@ function inspector(file: string): { journalRows(): number; rows(table: string): 
   return {
     journalRows: () => {
       const position = Number(db.prepare('SELECT through FROM journal_position').pluck().get());
-      return journalRecords(file).filter((r) => r.seq > position).length;
+      return readJournal(journalFolder(file), { repair: false, after: position }).length;
     },
     rows: (table) => db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as bigint,
     close: () => db.close(),
@@ -281,6 +281,43 @@ describe('write-ahead journal', () => {
     expect(open(file).load().openOrders).toEqual([order(owner, 1), order(owner, 3)]);
   });
 
+  it('refuses to open when a damaged record has a whole one after it in the same segment: that is no torn tail', () => {
+    const file = path.join(tempDir(), 'venue.db');
+    open(file).close();
+    const owner = user(1);
+    const appender = new JournalAppender(journalFolder(file));
+    appender.append([{ seq: 1, text: journalText({ users: [owner] }) }]);
+    appender.append([{ seq: 2, text: journalText({ orders: [order(owner, 1)] }) }]);
+    appender.append([{ seq: 3, text: journalText({ orders: [order(owner, 2)] }) }]);
+    appender.close();
+    const segment = path.join(journalFolder(file), '0000000000000001.log');
+    const bytes = fs.readFileSync(segment);
+    const second = 16 + bytes.readUInt32LE(0);
+    bytes[second + 30] = (bytes[second + 30] ?? 0) ^ 0xff;
+    fs.writeFileSync(segment, bytes);
+
+    expect(() => open(file)).toThrow(`the journal is damaged: ${segment} is unreadable from byte ${second}, and acknowledged records follow`);
+    expect(fs.readFileSync(segment)).toEqual(bytes);
+  });
+
+  it('goes on journaling when a segment it retires cannot be deleted, and opens again', async () => {
+    const file = path.join(tempDir(), 'venue.db');
+    const store = open(file, { ...NOT_ON_A_TIMER, journalSegmentBytes: 1 });
+    const owner = user(1);
+    await store.commit({ users: [owner] });
+    // Something holds the first segment: here a folder in its place that a plain delete refuses.
+    const first = path.join(journalFolder(file), '0000000000000001.log');
+    fs.rmSync(first);
+    fs.mkdirSync(path.join(first, 'held'), { recursive: true });
+    await store.commit({ orders: [order(owner, 1)] });
+    store.materialize();
+    await store.commit({ orders: [order(owner, 2)] });
+    store.materialize();
+    expect(fs.existsSync(first)).toBe(true);
+    store.close();
+    expect(open(file).load().openOrders).toEqual([order(owner, 1), order(owner, 2)]);
+  });
+
   it('refuses to open when a record before the last segment is damaged, naming the file, and changes nothing', () => {
     const file = path.join(tempDir(), 'venue.db');
     open(file).close();
@@ -294,7 +331,7 @@ describe('write-ahead journal', () => {
     bytes[bytes.length - 1] = (bytes.at(-1) ?? 0) ^ 0xff;
     fs.writeFileSync(first, bytes);
 
-    expect(() => open(file)).toThrow(`the journal is damaged: ${first} is unreadable from byte 0, and later segments follow it`);
+    expect(() => open(file)).toThrow(`the journal is damaged: ${first} is unreadable from byte 0, and acknowledged records follow`);
     expect(fs.readFileSync(first)).toEqual(bytes);
     const disk = inspector(file);
     expect(disk.rows('users')).toBe(0n);
