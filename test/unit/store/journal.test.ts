@@ -25,6 +25,23 @@ function inspector(file: string): { journalRows(): number; rows(table: string): 
   };
 }
 
+/**
+ * A store whose tables hold nothing and whose journal holds three appends, as a crash would leave them: user 1,
+ * then user 1's order 1, then order 2. Returns the database file, the owner and the segment files, oldest first.
+ */
+function journalOnly(segmentBytes?: number): { file: string; owner: ReturnType<typeof user>; segments: string[] } {
+  const file = path.join(tempDir(), 'venue.db');
+  open(file).close();
+  const owner = user(1);
+  const appender = new JournalAppender(journalFolder(file), segmentBytes);
+  appender.append([{ seq: 1, text: journalText({ users: [owner] }) }]);
+  appender.append([{ seq: 2, text: journalText({ orders: [order(owner, 1)] }) }]);
+  appender.append([{ seq: 3, text: journalText({ orders: [order(owner, 2)] }) }]);
+  appender.close();
+  const segments = fs.readdirSync(journalFolder(file)).sort().map((name) => path.join(journalFolder(file), name));
+  return { file, owner, segments };
+}
+
 describe('write-ahead journal', () => {
   it('acknowledges from the journal, and every read first applies it to the tables', async () => {
     const file = path.join(tempDir(), 'venue.db');
@@ -261,17 +278,9 @@ describe('write-ahead journal', () => {
   });
 
   it('cuts off a record torn by a crash mid-write (never acknowledged) and applies every whole one', async () => {
-    const file = path.join(tempDir(), 'venue.db');
-    open(file).close();
-    const owner = user(1);
-    const appender = new JournalAppender(journalFolder(file));
-    appender.append([{ seq: 1, text: journalText({ users: [owner] }) }]);
-    appender.append([{ seq: 2, text: journalText({ orders: [order(owner, 1)] }) }]);
-    appender.append([{ seq: 3, text: journalText({ orders: [order(owner, 2)] }) }]);
-    appender.close();
-    const [segment = ''] = fs.readdirSync(journalFolder(file));
-    const segmentFile = path.join(journalFolder(file), segment);
-    fs.truncateSync(segmentFile, fs.statSync(segmentFile).size - 7);
+    const { file, owner, segments } = journalOnly();
+    const [segment = ''] = segments;
+    fs.truncateSync(segment, fs.statSync(segment).size - 7);
 
     const store = open(file);
     expect(store.load().openOrders).toEqual([order(owner, 1)]);
@@ -282,15 +291,8 @@ describe('write-ahead journal', () => {
   });
 
   it('refuses to open when a damaged record has a whole one after it in the same segment: that is no torn tail', () => {
-    const file = path.join(tempDir(), 'venue.db');
-    open(file).close();
-    const owner = user(1);
-    const appender = new JournalAppender(journalFolder(file));
-    appender.append([{ seq: 1, text: journalText({ users: [owner] }) }]);
-    appender.append([{ seq: 2, text: journalText({ orders: [order(owner, 1)] }) }]);
-    appender.append([{ seq: 3, text: journalText({ orders: [order(owner, 2)] }) }]);
-    appender.close();
-    const segment = path.join(journalFolder(file), '0000000000000001.log');
+    const { file, segments } = journalOnly();
+    const [segment = ''] = segments;
     const bytes = fs.readFileSync(segment);
     const second = 16 + bytes.readUInt32LE(0);
     bytes[second + 30] = (bytes[second + 30] ?? 0) ^ 0xff;
@@ -319,14 +321,9 @@ describe('write-ahead journal', () => {
   });
 
   it('refuses to open when a record before the last segment is damaged, naming the file, and changes nothing', () => {
-    const file = path.join(tempDir(), 'venue.db');
-    open(file).close();
-    const owner = user(1);
-    const appender = new JournalAppender(journalFolder(file), 1);
-    appender.append([{ seq: 1, text: journalText({ users: [owner] }) }]);
-    appender.append([{ seq: 2, text: journalText({ orders: [order(owner, 1)] }) }]);
-    appender.close();
-    const first = path.join(journalFolder(file), '0000000000000001.log');
+    // A segment per append.
+    const { file, segments } = journalOnly(1);
+    const [first = ''] = segments;
     const bytes = fs.readFileSync(first);
     bytes[bytes.length - 1] = (bytes.at(-1) ?? 0) ^ 0xff;
     fs.writeFileSync(first, bytes);
