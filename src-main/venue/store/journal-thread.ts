@@ -3,7 +3,7 @@
 // the core told it is durable. It does nothing else, so an acknowledgement never waits behind a table
 // transaction. See journal-writer.ts for the core's side.
 import { receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
-import { JournalAppender, type JournalRecord } from './journal-file';
+import { JournalAppender } from './journal-file';
 import type { JournalAnswer, JournalData, JournalRequest, TableEntry } from './journal-writer';
 import { answerCore } from './thread-answer';
 
@@ -24,7 +24,7 @@ try {
 }
 
 function pump(first: JournalRequest): void {
-  const records: (JournalRecord & { rows: number })[] = [];
+  const records: TableEntry[] = [];
   let retire = 0;
   let closing = false;
   const receive = (request: JournalRequest): void => {

@@ -16,7 +16,6 @@ import {
 import type { JournalRecord } from './journal-file';
 import { MergedChanges, parseJournalEntry } from './merged-changes';
 
-
 type Statement = Database.Statement<unknown[]>;
 
 export class TableWriter {
@@ -65,18 +64,16 @@ export class TableWriter {
    * crash keeps both or neither. `durable`: commit with synchronous FULL, after which the journal segments holding
    * only these records (and earlier ones) may be deleted; otherwise NORMAL, which saves the writer thread an fsync
    * and may lose the transaction in a power cut, position and rows together, while the journal still has them.
-   * Records at or below the position are skipped (a segment not yet deleted). On failure nothing changes and the
-   * error says so. Returns the table rows written.
+   * The records must follow on from the position (readJournal and leftBehind skip what the tables hold). On
+   * failure nothing changes and the error says so. Returns the table rows written.
    */
   apply(records: readonly JournalRecord[], durable = true): number {
-    const position = this.position();
-    const fresh = records.filter((r) => r.seq > position);
-    const last = fresh.at(-1);
+    const last = records.at(-1);
     if (last === undefined) return 0;
     const merged = new MergedChanges();
     if (!durable) this.syncNormal.run();
     try {
-      for (const { seq, text } of fresh) merged.addSet(parseJournalEntry(seq, text));
+      for (const { seq, text } of records) merged.addSet(parseJournalEntry(seq, text));
       this.applyInTransaction(merged, last.seq);
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
@@ -88,11 +85,12 @@ export class TableWriter {
   }
 
   /**
-   * Journal rows a build before the journal file left in the `journal` table, oldest first: apply() them, then
-   * dropLeftBehind().
+   * Journal rows a build before the journal file left in the `journal` table and the tables do not hold yet,
+   * oldest first: apply() them, then dropLeftBehind().
    */
   leftBehind(): JournalRecord[] {
-    const rows = this.db.prepare('SELECT seq, batch FROM journal ORDER BY seq').raw().all() as [bigint, string][];
+    const sql = 'SELECT seq, batch FROM journal WHERE seq > (SELECT through FROM journal_position) ORDER BY seq';
+    const rows = this.db.prepare(sql).raw().all() as [bigint, string][];
     return rows.map(([seq, text]) => ({ seq: Number(seq), text }));
   }
 

@@ -2,15 +2,15 @@
  * The venue's durable state. The core keeps the live state in memory; every change it makes reaches disk
  * through `commit()` (group commit into a write-ahead journal file written by the store's journal thread, then
  * applied to the SQLite tables by its writer thread: see journal.ts), and `load()` rebuilds the live state after
- * a restart. Reads are synchronous
- * and see everything committed (they first wait for the tables to hold the journal), never what is still queued.
+ * a restart. Reads are synchronous and see everything committed (they first wait for the tables to hold the
+ * journal), never what is still queued.
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { MessageChannel } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import { captureChangeSet, type CapturedChangeSet, type ChangeSet } from './change-set';
 import { openDatabase } from './database';
-import { MessageChannel } from 'node:worker_threads';
 import { GroupCommit, type GroupCommitStats } from './group-commit';
 import { Journal, type JournalStats } from './journal';
 import { deleteJournal, journalFolder, readJournal } from './journal-file';

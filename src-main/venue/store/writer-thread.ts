@@ -5,11 +5,11 @@
 import { receiveMessageOnPort, workerData } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import { openDatabase } from './database';
+import type { JournalRecord } from './journal-file';
 import type { TableEntry } from './journal-writer';
 import type { WriterAnswer, WriterData, WriterRequest } from './store-writer';
-import { answerCore } from './thread-answer';
-import type { JournalRecord } from './journal-file';
 import { TableWriter } from './table-writer';
+import { answerCore } from './thread-answer';
 
 const data = workerData as WriterData;
 const reason = (err: unknown): string => (err instanceof Error ? err.message : String(err));
@@ -50,7 +50,7 @@ function receive(request: WriterRequest): void {
   }
 }
 
-function take(entry: TableEntry): void {
+function receiveRecord(entry: TableEntry): void {
   pending.push({ record: { seq: entry.seq, text: entry.text }, rows: entry.rows });
   pendingRows += entry.rows;
 }
@@ -92,7 +92,7 @@ function pump(): void {
     let arrived = false;
     for (let m = receiveMessageOnPort(data.port); m !== undefined; m = receiveMessageOnPort(data.port)) receive(m.message as WriterRequest);
     for (let m = receiveMessageOnPort(data.journal); m !== undefined; m = receiveMessageOnPort(data.journal)) {
-      take(m.message as TableEntry);
+      receiveRecord(m.message as TableEntry);
       arrived = true;
     }
     if (arrived && !closing) armIdleTimer();
@@ -122,7 +122,7 @@ data.port.on('message', (request: WriterRequest) => {
   pump();
 });
 data.journal.on('message', (entry: TableEntry) => {
-  take(entry);
+  receiveRecord(entry);
   if (!closing) armIdleTimer();
   pump();
 });
