@@ -60,7 +60,10 @@ describe('the desk on its embedded local venue', () => {
   it('fills a marketable order and lists the fill', async () => {
     const book = await call('market.watch', { product_id: 'BTC-VND' });
     const best = await eventually(async () => (await call('market.book', { product_id: 'BTC-VND' })).asks[0] ?? (book.asks[0] ?? undefined), 'an ask');
-    const placed = await call('orders.place', { product_id: 'BTC-VND', side: 'BUY', limit_price: best.price, base_size: '0.0001', time_in_force: 'IOC', override_checks: true });
+    // The simulator requotes while the order travels: a limit at the ask seen a moment ago may no longer cross
+    // (an IOC that then fills nothing), so the limit sits 5% above it, on the 10,000 VND tick.
+    const limit = (BigInt(Math.ceil((Number(best.price) * 1.05) / 10_000)) * 10_000n).toString();
+    const placed = await call('orders.place', { product_id: 'BTC-VND', side: 'BUY', limit_price: limit, base_size: '0.0001', time_in_force: 'IOC', override_checks: true });
     expect(placed.status).toBe('placed');
     const fills = await eventually(async () => {
       const list = await call('orders.fills', { product_id: 'BTC-VND' });
