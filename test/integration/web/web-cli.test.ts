@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../eventually';
 import { BridgeClient, exchangeToken } from './web-client';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -116,6 +117,9 @@ describe('npm run web', () => {
     // The whole group: npm, tsx and the desk's node process, each stopping on its own signal.
     process.kill(-(child.pid ?? 0), 'SIGTERM');
     await exited;
+    // npm may exit before the desk's own process has finished its shutdown (store threads, journal): the
+    // address must close, not necessarily before npm is gone.
+    await eventually(() => fetch(`${origin}/`).then(() => undefined, () => true), 'the address to close', 10_000);
     await expect(fetch(`${origin}/`)).rejects.toThrow();
   });
 });
