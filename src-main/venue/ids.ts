@@ -53,5 +53,5 @@ export function newUuidV7(nowMs: number = Date.now()): string {
     text[at++] = HEX_DIGITS[byte & 0x0f] as number;
     if (i === 3 || i === 5 || i === 7 || i === 9) text[at++] = 0x2d;
   }
-  return text.latin1Slice(0, 36);
+  return text.toString('latin1', 0, 36);
 }
