@@ -18,7 +18,7 @@ import type { OrderEvent } from '../exchange/exchange';
 import { MarketDataFeed } from '../market-data/feed';
 import type { CommittedBatch, Venue } from '../venue';
 import { RateLimitError, RateLimiter } from './rate-limit';
-import { wsOrderRecordText } from './records';
+import { closeWsOrderRecord, openWsOrderRecord } from './records';
 
 export interface WsApiOptions {
   maxFrameBytes: number;
@@ -173,14 +173,14 @@ export function createWsApi(venue: Venue, orderLimit: RateLimiter, partial: Part
       const market = exchange.markets.get(event.row.productId);
       if (market === undefined) continue;
       const requester = requesters.get(event.row.orderId);
-      let plain: string | undefined;
+      let open: string | undefined;
       for (const session of sessions) {
         const subscribed = session.orders && session.caller?.userId === event.row.userId;
         const requested = requester?.session === session;
         if (!subscribed && !requested) continue;
-        plain ??= wsOrderRecordText(event.row, event.trades, market);
+        open ??= openWsOrderRecord(event.row, event.trades, market);
         const requestId = requested ? requester.requestId : undefined;
-        const record = requestId === undefined ? plain : `${plain.slice(0, -1)},"request_id":${JSON.stringify(requestId)}}`;
+        const record = closeWsOrderRecord(open, requestId);
         let frame = frames.get(session);
         if (frame === undefined) {
           frame = { records: [], requestIds: new Set() };

@@ -3,7 +3,7 @@
 // quotes, backslashes or control characters included).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { orderRecord, wsOrderRecordText, wsStatus } from '../../../src-main/venue/api/records';
+import { closeWsOrderRecord, openWsOrderRecord, orderRecord, wsStatus } from '../../../src-main/venue/api/records';
 import { Exchange } from '../../../src-main/venue/exchange/exchange';
 import type { OrderRow, TradeRow } from '../../../src-main/venue/store';
 import { order, user } from '../store/sample-rows';
@@ -64,13 +64,14 @@ const rows = fc
   });
 
 describe('the orders channel record', () => {
-  it('is the REST record with id for order_id and the WebSocket status, in that order of fields', () => {
+  it('is the REST record with id for order_id, the WebSocket status and the request id it answers, in that order of fields', () => {
     fc.assert(
-      fc.property(rows, ({ row, trades }) => {
+      fc.property(rows, fc.option(anyText, { nil: undefined }), ({ row, trades }, requestId) => {
         const { order_id: id, status: _status, ...rest } = orderRecord(row, trades, market);
-        const text = wsOrderRecordText(row, trades, market);
-        expect(JSON.parse(text)).toEqual({ id, ...rest, status: wsStatus(row) });
-        expect(Object.keys(JSON.parse(text) as object)).toEqual(['id', ...Object.keys(rest), 'status']);
+        const text = closeWsOrderRecord(openWsOrderRecord(row, trades, market), requestId);
+        const answers = requestId === undefined ? {} : { request_id: requestId };
+        expect(JSON.parse(text)).toEqual({ id, ...rest, status: wsStatus(row), ...answers });
+        expect(Object.keys(JSON.parse(text) as object)).toEqual(['id', ...Object.keys(rest), 'status', ...Object.keys(answers)]);
       }),
       { numRuns: 500 },
     );
