@@ -21,12 +21,24 @@ export interface WsBenchResult {
   ratio: number;
   /** Each round's ratio, in the order run. */
   ratios: number[];
+  /**
+   * CPU the bench client itself spent per answer (medians): it shares the machine's two cores with the server,
+   * so this is what the server cannot have.
+   */
+  venueClientMicros: number;
+  echoClientMicros: number;
+}
+
+interface Run {
+  perSec: number;
+  /** The client process's CPU time (user + system) per request answered. */
+  clientMicros: number;
 }
 
 const IN_FLIGHT = 256;
 
 /** Send `count` requests keeping IN_FLIGHT outstanding; `answersOf` says which requests a frame completes. */
-async function drive(url: string, count: number, request: (i: number) => string, answersOf: (frame: string) => number[], setup?: (ws: WebSocket) => Promise<void>): Promise<number> {
+async function drive(url: string, count: number, request: (i: number) => string, answersOf: (frame: string) => number[], setup?: (ws: WebSocket) => Promise<void>): Promise<Run> {
   const ws = new WebSocket(url, { perMessageDeflate: false });
   await new Promise((resolve, reject) => {
     ws.once('open', resolve);
@@ -37,6 +49,7 @@ async function drive(url: string, count: number, request: (i: number) => string,
   let sent = 0;
   let done = 0;
   const start = process.hrtime.bigint();
+  const cpuBefore = process.cpuUsage();
   await new Promise<void>((resolve) => {
     ws.on('message', (data) => {
       for (const i of answersOf(frameText(data))) {
@@ -50,23 +63,31 @@ async function drive(url: string, count: number, request: (i: number) => string,
     while (sent < Math.min(IN_FLIGHT, count)) ws.send(request(sent++));
   });
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  const cpu = process.cpuUsage(cpuBefore);
   ws.close();
-  return count / seconds;
+  return { perSec: count / seconds, clientMicros: (cpu.user + cpu.system) / count };
 }
 
 export async function benchWs(opts: { orders: number; rounds?: number }): Promise<WsBenchResult> {
   const rounds = opts.rounds ?? 3;
-  const echoes: number[] = [];
-  const venues: number[] = [];
+  const echoes: Run[] = [];
+  const venues: Run[] = [];
   const ratios: number[] = [];
   for (let round = 0; round < rounds; round++) {
-    const echo = await echoPerSec(opts.orders);
-    const venue = await venuePerSec(opts.orders);
+    const echo = await echoRun(opts.orders);
+    const venue = await venueRun(opts.orders);
     echoes.push(echo);
     venues.push(venue);
-    ratios.push(venue / echo);
+    ratios.push(venue.perSec / echo.perSec);
   }
-  return { venuePerSec: median(venues), echoPerSec: median(echoes), ratio: median(ratios), ratios };
+  return {
+    venuePerSec: median(venues.map((r) => r.perSec)),
+    echoPerSec: median(echoes.map((r) => r.perSec)),
+    ratio: median(ratios),
+    ratios,
+    venueClientMicros: median(venues.map((r) => r.clientMicros)),
+    echoClientMicros: median(echoes.map((r) => r.clientMicros)),
+  };
 }
 
 function median(values: readonly number[]): number {
@@ -75,7 +96,7 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
-async function echoPerSec(orders: number): Promise<number> {
+async function echoRun(orders: number): Promise<Run> {
   const echo = await spawnServer('ws-echo.ts');
   try {
     const message = (i: number) => JSON.stringify({ op: 'create_order', request_id: String(i), data: { type: 'limit', side: 'buy', product_id: 'BTC-VND', price: '2400000000', size: '0.0001' } });
@@ -85,7 +106,7 @@ async function echoPerSec(orders: number): Promise<number> {
   }
 }
 
-async function venuePerSec(orders: number): Promise<number> {
+async function venueRun(orders: number): Promise<Run> {
   // A trader funded for any length of run (the local user's starting balance covers about 80,000 of these).
   const venue = await spawnServer('venue.ts', ['--traders', '1']);
   try {
@@ -127,5 +148,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   };
   const result = await benchWs({ orders: option('--orders', 20_000), rounds: option('--rounds', 3) });
   const each = result.ratios.map((r) => r.toFixed(2)).join(', ');
-  console.log(`ws create_order ${Math.round(result.venuePerSec)}/s, echo ${Math.round(result.echoPerSec)}/s (medians), ratio ${result.ratio.toFixed(2)} (rounds: ${each})`);
+  console.log(
+    `ws create_order ${Math.round(result.venuePerSec)}/s, echo ${Math.round(result.echoPerSec)}/s (medians), ratio ${result.ratio.toFixed(2)} (rounds: ${each}); ` +
+      `the client's CPU per answer: ${result.venueClientMicros.toFixed(1)} us from the venue, ${result.echoClientMicros.toFixed(1)} us from the echo server`,
+  );
 }
