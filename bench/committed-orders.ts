@@ -17,6 +17,9 @@ export interface CommittedOrdersResult {
   ordersPerSec: number;
   orders: number;
   batches: number;
+  /** Per order: CPU of the whole process (every thread: core, journal, writer, GC), and the writer thread's busy time. */
+  cpuMicros: number;
+  writerMicros: number;
 }
 
 
@@ -46,6 +49,7 @@ export async function benchCommittedOrders(opts: { orders: number; inFlight?: nu
     const inFlight = opts.inFlight ?? 2_000;
     const before = venue.store.stats();
     const start = process.hrtime.bigint();
+    const cpuBefore = process.cpuUsage();
     // A sliding window, as a busy client keeps it: each acknowledgement sends the next order, so the core
     // matches the next batch while the writer thread makes the last one durable.
     let next = 0;
@@ -57,8 +61,15 @@ export async function benchCommittedOrders(opts: { orders: number; inFlight?: nu
     };
     await Promise.all(Array.from({ length: inFlight }, client));
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+    const cpu = process.cpuUsage(cpuBefore);
     const after = venue.store.stats();
-    return { ordersPerSec: opts.orders / seconds, orders: opts.orders, batches: after.batches - before.batches };
+    return {
+      ordersPerSec: opts.orders / seconds,
+      orders: opts.orders,
+      batches: after.batches - before.batches,
+      cpuMicros: (cpu.user + cpu.system) / opts.orders,
+      writerMicros: ((after.writerBusyMs - before.writerBusyMs) * 1000) / opts.orders,
+    };
   } finally {
     await venue.close();
     rmSync(dir, { recursive: true, force: true });
@@ -69,6 +80,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const at = process.argv.indexOf('--orders');
   const orders = at > 0 ? Number(process.argv[at + 1]) : 200_000;
   const result = await benchCommittedOrders({ orders });
-  console.log(`${result.orders} orders durably committed through exchange + store: ${Math.round(result.ordersPerSec)} orders/s in ${result.batches} group commits`);
+  console.log(
+    `${result.orders} orders durably committed through exchange + store: ${Math.round(result.ordersPerSec)} orders/s in ${result.batches} group commits; ` +
+      `per order, ${result.cpuMicros.toFixed(1)} us of CPU in all threads, of which the writer thread was busy ${result.writerMicros.toFixed(1)} us`,
+  );
 }
 

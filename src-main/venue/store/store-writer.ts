@@ -10,7 +10,7 @@ import type { ThreadData } from './thread-answer';
 export type WriterRequest = { type: 'apply'; through: number } | { type: 'close' };
 
 export type WriterAnswer =
-  | { type: 'applied'; through: number; entries: number; rows: number; durable: boolean }
+  | { type: 'applied'; through: number; rows: number; durable: boolean; busyMs: number }
   | { type: 'applyFailed'; message: string }
   | { type: 'closed' };
 
@@ -36,8 +36,11 @@ export interface WriterOptions {
   idleDelayMs: number;
   /** The newest journal record the tables held when the store opened. */
   position: number;
-  /** Told of every application: the tables hold the journal records through `through`, and through `durable` also after a power cut. */
-  onApplied(through: number, entries: number, rows: number, durable: number): void;
+  /**
+   * Told of every application: the tables hold the journal records through `through`, and through `durable` also
+   * after a power cut; `busyMs` is how long the thread spent on it (reading the records, writing, committing).
+   */
+  onApplied(applied: { through: number; rows: number; durable: number; busyMs: number }): void;
 }
 
 export class StoreWriter {
@@ -91,7 +94,7 @@ export class StoreWriter {
       case 'applied':
         this.applied = answer.through;
         if (answer.durable) this.durable = answer.through;
-        this.options.onApplied(answer.through, answer.entries, answer.rows, this.durable);
+        this.options.onApplied({ through: answer.through, rows: answer.rows, durable: this.durable, busyMs: answer.busyMs });
         break;
       case 'applyFailed':
         this.applyFailure = new Error(answer.message);

@@ -90,8 +90,12 @@ export interface StoreOptions {
   journalSegmentBytes?: number;
 }
 
-/** Group commit counts, and the journal's. */
-export type StoreStats = GroupCommitStats & JournalStats;
+/** Group commit counts, the journal's, and the writer thread's work. */
+export type StoreStats = GroupCommitStats &
+  JournalStats & {
+    /** Milliseconds the writer thread has spent applying the journal to the tables (on the machine's other core). */
+    writerBusyMs: number;
+  };
 
 export const DEFAULT_MAX_BATCH = 5_000;
 export const DEFAULT_MAX_PENDING_ROWS = 20_000;
@@ -116,6 +120,7 @@ export class VenueStore {
   private readonly queue: GroupCommit<CapturedChangeSet>;
   private readonly maxPendingRows: number;
   private readonly archivedQueries = new Map<string, Query<[Bind], OrderRow>>();
+  private writerBusyMs = 0;
 
   private readonly selectMeta: Query<[], { key: string; value: string }>;
   private readonly selectMetaValue: Database.Statement<[string], unknown>;
@@ -151,9 +156,10 @@ export class VenueStore {
       chunkRows: Math.max(1, Math.min(1_000, Math.floor(options.maxPendingRows / 4))),
       idleDelayMs: options.materializeDelayMs,
       position: options.position,
-      onApplied: (through, _entries, rows, durable) => {
+      onApplied: ({ through, rows, durable, busyMs }) => {
         this.journal.applied(through, rows);
         this.journalWriter.retire(durable);
+        this.writerBusyMs += busyMs;
       },
     });
     this.queue = new GroupCommit<CapturedChangeSet>((sets) => this.writeBatch(sets), options.maxBatch);
@@ -249,7 +255,7 @@ export class VenueStore {
   }
 
   stats(): StoreStats {
-    return { ...this.queue.stats(), ...this.journal.stats() };
+    return { ...this.queue.stats(), ...this.journal.stats(), writerBusyMs: this.writerBusyMs };
   }
 
   load(recentTradesPerProduct: number = DEFAULT_RECENT_TRADES): Snapshot {

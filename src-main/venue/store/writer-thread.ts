@@ -83,7 +83,7 @@ function applyChunk(): void {
   applied = chunk.at(-1)?.seq ?? applied;
   if (pending.length === 0) idleExpired = false;
   if (durable) durableAt = now;
-  answerCore<WriterAnswer>(data, { type: 'applied', through: applied, entries: take, rows: written, durable });
+  answerCore<WriterAnswer>(data, { type: 'applied', through: applied, rows: written, durable, busyMs: performance.now() - now });
 }
 
 /** Everything that has arrived on either port, then one chunk applied, until nothing is due. */

@@ -126,10 +126,13 @@ describe('write-ahead journal', () => {
     const done = { ...placed, status: 'DONE' as const, doneReason: 'CANCELED' as const, restingLots: 0 };
     await store.commit({ orders: [done], balances: [balance(owner, 'VND', 100n, 0n)] });
     expect(store.stats()).toMatchObject({ journalRows: 3, pendingRows: 2 + 1 + 2 });
+    const busyBefore = store.stats().writerBusyMs;
 
     expect(store.orderById(owner.id, placed.orderId)).toEqual(done);
     expect(audit.prepare('SELECT kind FROM order_writes').pluck().all()).toEqual(['insert']);
     expect(store.stats()).toMatchObject({ journalRows: 0, pendingRows: 0, materializations: 2, rowsMaterialized: 1 + 2 });
+    // The writer thread reports the time it spent writing the tables (the committed-orders bench prints it).
+    expect(store.stats().writerBusyMs).toBeGreaterThan(busyBefore);
 
     // A row already in its table is updated in place.
     await store.commit({ orders: [{ ...done, feeTotal: '12' }] });
