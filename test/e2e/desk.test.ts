@@ -153,6 +153,22 @@ function arrangement(on: Page): Promise<string[]> {
   );
 }
 
+/**
+ * Docks a popped-out panel with its own button, which closes that window. The window may close before Playwright
+ * hears the click finish, and then the click fails saying so: that failure is the expected outcome, any other is
+ * not, and the window must close either way.
+ */
+async function dockBack(window: Page): Promise<void> {
+  const closed = window.waitForEvent('close', { timeout: WAIT });
+  await window
+    .getByRole('button', { name: 'Back to workspace' })
+    .click()
+    .catch((err: unknown) => {
+      if (!window.isClosed()) throw err;
+    });
+  await closed;
+}
+
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   dataDir = mkdtempSync(join(tmpdir(), 'nova-e2e-'));
@@ -330,7 +346,7 @@ describe('the desk in a browser', () => {
     await there.getByRole('button', { name: 'Cancel', exact: true }).click();
     await expect.poll(() => rowsWith('Order history', 'e2e-popped-1').count(), { timeout: WAIT }).toBe(1);
     await expect.poll(() => there.count(), { timeout: WAIT }).toBe(0);
-    await window.getByRole('button', { name: 'Back to workspace' }).click();
+    await dockBack(window);
     await page.getByRole('region', { name: 'Open orders' }).waitFor({ timeout: WAIT });
   });
 
@@ -344,7 +360,7 @@ describe('the desk in a browser', () => {
     await window.getByLabel('Linked product').selectOption('ETH-VND');
     await window.getByRole('table', { name: 'Trades ETH-VND' }).waitFor({ timeout: WAIT });
     await window.screenshot({ path: join(SHOTS, 'popped-out-tape.png') });
-    await window.getByRole('button', { name: 'Back to workspace' }).click();
+    await dockBack(window);
     await page.getByRole('region', { name: 'Trades ETH-VND' }).waitFor({ timeout: WAIT });
   });
 
