@@ -1,10 +1,10 @@
 // `npm run venue` as the venue contract describes it: the listening line, bootstrap.json, exit codes, SIGTERM.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 
 const CLI = join(import.meta.dirname, '../../src-main/venue/cli.ts');
 
@@ -35,7 +35,9 @@ async function listening(run: Run): Promise<string> {
 
 describe('npm run venue', () => {
   it('listens on the port it names, writes bootstrap.json 0600, stops on SIGTERM with 0 and resumes on restart', async () => {
-    const data = join(mkdtempSync(join(tmpdir(), 'nova-cli-')), 'venue-data');
+    const folder = mkdtempSync(join(tmpdir(), 'nova-cli-'));
+    onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
+    const data = join(folder, 'venue-data');
     const run = runVenue(['--port', '0', '--data', data]);
     const baseUrl = await listening(run);
     const file = join(data, 'bootstrap.json');
@@ -81,7 +83,9 @@ describe('npm run venue', () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as { port: number }).port;
-    const run = runVenue(['--port', String(port), '--data', mkdtempSync(join(tmpdir(), 'nova-cli-busy-'))]);
+    const data = mkdtempSync(join(tmpdir(), 'nova-cli-busy-'));
+    onTestFinished(() => rmSync(data, { recursive: true, force: true }));
+    const run = runVenue(['--port', String(port), '--data', data]);
     expect(await run.exit).toBe(1);
     expect(run.stderr.trim()).toBe(`venue: port ${port} is busy`);
     blocker.close();

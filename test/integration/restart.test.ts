@@ -1,6 +1,6 @@
 // Stop the venue mid-session and start it again on the same folder: nothing acknowledged may be missing,
 // and the restored book must keep trading with its priorities intact.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -26,7 +26,10 @@ async function call(venue: RunningVenue, method: string, path: string, key?: Key
 describe('restart on the same data folder', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'nova-restart-'));
   let venue: RunningVenue | undefined;
-  afterAll(async () => venue?.close());
+  afterAll(async () => {
+    await venue?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
 
   it('restores users, keys, balances, resting orders, stops and books exactly, and keeps trading', async () => {
     venue = await startVenue({ port: 0, dataDir, orderRate: 0, requestRate: 0 });
