@@ -103,12 +103,6 @@ export class VenueProtocolError extends Error {
   }
 }
 
-export type VenueFailure = VenueError | OutcomeUnknownError | VenueUnreachableError | VenueProtocolError;
-
-export function isVenueFailure(err: unknown): err is VenueFailure {
-  return err instanceof VenueError || err instanceof OutcomeUnknownError || err instanceof VenueUnreachableError || err instanceof VenueProtocolError;
-}
-
 /** The reference a status stands for when the answer names none (or one this build does not know). */
 function refForStatus(status: number, wireCode: string | undefined): ErrorRef {
   if (wireCode === 'AUTH_REQUIRED') return 'E0001_AuthRequired';

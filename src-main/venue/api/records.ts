@@ -64,8 +64,6 @@ export function orderRecord(row: OrderRow, trades: readonly TradeRow[], market: 
   };
 }
 
-export type OrderRecord = ReturnType<typeof orderRecord>;
-
 /** The contract's lowercase WebSocket status of an order as it stands. */
 export function wsStatus(row: OrderRow): string {
   switch (row.status) {
