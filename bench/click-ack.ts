@@ -14,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { build } from 'vite';
 import { startDesk, ensureRenderer } from './desk-process';
+import { percentile } from './stats';
 
 export interface ClickAckRun {
   p50ms: number;
@@ -46,10 +47,6 @@ async function stubBridgeScript(): Promise<string> {
   const code = output.output[0]?.code;
   if (code === undefined) throw new Error('the stub bridge did not build');
   return code;
-}
-
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
 }
 
 /**

@@ -10,6 +10,7 @@ import { OrderBook as ReferenceBook, Side as ReferenceSide } from 'nodejs-order-
 import type { TimeInForce as ReferenceTif } from 'nodejs-order-book/dist/types/types';
 import { OrderBook } from '../src-main/venue/engine';
 import type { OrderIn } from '../src-main/venue/engine';
+import { percentile } from './stats';
 
 export interface EngineBenchRow {
   name: string;
@@ -176,10 +177,6 @@ function theirDepth(book: ReferenceBook): { bids: DepthPair; asks: DepthPair } {
   return { bids, asks };
 }
 
-function percentile(sorted: Float64Array, p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] as number;
-}
-
 interface Measured {
   opsPerSec: number;
   p50us: number;
@@ -213,8 +210,8 @@ function measure<B>(
   }
   return {
     opsPerSec: (n * 1e9) / elapsedNs,
-    p50us: percentile(latency, 0.5) / 1000,
-    p99us: percentile(latency, 0.99) / 1000,
+    p50us: percentile(latency, 50) / 1000,
+    p99us: percentile(latency, 99) / 1000,
     depth: finalDepth,
   };
 }

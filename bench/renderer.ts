@@ -14,6 +14,7 @@ import { chromium, type CDPSession, type Page } from '@playwright/test';
 import react from '@vitejs/plugin-react';
 import { build } from 'vite';
 import type { FrameRun, RecordOptions, Scene } from './renderer/page-api';
+import { percentile } from './stats';
 
 export interface RendererRow {
   name: string;
@@ -56,10 +57,6 @@ async function buildPage(): Promise<void> {
     plugins: [react()],
     build: { outDir: PAGE_DIR, emptyOutDir: true },
   });
-}
-
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
 }
 
 interface Measured {

@@ -10,6 +10,7 @@ import { rmSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { copyHistory, historyFolder } from './history';
 import { spawnServer } from './spawn-server';
+import { median } from './stats';
 
 export interface RestartResult {
   orders: number;
@@ -22,8 +23,6 @@ export interface RestartResult {
   selectMs: number;
   processSelectMs: number;
 }
-
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 async function timed(script: string, dir: string): Promise<[number, number]> {
   const server = await spawnServer(script, [dir]);

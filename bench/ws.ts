@@ -12,6 +12,7 @@ import WebSocket from 'ws';
 import { frameText } from '../src-main/venue/api/ws-api';
 import { signature } from '../test/integration/ws/ws-client';
 import { spawnServer } from './spawn-server';
+import { median } from './stats';
 
 export interface WsBenchResult {
   /** Medians over the rounds. */
@@ -88,12 +89,6 @@ export async function benchWs(opts: { orders: number; rounds?: number }): Promis
     venueClientMicros: median(venues.map((r) => r.clientMicros)),
     echoClientMicros: median(echoes.map((r) => r.clientMicros)),
   };
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 async function echoRun(orders: number): Promise<Run> {
