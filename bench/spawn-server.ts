@@ -1,12 +1,25 @@
 // Start a benchmark server in its own process (so load and server do not share an event loop) and wait for
 // its "ready ..." line.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface Server {
   words: string[];
   pid: number;
+  /** CPU time (user + system, every thread) the server process has used so far, in microseconds (Linux only). */
+  cpuMicros(): number;
   stop(): Promise<void>;
+}
+
+let ticksPerSecond: number | undefined;
+
+/** utime + stime of a process from /proc: fields 14 and 15 after the command name, in clock ticks. */
+function processCpuMicros(pid: number): number {
+  ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) / ticksPerSecond) * 1e6;
 }
 
 export function spawnServer(script: string, args: readonly string[] = []): Promise<Server> {
@@ -28,6 +41,7 @@ export function spawnServer(script: string, args: readonly string[] = []): Promi
       resolve({
         words: line[1].trim().split(' '),
         pid: child.pid ?? 0,
+        cpuMicros: () => processCpuMicros(child.pid ?? 0),
         stop: () =>
           new Promise((done) => {
             if (child.exitCode !== null || child.signalCode !== null) return done();

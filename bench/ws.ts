@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import WebSocket from 'ws';
 import { frameText } from '../src-main/venue/api/ws-api';
 import { signature } from '../test/integration/ws/ws-client';
-import { spawnServer } from './spawn-server';
+import { spawnServer, type Server } from './spawn-server';
 import { median } from './stats';
 
 export interface WsBenchResult {
@@ -28,18 +28,23 @@ export interface WsBenchResult {
    */
   venueClientMicros: number;
   echoClientMicros: number;
+  /** CPU the server process (all its threads) spent per answer (medians). */
+  venueServerMicros: number;
+  echoServerMicros: number;
 }
 
 interface Run {
   perSec: number;
   /** The client process's CPU time (user + system) per request answered. */
   clientMicros: number;
+  /** The server process's, all threads. */
+  serverMicros: number;
 }
 
 const IN_FLIGHT = 256;
 
 /** Send `count` requests keeping IN_FLIGHT outstanding; `answersOf` says which requests a frame completes. */
-async function drive(url: string, count: number, request: (i: number) => string, answersOf: (frame: string) => number[], setup?: (ws: WebSocket) => Promise<void>): Promise<Run> {
+async function drive(server: Server, url: string, count: number, request: (i: number) => string, answersOf: (frame: string) => number[], setup?: (ws: WebSocket) => Promise<void>): Promise<Run> {
   const ws = new WebSocket(url, { perMessageDeflate: false });
   await new Promise((resolve, reject) => {
     ws.once('open', resolve);
@@ -51,6 +56,7 @@ async function drive(url: string, count: number, request: (i: number) => string,
   let done = 0;
   const start = process.hrtime.bigint();
   const cpuBefore = process.cpuUsage();
+  const serverBefore = server.cpuMicros();
   await new Promise<void>((resolve) => {
     ws.on('message', (data) => {
       for (const i of answersOf(frameText(data))) {
@@ -65,8 +71,9 @@ async function drive(url: string, count: number, request: (i: number) => string,
   });
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   const cpu = process.cpuUsage(cpuBefore);
+  const serverMicros = (server.cpuMicros() - serverBefore) / count;
   ws.close();
-  return { perSec: count / seconds, clientMicros: (cpu.user + cpu.system) / count };
+  return { perSec: count / seconds, clientMicros: (cpu.user + cpu.system) / count, serverMicros };
 }
 
 export async function benchWs(opts: { orders: number; rounds?: number }): Promise<WsBenchResult> {
@@ -88,6 +95,8 @@ export async function benchWs(opts: { orders: number; rounds?: number }): Promis
     ratios,
     venueClientMicros: median(venues.map((r) => r.clientMicros)),
     echoClientMicros: median(echoes.map((r) => r.clientMicros)),
+    venueServerMicros: median(venues.map((r) => r.serverMicros)),
+    echoServerMicros: median(echoes.map((r) => r.serverMicros)),
   };
 }
 
@@ -95,7 +104,7 @@ async function echoRun(orders: number): Promise<Run> {
   const echo = await spawnServer('ws-echo.ts');
   try {
     const message = (i: number) => JSON.stringify({ op: 'create_order', request_id: String(i), data: { type: 'limit', side: 'buy', product_id: 'BTC-VND', price: '2400000000', size: '0.0001' } });
-    return await drive(echo.words[0] ?? '', orders, message, (frame) => [Number((JSON.parse(frame) as { request_id: string }).request_id)]);
+    return await drive(echo, echo.words[0] ?? '', orders, message, (frame) => [Number((JSON.parse(frame) as { request_id: string }).request_id)]);
   } finally {
     await echo.stop();
   }
@@ -116,6 +125,7 @@ async function venueRun(orders: number): Promise<Run> {
         data: { type: 'limit', side: i % 2 === 0 ? 'buy' : 'sell', product_id: 'BTC-VND', price: String((i % 2 === 0 ? 240_000 - (i % 50) : 260_000 + (i % 50)) * 10_000), size: '0.0001' },
       });
     return await drive(
+      venue,
       wsUrl,
       orders,
       order,
@@ -145,6 +155,6 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const each = result.ratios.map((r) => r.toFixed(2)).join(', ');
   console.log(
     `ws create_order ${Math.round(result.venuePerSec)}/s, echo ${Math.round(result.echoPerSec)}/s (medians), ratio ${result.ratio.toFixed(2)} (rounds: ${each}); ` +
-      `the client's CPU per answer: ${result.venueClientMicros.toFixed(1)} us from the venue, ${result.echoClientMicros.toFixed(1)} us from the echo server`,
+      `CPU per answer: the venue ${result.venueServerMicros.toFixed(1)} us and its client ${result.venueClientMicros.toFixed(1)} us, the echo server ${result.echoServerMicros.toFixed(1)} us and its client ${result.echoClientMicros.toFixed(1)} us`,
   );
 }
