@@ -50,6 +50,8 @@ startVenue({
   maxOpenOrders: count(args['max-open-orders'], 'max-open-orders', DEFAULT_MAX_OPEN_ORDERS, 1),
   orderRate: count(args['order-rate'], 'order-rate', DEFAULT_ORDER_RATE),
   requestRate: count(args['request-rate'], 'request-rate', DEFAULT_REQUEST_RATE),
+  // Exiting non-zero lets whatever supervises the venue start it again; it resumes from what it committed.
+  onHalt: (reason) => die(`${reason.message}; start it again to resume`, 1),
 })
   .then((running) => {
     process.stdout.write(`venue listening on ${running.baseUrl}\n`);

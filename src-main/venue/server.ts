@@ -25,6 +25,11 @@ export interface StartVenueOptions {
   ws?: Partial<WsApiOptions>;
   /** See VenueOptions.secretInBootstrap. */
   secretInBootstrap?: boolean;
+  /**
+   * The venue halted (a commit failed, see Venue.halt) and the server has closed: the host should start it
+   * again on the same folder. Without it the reason goes to stderr.
+   */
+  onHalt?: (reason: Error) => void;
 }
 
 export interface RunningVenue {
@@ -81,21 +86,24 @@ export async function startVenue(options: StartVenueOptions): Promise<RunningVen
   clock.unref();
 
   let closing: Promise<void> | undefined;
-  return {
-    venue,
-    baseUrl,
-    wsUrl,
-    port,
-    close: () => {
-      closing ??= (async () => {
-        clearInterval(clock);
-        await simulator?.stop();
-        ws.close();
-        // Stop accepting, let requests in flight finish (they await their commits), then flush and close.
-        await app.close();
-        await venue.close();
-      })();
-      return closing;
-    },
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      clearInterval(clock);
+      await simulator?.stop();
+      ws.close();
+      // Stop accepting, let requests in flight finish (they await their commits), then flush and close.
+      await app.close();
+      await venue.close();
+    })();
+    return closing;
   };
+  venue.onHalt((reason) => {
+    const halted = new Error(`the venue halted: ${reason.message}`, { cause: reason });
+    const tell = options.onHalt ?? ((err: Error) => process.stderr.write(`${err.message}\n`));
+    close().then(
+      () => tell(halted),
+      (err: unknown) => tell(new Error(`${halted.message}; closing it failed too: ${err instanceof Error ? err.message : String(err)}`, { cause: err })),
+    );
+  });
+  return { venue, baseUrl, wsUrl, port, close };
 }

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { apiError } from '../../src-shared/errors/api-error';
 import { isReason, toAtoms } from '../../src-shared/protocol/decimal';
 import { DEFAULT_MAKER_FEE_RATE, DEFAULT_TAKER_FEE_RATE, LOCAL_USER_BALANCES, findAsset } from '../../src-shared/protocol/products';
 import { KeyRing } from './accounts/key-ring';
@@ -81,6 +82,9 @@ export class Venue {
   /** Set on the first open of an empty folder; its urls are filled in once the server listens. */
   createdBootstrap: Bootstrap | undefined;
   private closed = false;
+  /** Why a commit failed, once one has: from then on memory holds changes the disk does not (see run). */
+  private halted: Error | undefined;
+  private readonly haltListeners = new Set<(reason: Error) => void>();
   private turn: PendingCommit | undefined;
   private readonly orderEvents: OrderEvent[] = [];
   private readonly committedListeners = new Set<(batch: CommittedBatch) => void>();
@@ -123,6 +127,7 @@ export class Venue {
    * instead of both waiting for each other.
    */
   async run<T>(command: () => T): Promise<T> {
+    if (this.halted !== undefined) throw haltedError(this.halted);
     let value: T | undefined;
     let failure: unknown;
     let failed = false;
@@ -161,7 +166,28 @@ export class Venue {
   private endTurn(turn: PendingCommit, early: boolean): void {
     if (this.turn !== turn) return;
     this.turn = undefined;
-    this.commitChanges(early).then(turn.resolve, turn.reject);
+    this.commitChanges(early).then(turn.resolve, (err: unknown) => {
+      this.halt(err instanceof Error ? err : new Error(String(err)));
+      turn.reject(err);
+    });
+  }
+
+  /**
+   * A commit failed: what its turn changed is in memory and not on disk, and later commands would build on it
+   * (a trade against an order the tables never got). So the venue stops taking commands rather than diverge,
+   * and its host restarts it, which resumes from exactly what was committed. Nothing acknowledged is lost: an
+   * answer is sent only after its commit.
+   */
+  private halt(reason: Error): void {
+    if (this.halted !== undefined) return;
+    this.halted = reason;
+    for (const listener of this.haltListeners) listener(reason);
+  }
+
+  /** Called once if the venue halts (see halt): its host should close it and start it again. */
+  onHalt(listener: (reason: Error) => void): () => void {
+    this.haltListeners.add(listener);
+    return () => this.haltListeners.delete(listener);
   }
 
   /** `now`: hand the batch to the writer thread now rather than with the rest of the turn's commits. */
@@ -255,7 +281,7 @@ export class Venue {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.run(() => undefined);
+    if (this.halted === undefined) await this.run(() => undefined);
     await this.store.flush();
     this.store.close();
   }
@@ -308,6 +334,10 @@ function masterKey(dataDir: string): Buffer {
 }
 
 /** Wall-clock nanoseconds that never go backwards within a run, so created_at orders match seq order. */
+function haltedError(reason: Error): Error {
+  return apiError('E0901_InternalError', `the venue stopped taking commands after a write failed (${reason.message}); restart it to resume from what it committed`);
+}
+
 function monotonicNanos(): () => bigint {
   let last = 0n;
   return () => {

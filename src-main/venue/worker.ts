@@ -9,7 +9,14 @@ if (port === null) throw new Error('venue worker started outside a worker thread
 const report = (message: WorkerReport): void => port.postMessage(message);
 
 // The desk takes the local user's credentials from the ready report, so bootstrap.json holds no secret.
-startVenue({ port: options.port ?? 0, dataDir: options.dataDir, simulate: options.simulate, nativeBinding: options.nativeBinding, secretInBootstrap: false })
+// A halted venue (a commit failed) ends this thread: the desk's supervisor starts it again on the same folder,
+// which resumes from exactly what was committed.
+const onHalt = (reason: Error): void => {
+  process.stderr.write(`${reason.message}\n`);
+  process.exit(1);
+};
+
+startVenue({ port: options.port ?? 0, dataDir: options.dataDir, simulate: options.simulate, nativeBinding: options.nativeBinding, secretInBootstrap: false, onHalt })
   .then((venue) => {
     report({ type: 'ready', baseUrl: venue.baseUrl, wsUrl: venue.wsUrl, local: venue.venue.localCredentials() });
     port.on('message', (command: WorkerCommand) => {

@@ -7,8 +7,8 @@
  * injected, so the same commands replayed give the same state.
  */
 import { apiError } from '../../../src-shared/errors/api-error';
-import { formatRate, isReason, parseRate } from '../../../src-shared/protocol/decimal';
-import { PRODUCTS } from '../../../src-shared/protocol/products';
+import { formatAtoms, formatRate, isReason, parseRate } from '../../../src-shared/protocol/decimal';
+import { PRODUCTS, findAsset } from '../../../src-shared/protocol/products';
 import { productRules } from '../../../src-shared/protocol/product-rules';
 import type { NewOrderRequest } from '../../../src-shared/protocol/orders';
 import type { Fill, MatchResult } from '../engine';
@@ -20,6 +20,9 @@ import { Market } from './market';
 
 /** The venue's own account, which fees are paid into so every asset's total is conserved. */
 export const FEE_ACCOUNT_ID = '00000000-0000-0000-0000-000000000000';
+
+/** The most of one asset all accounts together may hold: a balance column is a 64-bit integer of atoms. */
+export const MAX_ASSET_ATOMS = 2n ** 63n - 1n;
 
 /** Meta key of every account's starting funds, which /sim/reset restores. */
 export const STARTING_BALANCES_KEY = 'starting-balances';
@@ -136,9 +139,23 @@ export class Exchange {
     return { open: state.openOrders, pending: state.pendingOrders };
   }
 
+  /**
+   * New value entering the venue (the faucet, a new account's funds). Refused with E0110 when the asset's total
+   * across all accounts would pass MAX_ASSET_ATOMS: every balance is stored as a 64-bit integer and trades only
+   * move value, so capping the total is what keeps every later balance storable. (Unchecked, an absurd faucet
+   * amount changed memory and then failed the commit of its whole turn, other traders' orders with it.)
+   */
   deposit(userId: string, asset: string, atoms: bigint): void {
     this.mustUser(userId);
+    this.checkDeposit(asset, atoms);
     this.ledger.deposit(userId, asset, atoms);
+  }
+
+  /** Throws the E0110 that deposit() would, so a caller making several can refuse before changing anything. */
+  checkDeposit(asset: string, atoms: bigint): void {
+    if (this.ledger.total(asset) + atoms <= MAX_ASSET_ATOMS) return;
+    const most = formatAtoms(MAX_ASSET_ATOMS, findAsset(asset)?.decimals ?? 0);
+    throw apiError('E0110_ValueOutOfRange', `amount: all accounts together can hold at most ${most} ${asset}, and this deposit would pass it`);
   }
 
   /** A new account's first funds: deposited, and remembered as what a reset returns the account to. */
