@@ -565,17 +565,25 @@ export class Exchange {
     if (fills.length > 0 || cancelledMakers.length > 0 || decreasedMakers.length > 0 || outcome === 'RESTED') market.bookChanged = true;
 
     for (const fill of fills) this.settle(order, fill);
+    // DECREASE_AND_CANCEL takes the same size off both orders without trading. An order it leaves at zero is
+    // cancelled as it was; one that lives on is now smaller, and says so (base_size), so that its fills still
+    // add up to its size when it fills.
+    let decreasedBy = 0;
     for (const cancelled of cancelledMakers) {
       const maker = this.bySeq.get(cancelled.seq);
       if (maker !== undefined) this.finish(maker, 'CANCELED', 'E0204_SelfTradePrevented', false);
+      if (order.stp === 'DECREASE_AND_CANCEL') decreasedBy += cancelled.lots;
     }
     for (const decreased of decreasedMakers) {
+      decreasedBy += decreased.lots;
       const maker = this.bySeq.get(decreased.seq);
       if (maker === undefined) continue;
       maker.row.restingLots -= decreased.lots;
+      this.decrease(maker, decreased.lots);
       this.trimHold(maker);
       this.changed(maker);
     }
+    if (decreasedBy > 0 && !slicing && order.lots > 0 && outcome !== 'SELF_TRADE_CANCELLED') this.decrease(order, decreasedBy);
 
     if (slicing) {
       if (outcome === 'SELF_TRADE_CANCELLED') this.finish(order, 'CANCELED', 'E0204_SelfTradePrevented');
@@ -787,6 +795,13 @@ export class Exchange {
   }
 
   /** A resting buy keeps exactly what its remaining size at its limit price could cost; the rest goes back. */
+  /** Self-trade prevention took `lots` off the order's size (see match). */
+  private decrease(order: LiveOrder, lots: number): void {
+    order.lots -= lots;
+    order.row.baseSize = order.market.size(order.lots);
+    order.row.updatedAt = this.options.now();
+  }
+
   private trimHold(order: LiveOrder): void {
     if (order.side === 'SELL' || order.exactQuote) {
       if (order.side === 'SELL') {

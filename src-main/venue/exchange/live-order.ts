@@ -21,8 +21,8 @@ export interface LiveOrder {
   readonly stp: SelfTradePrevention;
   /** 0 = market. */
   limitTicks: number;
-  /** Ordered size in lots; 0 when a quote amount bounds the order. */
-  readonly lots: number;
+  /** Ordered size in lots (less what self-trade prevention decreased it by); 0 when a quote amount bounds it. */
+  lots: number;
   /** Quote atoms a market order may spend or must receive (fees included), or the exact quote amount. */
   readonly quoteAtoms: bigint;
   readonly exactQuote: boolean;

@@ -265,21 +265,23 @@ describe('create_order stp between two orders of the same user', () => {
 
   it('DC with a smaller incoming order: it is cancelled, the resting one shrinks by its size', async () => {
     const v = venue();
-    const { trader, incoming, resting } = await selfCross(v, 'DC', '0.003', '0.001');
+    const { trader, incoming, resting, restingAfter } = await selfCross(v, 'DC', '0.003', '0.001');
     expect(incoming).toMatchObject({ status: 'cancelled', filled_base_size: '0' });
+    // Its record says so, live and over REST, so that its fills still add up to its size.
+    expect(restingAfter).toMatchObject({ id: resting.id, status: 'open', base_size: '0.002', filled_base_size: '0' });
     expect(await askLevels(v)).toEqual([{ price: px(0), size: '0.002' }]);
     expect(await bidLevels(v)).toEqual([]);
-    expect((await v.activeOrders(trader)).map((o) => o.order_id)).toEqual([resting.id]);
+    expect((await v.activeOrders(trader)).map((o) => [o.order_id, o.base_size])).toEqual([[resting.id, '0.002']]);
   });
 
   it('DC with a smaller resting order: it is cancelled, the incoming one shrinks by its size and rests', async () => {
     const v = venue();
     const { trader, incoming, restingAfter } = await selfCross(v, 'DC', '0.001', '0.003');
     expect(restingAfter).toMatchObject({ status: 'cancelled', filled_base_size: '0' });
-    expect(incoming).toMatchObject({ status: 'open', filled_base_size: '0' });
+    expect(incoming).toMatchObject({ status: 'open', base_size: '0.002', filled_base_size: '0' });
     expect(await askLevels(v)).toEqual([]);
     expect(await bidLevels(v)).toEqual([{ price: px(0), size: '0.002' }]);
-    expect((await v.activeOrders(trader)).map((o) => o.order_id)).toEqual([incoming.id]);
+    expect((await v.activeOrders(trader)).map((o) => [o.order_id, o.base_size])).toEqual([[incoming.id, '0.002']]);
   });
 
   it('DC with equal sizes cancels both', async () => {
