@@ -6,8 +6,10 @@
  *   E03xx orders and accounts             E05xx rate limits          E06xx funding   E09xx the venue itself
  *
  * Each record carries exactly the fields of the interface's 2.5. `http_status` is the status a REST answer
- * carrying the reference uses, with one documented exception: E0104 on a product path (GET
- * /products/{id}/...) answers 404, since there the product is the resource that was not found.
+ * carrying the reference uses, with documented exceptions where HTTP has a more exact status: E0104 on a
+ * product path (GET /products/{id}/...) answers 404, since there the product is the resource that was not
+ * found; and requests Node or the router refuse before any endpoint runs answer 431 (E0103, headers too large),
+ * 414 (E0110, a path component too long) or 408 (E0101, headers not received in time).
  */
 
 export const ERROR_CATEGORIES = [

@@ -3,6 +3,8 @@
  * Fastify. Every input arrives as unknown and goes through one parser of src-shared/protocol; every failure is
  * the interface's error object with the catalogue's HTTP status. Nothing here decides trading: the exchange does.
  */
+import http from 'node:http';
+import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ApiError, apiError, errorBody, lookupErrors } from '../../../src-shared/errors/api-error';
 import { parseCreateOrder } from '../../../src-shared/protocol/orders';
@@ -45,10 +47,80 @@ export interface HttpApiOptions {
 
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
 
+/** Longest path parameter the router takes: every product or user id is far shorter. */
+const MAX_PATH_PARAM = 100;
+
+/** A body of JSON whitespace only: clients send it with Content-Type: application/json and mean "no body". */
+const BLANK_JSON = /^[ \t\r\n]*$/;
+
 type Scope = 'read' | 'trade';
 
 function fail(error: ApiError, reply: FastifyReply): FastifyReply {
   return reply.code(error.httpStatus).send(errorBody(error));
+}
+
+/** The same error object as `fail`, written raw: for a connection Node could not turn into a request. */
+function rawFailure(error: ApiError): string {
+  const body = JSON.stringify(errorBody(error));
+  const reason = http.STATUS_CODES[error.httpStatus] ?? '';
+  return (
+    `HTTP/1.1 ${error.httpStatus} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+  );
+}
+
+/** Fastify's clientErrorHandler: Node's parser refused the bytes, so no route, hook or error handler runs. */
+function onClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  let failure: ApiError;
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      failure = apiError('E0103_BodyTooLarge', `request headers larger than ${http.maxHeaderSize} bytes`, 431);
+      break;
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      failure = apiError('E0101_InvalidArgument', 'request: not received in full in time', 408);
+      break;
+    default:
+      failure = apiError('E0101_InvalidArgument', 'request: not a valid HTTP/1.1 request');
+  }
+  if (socket.writable) socket.write(rawFailure(failure));
+  socket.destroy();
+}
+
+/** The first path segment that is not valid percent-encoding (the whole path when none is), for messages. */
+function badPathComponent(url: string): string {
+  const path = url.split('?')[0] ?? '';
+  const bad = path.split('/').find((part) => {
+    try {
+      decodeURIComponent(part);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  return (bad ?? path).slice(0, 100);
+}
+
+/** Fastify's frameworkErrors, raised while routing: before any route, hook or error handler runs. */
+function routingFailure(code: string, url: string): ApiError {
+  switch (code) {
+    case 'FST_ERR_BAD_URL':
+      return apiError('E0101_InvalidArgument', `path: '${badPathComponent(url)}' is not a valid URL component`);
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return apiError('E0110_ValueOutOfRange', `path: a component is longer than ${MAX_PATH_PARAM} characters`, 414);
+    default:
+      return apiError('E0901_InternalError', 'the venue could not complete this request');
+  }
+}
+
+/** Whether text parses as plain JSON: after the secure parser refused it, that means a forbidden key. */
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text.replace(/^\uFEFF/, ''));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function ok<T>(value: T | ApiError): T {
@@ -66,9 +138,32 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     logger: false,
     return503OnClosing: true,
+    routerOptions: { maxParamLength: MAX_PATH_PARAM },
+    // Failures before routing still answer with the interface's error object (7.1), not Fastify's own body.
+    frameworkErrors: (error, request, reply) => {
+      void fail(routingFailure(error.code, request.url), reply);
+    },
+    clientErrorHandler: onClientError,
   });
   // Bodies are JSON only (interface section 4): without this, text/plain would reach a route as a string.
   app.removeContentTypeParser('text/plain');
+  // Fastify's JSON parser, except that a blank body is no body, and valid JSON refused only for its __proto__
+  // or constructor keys is E0101 (Fastify 5 reports both as invalid JSON with the same message).
+  const secureJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body as string;
+    if (BLANK_JSON.test(text)) {
+      done(null, undefined);
+      return;
+    }
+    void secureJson(request, text, (error: Error | null, value?: unknown) => {
+      if (error !== null && (error as { code?: unknown }).code === 'FST_ERR_CTP_INVALID_JSON_BODY' && isJson(text)) {
+        done(apiError('E0101_InvalidArgument', 'request body: __proto__ and constructor keys are not allowed'));
+        return;
+      }
+      done(error, value);
+    });
+  });
   const requests = new RateLimiter(options.requestRate);
   const orders = options.orderLimit;
   const { exchange, store, keys } = venue;
@@ -113,17 +208,12 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
         return fail(apiError('E0106_UnsupportedMediaType', 'request bodies must be application/json'), reply);
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
-        if (/prototype/i.test((error as Error).message)) {
-          return fail(apiError('E0101_InvalidArgument', 'request body: __proto__ and constructor keys are not allowed'), reply);
-        }
-        return fail(apiError('E0102_MalformedJson', 'request body is not valid JSON'), reply);
-      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
         return fail(apiError('E0102_MalformedJson', 'request body is not valid JSON'), reply);
       default: {
         const status = (error as { statusCode?: unknown }).statusCode;
         if (typeof status === 'number' && status >= 400 && status < 500) {
-          // JSON with __proto__ or constructor keys, a bad header: the request is refused, never half-read.
+          // Any other refusal of Fastify's (a bad header): the request is refused, never half-read.
           return fail(apiError('E0101_InvalidArgument', (error as Error).message.slice(0, 200)), reply);
         }
         return fail(apiError('E0901_InternalError', 'the venue could not complete this request'), reply);
