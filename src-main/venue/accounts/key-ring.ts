@@ -94,15 +94,28 @@ export class KeyRing {
     return [...this.keys.values()].filter((k) => k.userId === userId);
   }
 
+  /**
+   * Why a key that authenticated earlier cannot be used now (revoked, expired), or undefined: a WebSocket
+   * session asks before each trading operation, since its key may have expired since its auth.
+   */
+  refusal(apiKey: string, now: bigint): ApiError | undefined {
+    const row = this.keys.get(apiKey);
+    return row === undefined ? apiError('E0001_AuthRequired', 'invalid API key') : refusalOf(row, now);
+  }
+
   private usable(row: ApiKeyRow, now: bigint): Caller | ApiError {
-    if (row.revoked) return apiError('E0005_ApiKeyRevoked', 'this API key was revoked');
-    if (row.expiredAt !== null && row.expiredAt <= now) return apiError('E0002_ApiKeyExpired', 'this API key has expired');
-    return { userId: row.userId, apiKey: row.apiKey, readOnly: row.isReadOnly };
+    return refusalOf(row, now) ?? { userId: row.userId, apiKey: row.apiKey, readOnly: row.isReadOnly };
   }
 
   private derive(apiKey: string, nonce: Buffer): string {
     return createHmac('sha256', this.masterKey).update(apiKey).update(nonce).digest('base64url');
   }
+}
+
+function refusalOf(row: ApiKeyRow, now: bigint): ApiError | undefined {
+  if (row.revoked) return apiError('E0005_ApiKeyRevoked', 'this API key was revoked');
+  if (row.expiredAt !== null && row.expiredAt <= now) return apiError('E0002_ApiKeyExpired', 'this API key has expired');
+  return undefined;
 }
 
 export function hashSecret(secret: string): Buffer {

@@ -10,7 +10,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { ApiError, apiError, wsCode } from '../../../src-shared/errors/api-error';
+import { ApiError, apiError } from '../../../src-shared/errors/api-error';
 import { parseWsCreateOrder } from '../../../src-shared/protocol/orders';
 import { errorEventFor, parseClientMessage, parseWsCancelOrder, type Channel, type MarketDataChannel } from '../../../src-shared/protocol/ws';
 import type { Caller } from '../accounts/key-ring';
@@ -93,6 +93,13 @@ class Session {
   }
 }
 
+/** What caused an order event, or created an order: the connection and its request's id. */
+interface Attribution {
+  readonly session: Session;
+  readonly requestId: string | undefined;
+  readonly userId: string;
+}
+
 export interface WsApi {
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
   close(): void;
@@ -109,10 +116,32 @@ export function createWsApi(venue: Venue, orderLimit: RateLimiter, partial: Part
   /** Signatures seen within the auth window, so a captured auth frame cannot be replayed. */
   const usedSignatures = new Map<string, number>();
   /**
-   * The connection that created or cancelled an order gets that order's updates, with its request id, whether
-   * or not it subscribed to orders, until the order is done.
+   * The connection that created an order gets that order's updates, with its create request id, whether or
+   * not it subscribed to orders, until the order is done. A cancel from elsewhere does not replace it.
    */
-  const requesters = new Map<string, { session: Session; requestId: string | undefined }>();
+  const creators = new Map<string, Attribution>();
+  /**
+   * The command whose events the exchange is emitting right now, and the events it caused: tagged as they
+   * happen, because a commit publishes them later, after other commands may have touched the same order.
+   */
+  let cause: Attribution | undefined;
+  const causes = new WeakMap<OrderEvent, Attribution>();
+  const tagCause = (event: OrderEvent): void => {
+    // Only the commanding user's orders: a maker filled by someone else's order is not theirs to see.
+    if (cause !== undefined && event.row.userId === cause.userId) causes.set(event, cause);
+  };
+
+  /** Run a command against the exchange with its order events attributed to this request. */
+  function runAs<T>(attribution: Attribution, command: () => T): Promise<T> {
+    return venue.run(() => {
+      cause = attribution;
+      try {
+        return command();
+      } finally {
+        cause = undefined;
+      }
+    });
+  }
 
   function send(session: Session, message: unknown): void {
     sendText(session, JSON.stringify(message));
@@ -130,17 +159,32 @@ export function createWsApi(venue: Venue, orderLimit: RateLimiter, partial: Part
   }
 
   function fail(session: Session, frame: unknown, err: ApiError): void {
-    send(session, errorEventFor(frame, withListedMessage(err)));
+    const event = errorEventFor(frame, withListedMessage(err));
+    // Least privilege: whatever refused an auth frame, the connection is not authenticated after it.
+    if (event.channel === 'auth') unauthenticate(session);
+    send(session, event);
+  }
+
+  /** The connection loses its key: no trading, no orders subscription, no updates of orders it created. */
+  function unauthenticate(session: Session): void {
+    if (session.caller === undefined) return;
+    session.caller = undefined;
+    session.orders = false;
+    for (const [id, creator] of creators) if (creator.session === session) creators.delete(id);
   }
 
   /** Commits are followed only while a connection is open: with none, the venue copies no events for us. */
   let unfollow: (() => void) | undefined;
+  let untag: (() => void) | undefined;
   const follow = (): void => {
     unfollow ??= venue.onCommitted(publish);
+    untag ??= exchange.onOrderEvent(tagCause);
   };
   const stopFollowing = (): void => {
     unfollow?.();
     unfollow = undefined;
+    untag?.();
+    untag = undefined;
   };
 
   function publish(batch: CommittedBatch): void {
@@ -163,23 +207,25 @@ export function createWsApi(venue: Venue, orderLimit: RateLimiter, partial: Part
 
   /**
    * One update frame per connection for everything a commit did to its orders, in the order it happened; each
-   * order record is serialised once however many connections receive it. A record answering this connection's
-   * create_order or cancel_order carries that request's request_id; when every record of the frame answers the
-   * same request, the frame carries it too.
+   * order record is serialised once however many connections receive it. A record carries the request_id of
+   * the create_order or cancel_order that caused it, on the connection that sent it; on the order's creating
+   * connection, other changes carry the create's request_id. When every record of the frame answers the same
+   * request, the frame carries it too.
    */
   function deliverOrders(events: readonly OrderEvent[]): void {
     const frames = new Map<Session, { records: string[]; requestIds: Set<string | undefined> }>();
     for (const event of events) {
       const market = exchange.markets.get(event.row.productId);
       if (market === undefined) continue;
-      const requester = requesters.get(event.row.orderId);
+      const causedBy = causes.get(event);
+      const creator = creators.get(event.row.orderId);
       let open: string | undefined;
       for (const session of sessions) {
-        const subscribed = session.orders && session.caller?.userId === event.row.userId;
-        const requested = requester?.session === session;
-        if (!subscribed && !requested) continue;
+        let requestId: string | undefined;
+        if (causedBy?.session === session) requestId = causedBy.requestId;
+        else if (creator?.session === session) requestId = creator.requestId;
+        else if (!session.orders || session.caller?.userId !== event.row.userId) continue;
         open ??= openWsOrderRecord(event.row, event.trades, market);
-        const requestId = requested ? requester.requestId : undefined;
         const record = closeWsOrderRecord(open, requestId);
         let frame = frames.get(session);
         if (frame === undefined) {
@@ -189,7 +235,7 @@ export function createWsApi(venue: Venue, orderLimit: RateLimiter, partial: Part
         frame.records.push(record);
         frame.requestIds.add(requestId);
       }
-      if (event.row.status === 'DONE') requesters.delete(event.row.orderId);
+      if (event.row.status === 'DONE' && creator !== undefined) creators.delete(event.row.orderId);
     }
     for (const [session, frame] of frames) {
       const [only] = frame.requestIds;
@@ -213,15 +259,27 @@ export function createWsApi(venue: Venue, orderLimit: RateLimiter, partial: Part
     send(session, { channel: 'auth', type: 'authenticated', ...(typeof requestId === 'string' ? { request_id: requestId } : {}) });
   }
 
+  /** The session's caller, if its key is still usable now: a key can expire or be revoked after auth. */
+  function authenticated(session: Session, action: string): Caller {
+    const { caller } = session;
+    if (caller === undefined) throw apiError('E0001_AuthRequired', action);
+    const refusal = keys.refusal(caller.apiKey, venue.now());
+    if (refusal !== undefined) {
+      unauthenticate(session);
+      throw refusal;
+    }
+    return caller;
+  }
+
   function trader(session: Session): Caller {
-    if (session.caller === undefined) throw apiError('E0001_AuthRequired', 'authenticate first');
-    if (session.caller.readOnly) throw apiError('E0004_InsufficientScope', 'this API key cannot trade');
-    return session.caller;
+    const caller = authenticated(session, 'authenticate first');
+    if (caller.readOnly) throw apiError('E0004_InsufficientScope', 'this API key cannot trade');
+    return caller;
   }
 
   function subscribe(session: Session, op: 'sub' | 'unsub', channel: Channel, productIds: readonly string[], requestId: string | undefined): void {
     if (channel === 'orders') {
-      if (op === 'sub' && session.caller === undefined) throw apiError('E0001_AuthRequired', 'authenticate before subscribing to orders');
+      if (op === 'sub') authenticated(session, 'authenticate before subscribing to orders');
       session.orders = op === 'sub';
     } else {
       const set = session.market.get(channel) ?? new Set<string>();
@@ -269,10 +327,12 @@ export function createWsApi(venue: Venue, orderLimit: RateLimiter, partial: Part
         if (wait !== undefined) return fail(session, frame, new RateLimitError('E0503_OrderRateLimitExceeded', wait));
         const request = parseWsCreateOrder(message.data, { now: venue.now() });
         if (request instanceof ApiError) return fail(session, frame, request);
-        const placed = await venue.run(() => {
-          const result = exchange.place(caller.userId, request);
-          requesters.set(result.processed.row.orderId, { session, requestId: message.requestId });
-          return result.processed.row;
+        const attribution: Attribution = { session, requestId: message.requestId, userId: caller.userId };
+        const placed = await runAs(attribution, () => {
+          const { row } = exchange.place(caller.userId, request).processed;
+          // Done at once: every event it will have was tagged while it ran.
+          if (row.status !== 'DONE') creators.set(row.orderId, attribution);
+          return row;
         });
         // The engine's refusals arrive as a rejected order; the interface also names them as errors.
         if (placed.doneReason === 'REJECTED' && placed.rejectReason !== '') {
@@ -285,11 +345,7 @@ export function createWsApi(venue: Venue, orderLimit: RateLimiter, partial: Part
         const caller = trader(session);
         const target = parseWsCancelOrder(message.data);
         if (target instanceof ApiError) return fail(session, frame, target);
-        await venue.run(() => {
-          const order = exchange.findLive(caller.userId, target);
-          if (order !== undefined) requesters.set(order.row.orderId, { session, requestId: message.requestId });
-          exchange.cancel(caller.userId, target);
-        });
+        await runAs({ session, requestId: message.requestId, userId: caller.userId }, () => exchange.cancel(caller.userId, target));
         return;
       }
     }
@@ -310,16 +366,14 @@ export function createWsApi(venue: Venue, orderLimit: RateLimiter, partial: Part
           socket.close(CLOSE_RATE_LIMIT, 'rate limit exceeded');
           return;
         }
-        return send(session, { channel: 'system', type: 'error', message: `E0501_RateLimitExceeded: too many messages; retry in ${wait} s`, code: wsCode('E0501_RateLimitExceeded') });
+        // Answered like any refused frame, so a client can match the refusal to its request.
+        const refused = isBinary ? NOT_JSON : parseFrame(data);
+        return fail(session, refused === NOT_JSON ? null : refused, new RateLimitError('E0501_RateLimitExceeded', wait));
       }
       session.overLimit = 0;
       if (isBinary) return fail(session, null, apiError('E0101_InvalidArgument', 'frames must be JSON text'));
-      let frame: unknown;
-      try {
-        frame = JSON.parse(quoteNanoseconds(frameText(data)));
-      } catch {
-        return fail(session, null, apiError('E0102_MalformedJson', 'frame is not valid JSON'));
-      }
+      const frame = parseFrame(data);
+      if (frame === NOT_JSON) return fail(session, null, apiError('E0102_MalformedJson', 'frame is not valid JSON'));
       handle(session, frame).catch((err: unknown) => {
         fail(session, frame, err instanceof ApiError ? err : apiError('E0901_InternalError', 'the venue could not complete this request'));
       });
@@ -329,7 +383,7 @@ export function createWsApi(venue: Venue, orderLimit: RateLimiter, partial: Part
       if (sessions.size === 0) stopFollowing();
       for (const unwatch of session.bookWatches.values()) unwatch();
       limiter.forget(String(socketId(socket)));
-      for (const [id, requester] of requesters) if (requester.session === session) requesters.delete(id);
+      for (const [id, creator] of creators) if (creator.session === session) creators.delete(id);
     });
     socket.on('error', () => socket.terminate());
   });
@@ -362,6 +416,16 @@ export function createWsApi(venue: Venue, orderLimit: RateLimiter, partial: Part
       wss.close();
     },
   };
+}
+
+const NOT_JSON: unique symbol = Symbol('not JSON');
+
+function parseFrame(data: RawData): unknown {
+  try {
+    return JSON.parse(quoteNanoseconds(frameText(data)));
+  } catch {
+    return NOT_JSON;
+  }
 }
 
 /**
