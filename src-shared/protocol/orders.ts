@@ -198,7 +198,11 @@ function nanos(text: Maybe<string>, field: string): bigint | ApiError {
 }
 
 /** The checks shared by both APIs, in the order a client fixing one error at a time would meet them. */
-function normalize(draft: OrderDraft, names: FieldNames, now: bigint): NewOrderRequest | ApiError {
+/**
+ * `stopTypeOptional`: a STOP order may leave order_stop_type out (stopType STOP_NONE), and the exchange takes it
+ * from where the trigger lies against the last trade (the WebSocket, whose data table has no such field).
+ */
+function normalize(draft: OrderDraft, names: FieldNames, now: bigint, stopTypeOptional = false): NewOrderRequest | ApiError {
   const rules = productRules(draft.productId);
   if (rules === undefined) return unknownProduct(names.productId, draft.productId);
 
@@ -271,7 +275,7 @@ function normalize(draft: OrderDraft, names: FieldNames, now: bigint): NewOrderR
   }
 
   if (type === 'STOP') {
-    if (stopType === 'STOP_NONE') return invalid(`${names.stopType}: must be STOP_LOSS or TAKE_PROFIT for a STOP order`);
+    if (stopType === 'STOP_NONE' && !stopTypeOptional) return invalid(`${names.stopType}: must be STOP_LOSS or TAKE_PROFIT for a STOP order`);
     if (stopTriggerTicks === 0) {
       return apiError('E0213_InvalidStopPrice', `${names.stopTriggerPrice}: required and above 0 for a STOP order`);
     }
@@ -436,8 +440,8 @@ function hasValue(text: Maybe<string>): text is string {
  * WebSocket create_order data. Lowercase type and side, price and size for limit_price and base_size, stp as
  * DC / CO / CN / CB (default CN, REST's CANCEL_TAKER). exact_quote_size with size is the exact-quote order
  * (a LIMIT FOK order with no price) whatever the type. A stop_trigger_price above 0 makes the order a STOP
- * order (a stop-limit at price, or a stop-market without one) and then needs order_stop_type, a field only
- * this venue reads on the WebSocket.
+ * order (a stop-limit at price, or a stop-market without one); order_stop_type, a field only this venue reads
+ * on the WebSocket, may name its kind, and otherwise the exchange takes it from the last trade.
  */
 export function parseWsCreateOrder(data: unknown, opts: ParseOrderOptions): NewOrderRequest | ApiError {
   const shape = WsCreateOrderShape.safeParse(data);
@@ -489,5 +493,6 @@ export function parseWsCreateOrder(data: unknown, opts: ParseOrderOptions): NewO
     },
     WS_NAMES,
     opts.now,
+    true,
   );
 }

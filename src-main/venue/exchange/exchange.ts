@@ -236,10 +236,11 @@ export class Exchange {
    * by the engine and shows in the returned row: ACTIVE, SCHEDULED or DONE with its reason.
    * Returns the row as submitted (status SUBMITTED) and the row after processing.
    */
-  place(userId: string, request: NewOrderRequest): { submitted: OrderRow; processed: LiveOrder } {
+  place(userId: string, given: NewOrderRequest): { submitted: OrderRow; processed: LiveOrder } {
     const user = this.mustUser(userId);
-    const market = this.markets.get(request.productId);
-    if (market === undefined) throw apiError('E0104_InvalidSymbol', `unknown product ${request.productId}`);
+    const market = this.markets.get(given.productId);
+    if (market === undefined) throw apiError('E0104_InvalidSymbol', `unknown product ${given.productId}`);
+    const request = given.type === 'STOP' && given.stopType === 'STOP_NONE' ? { ...given, stopType: stopTypeFromLastTrade(market, given) } : given;
     if (request.clientOrderId !== '' && this.byClientId.has(clientKey(userId, request.clientOrderId))) {
       throw apiError('E0303_DuplicateClientOrderId', `client_order_id ${request.clientOrderId} is already used by an open order`);
     }
@@ -957,6 +958,23 @@ export class Exchange {
     if (isReason(rate)) throw new Error(`fee rate ${text}: ${rate.reason}`);
     return rate;
   }
+}
+
+/**
+ * A stop order that does not say which kind it is (the WebSocket's data table has no order_stop_type) is the
+ * kind its trigger implies against the last trade: a BUY triggering above it or a SELL below it is a
+ * stop-loss, the other way round a take-profit (the contract's definitions). With no trade yet, or the trigger
+ * right at it, there is nothing to tell them apart by: E0213.
+ */
+function stopTypeFromLastTrade(market: Market, request: NewOrderRequest): 'STOP_LOSS' | 'TAKE_PROFIT' {
+  const last = market.book.lastTradeTicks;
+  if (last === undefined) {
+    throw apiError('E0213_InvalidStopPrice', `order_stop_type: required while ${market.id} has no last trade to place stop_trigger_price against`);
+  }
+  if (request.stopTriggerTicks === last) {
+    throw apiError('E0213_InvalidStopPrice', `stop_trigger_price ${request.stopTriggerPrice} is already met by the last trade at ${market.price(last)}`);
+  }
+  return (request.side === 'BUY') === request.stopTriggerTicks > last ? 'STOP_LOSS' : 'TAKE_PROFIT';
 }
 
 function clientKey(userId: string, clientOrderId: string): string {

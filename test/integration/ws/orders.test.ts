@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { atoms, type Trader, type WireAccount } from '../harness';
 import type { TestSocket } from './ws-client';
-import { BTC, cid, createOrder, limitData, nanosFromNow, orderUpdate, px, updatesOf, useWsVenue, type WsVenue } from './ws-venue';
+import { BTC, cid, createOrder, expectErrorEvent, limitData, nanosFromNow, orderUpdate, px, updatesOf, useWsVenue, type WsVenue } from './ws-venue';
 
 const venue = useWsVenue();
 
@@ -192,6 +192,32 @@ describe('create_order', () => {
     const triggered = await orderUpdate(socket, stopId, ['open'], from);
     expect(triggered.id).toBe(stop.id);
     expect(await askLevels(v)).toEqual([{ price: px(-10), size: '0.002' }]);
+  });
+
+  it('a stop without order_stop_type (the interface’s data table has none) is the kind its trigger implies against the last trade', async () => {
+    const v = venue();
+    const a = await desk(v);
+    const b = await desk(v);
+    const { socket } = await desk(v);
+    // No test of this file trades ETH-VND.
+    const eth = { type: 'limit', side: 'sell', product_id: 'ETH-VND', price: '89000000', size: '0.01', stop_trigger_price: '89500000' };
+    const noTrade = await socket.request({ op: 'create_order', data: eth }, (f) => f['type'] === 'error');
+    expectErrorEvent(noTrade, 400, 'order_stop_type: required while ETH-VND has no last trade');
+    await createOrder(a.socket, limitData('sell', px(0), '0.001', { client_order_id: cid('t-ask') }), ['open']);
+    await createOrder(b.socket, limitData('buy', px(0), '0.001', { client_order_id: cid('t-bid') }), ['filled']);
+
+    const kinds: [side: 'buy' | 'sell', trigger: number, kind: string][] = [
+      ['sell', -5, 'STOP_LOSS'],
+      ['buy', 5, 'STOP_LOSS'],
+      ['sell', 5, 'TAKE_PROFIT'],
+      ['buy', -5, 'TAKE_PROFIT'],
+    ];
+    for (const [side, trigger, kind] of kinds) {
+      const stop = await createOrder(socket, limitData(side, px(trigger), '0.001', { stop_trigger_price: px(trigger), client_order_id: cid(`${side}${trigger}`) }), ['scheduled']);
+      expect([side, trigger, stop.order_stop_type]).toEqual([side, trigger, kind]);
+    }
+    const atLast = await socket.request({ op: 'create_order', data: limitData('buy', px(0), '0.001', { stop_trigger_price: px(0) }) }, (f) => f['type'] === 'error');
+    expectErrorEvent(atLast, 400, 'is already met by the last trade');
   });
 
   it('time_in_force GTT with expired_at as the interface’s integer nanoseconds rests, then expires', async () => {

@@ -96,12 +96,14 @@ describe('parseWsCreateOrder', () => {
     refused(parse({ ...LIMIT, expired_at: true }), 'E0101_InvalidArgument', 'expired_at');
   });
 
-  it('a stop_trigger_price makes a STOP order, which needs order_stop_type', () => {
+  it('a stop_trigger_price makes a STOP order, whose order_stop_type may be left to the exchange', () => {
     const stop = { ...LIMIT, side: 'sell', stop_trigger_price: '89000000', order_stop_type: 'STOP_LOSS' };
     expect(ok(stop)).toMatchObject({ type: 'STOP', stopType: 'STOP_LOSS', stopTriggerTicks: 89000, limitTicks: 90000 });
     expect(ok({ ...stop, type: 'market', price: undefined })).toMatchObject({ type: 'STOP', limitTicks: 0, timeInForce: 'IOC' });
     refused(parse({ ...stop, type: 'market' }), 'E0101_InvalidArgument', 'price: must be 0 for a market order');
-    refused(parse({ ...stop, order_stop_type: undefined }), 'E0101_InvalidArgument', 'order_stop_type: must be STOP_LOSS or TAKE_PROFIT');
+    // The WebSocket's data table has no order_stop_type: the exchange takes the kind from the last trade.
+    expect(ok({ ...stop, order_stop_type: undefined })).toMatchObject({ type: 'STOP', stopType: 'STOP_NONE' });
+    refused(parse({ ...stop, order_stop_type: 'STOP_LIMIT' }), 'E0101_InvalidArgument', 'order_stop_type: must be one of');
     expect(ok({ ...LIMIT, stop_trigger_price: '0' }).type).toBe('LIMIT');
   });
 
