@@ -165,6 +165,20 @@ export function createWsApi(venue: Venue, orderLimit: RateLimiter, partial: Part
     send(session, event);
   }
 
+  /**
+   * A key can expire or be revoked while its connection only listens: before orders are delivered, such a
+   * connection is told so on the auth channel (401, as an auth with that key would be) and stops receiving them.
+   */
+  function endExpiredSubscriptions(): void {
+    let now: bigint | undefined;
+    for (const session of sessions) {
+      if (!session.orders || session.caller === undefined) continue;
+      now ??= venue.now();
+      const refusal = keys.refusal(session.caller.apiKey, now);
+      if (refusal !== undefined) fail(session, { op: 'auth' }, refusal);
+    }
+  }
+
   /** The connection loses its key: no trading, no orders subscription, no updates of orders it created. */
   function unauthenticate(session: Session): void {
     if (session.caller === undefined) return;
@@ -188,6 +202,7 @@ export function createWsApi(venue: Venue, orderLimit: RateLimiter, partial: Part
   };
 
   function publish(batch: CommittedBatch): void {
+    if (batch.orders.length > 0) endExpiredSubscriptions();
     deliverOrders(batch.orders);
     const wants = (channel: MarketDataChannel, productId: string): boolean => {
       for (const session of sessions) if (session.market.get(channel)?.has(productId) === true) return true;

@@ -41,6 +41,28 @@ function expectFrameIdsConsistent(socket: TestSocket): void {
 describe('a key that stops being usable after auth', () => {
   const venue = useWsVenue();
 
+  it('a connection that only listens to orders is told on the auth channel and hears no more', async () => {
+    const v = venue();
+    const trader = await v.newTrader();
+    const short = await shortLivedKey(v, trader, 2_500);
+    const listener = await v.session({ userId: trader.userId, creds: short });
+    const subscribed = await listener.request({ op: 'sub', channel: 'orders' });
+    expect(subscribed['type']).toBe('update');
+    const trading = await v.session(trader);
+    const heard = cid('heard');
+    await createOrder(trading, limitData('buy', px(-310), '0.001', { client_order_id: heard }), ['open']);
+    await eventually(() => (updatesOf(listener, heard).length > 0 ? true : undefined), 'the listener to hear the first order');
+
+    await untilRestRefuses(v, trader, short);
+    const from = listener.mark();
+    const unheard = await createOrder(trading, limitData('buy', px(-311), '0.001', { client_order_id: cid('unheard') }), ['open']);
+    const told = await listener.next((f) => f['channel'] === 'auth' && f['type'] === 'error', 5_000, from);
+    expectErrorEvent(told, 401);
+    expect(told['message']).toMatch(/^E0002_ApiKeyExpired: /);
+    await listener.barrier();
+    expect(updatesOf(listener, unheard.id, from)).toEqual([]);
+  });
+
   it('create_order, cancel_order and sub to orders answer 401 E0002 once the key has expired, as REST does', async () => {
     const v = venue();
     const trader = await v.newTrader();

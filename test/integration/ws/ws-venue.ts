@@ -148,6 +148,7 @@ export interface WsOrder extends Omit<WireOrder, 'order_id'> {
   /** This venue's additions to the record. */
   fee_total?: string;
   stop_trigger_price?: string;
+  order_stop_type?: string;
 }
 
 const STRING_FIELDS = [
