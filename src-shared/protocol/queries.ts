@@ -218,15 +218,18 @@ export interface ArchivedOrdersQuery {
   readonly clientOrderId?: string;
 }
 
-const ArchivedOrdersShape = queryShape('product_ids', 'start_time', 'end_time', 'limit', 'status', 'sort', 'client_order_id');
+// `product_ids[]` is how some HTTP clients (axios's default, qs) write a repeated parameter: ignored as an unknown
+// name, it would silently return every product's orders.
+const ArchivedOrdersShape = queryShape('product_ids', 'product_ids[]', 'start_time', 'end_time', 'limit', 'status', 'sort', 'client_order_id');
 
 export function parseArchivedOrdersQuery(query: unknown): ArchivedOrdersQuery | ApiError {
   const q = parseQuery(ArchivedOrdersShape, query);
   if (q instanceof Error) return q;
 
-  // Repeated (?product_ids=A&product_ids=B) and comma separated (?product_ids=A,B) mix freely.
+  // Repeated (?product_ids=A&product_ids=B), bracketed (product_ids[]=A) and comma separated (?product_ids=A,B)
+  // mix freely.
   const productIds: string[] = [];
-  const pieces = q.product_ids === undefined ? [] : [q.product_ids].flat().flatMap((v) => v.split(','));
+  const pieces = [q.product_ids, q['product_ids[]']].flatMap((v) => (v === undefined ? [] : [v].flat())).flatMap((v) => v.split(','));
   for (const id of pieces) {
     if (id === '' || productIds.includes(id)) continue;
     if (findProduct(id) === undefined) return unknownProduct('product_ids', id);

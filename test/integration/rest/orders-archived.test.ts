@@ -76,13 +76,15 @@ describe('GET /api/v1/orders/archived', () => {
     expect(await archivedOrders(v, stranger)).toEqual([]);
   });
 
-  it('filters by product_ids, repeated or comma separated', async () => {
+  it('filters by product_ids, repeated, bracketed (as axios writes arrays) or comma separated', async () => {
     const v = venue();
     const t = history.trader;
     const productsOf = (orders: WireOrder[]) => [...new Set(orders.map((o) => o.product_id))].sort();
     expect(productsOf(await archivedOrders(v, t, { product_ids: 'ETH-VND' }))).toEqual(['ETH-VND']);
     expect(productsOf(await archivedOrders(v, t, { product_ids: ['ETH-VND', 'SOL-VND'] }))).toEqual(['ETH-VND', 'SOL-VND']);
     expect(productsOf(await archivedOrders(v, t, { product_ids: 'ETH-VND,SOL-VND' }))).toEqual(['ETH-VND', 'SOL-VND']);
+    expect(productsOf(await archivedOrders(v, t, { 'product_ids[]': ['ETH-VND', 'SOL-VND'] }))).toEqual(['ETH-VND', 'SOL-VND']);
+    expect(productsOf(await archivedOrders(v, t, { 'product_ids[]': 'SOL-VND', product_ids: 'ETH-VND' }))).toEqual(['ETH-VND', 'SOL-VND']);
     expect(await archivedOrders(v, t, { product_ids: 'SOL-VND' })).toHaveLength(1);
     expect(productsOf(await archivedOrders(v, t, { product_ids: '' }))).toEqual([BTC, 'ETH-VND', 'SOL-VND']);
     expectError(await v.call('GET', '/api/v1/orders/archived', { key: t.creds, query: { product_ids: 'ETH-VND,NOPE-VND' } }), 400, 'E0104_InvalidSymbol');
