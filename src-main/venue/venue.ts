@@ -245,14 +245,10 @@ export class Venue {
       market.bookChanged = false;
       changedBooks.push(market.id);
       const watched = this.level2.get(market.id);
-      if (watched === undefined) {
-        market.sequence += 1;
-        continue;
-      }
-      const changes = watched.book.diff();
-      if (changes.length === 0) continue;
-      market.sequence += 1;
-      books.push({ productId: market.id, sequence: market.sequence, changes });
+      if (watched === undefined) continue;
+      // The turn's number was taken with its first change (Market.sequence): an update goes out even when the
+      // turn's changes cancelled out (an order placed and cancelled), so the numbers stay without gaps.
+      books.push({ productId: market.id, sequence: market.sequence, changes: watched.book.diff() });
     }
     return { books, changedBooks };
   }

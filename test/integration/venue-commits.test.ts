@@ -69,3 +69,36 @@ describe('Venue.run commits', () => {
     await expect(Venue.open({ dataDir: dir, commitEvery: 0 })).rejects.toThrow('commitEvery must be a positive integer');
   });
 });
+
+describe('the book sequence', () => {
+  it('is taken by a turn’s first book change, so the book read before the turn is published already carries the number of its update', async () => {
+    const { venue, trader } = await openVenue();
+    const market = venue.exchange.markets.get('BTC-VND');
+    if (market === undefined) throw new Error('no BTC-VND');
+    const updates: { sequence: number; changes: number }[] = [];
+    const unwatch = venue.watchBook('BTC-VND');
+    const stop = venue.onCommitted((batch) => updates.push(...batch.books.map((b) => ({ sequence: b.sequence, changes: b.changes.length }))));
+    const before = market.sequence;
+
+    // Read in the same turn as the change, as a REST request handled before the turn ends would.
+    let readMidTurn = -1;
+    await venue.run(() => {
+      venue.exchange.place(trader, bid(venue, 1));
+      readMidTurn = market.sequence;
+    });
+    expect(readMidTurn).toBe(before + 1);
+    expect(updates).toEqual([{ sequence: before + 1, changes: 1 }]);
+
+    // Changes that cancel out within a turn still take a number and publish it (empty), so a client sees no gap.
+    await venue.run(() => {
+      const placed = venue.exchange.place(trader, bid(venue, 2));
+      venue.exchange.cancel(trader, { orderId: placed.processed.row.orderId });
+    });
+    expect(updates).toEqual([
+      { sequence: before + 1, changes: 1 },
+      { sequence: before + 2, changes: 0 },
+    ]);
+    stop();
+    unwatch();
+  });
+});

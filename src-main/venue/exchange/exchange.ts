@@ -563,7 +563,7 @@ export class Exchange {
     const cancelledMakers = result.makersCancelled.slice();
     const decreasedMakers = result.makersDecreased.slice();
     const restingLots = result.restingLots;
-    if (fills.length > 0 || cancelledMakers.length > 0 || decreasedMakers.length > 0 || outcome === 'RESTED') market.bookChanged = true;
+    if (fills.length > 0 || cancelledMakers.length > 0 || decreasedMakers.length > 0 || outcome === 'RESTED') market.touchBook();
 
     for (const fill of fills) this.settle(order, fill);
     // DECREASE_AND_CANCEL takes the same size off both orders without trading. An order it leaves at zero is
@@ -757,7 +757,7 @@ export class Exchange {
     else user.pendingOrders -= 1;
     if (removeFromBook && market.book.has(row.seq)) {
       market.book.cancel(row.seq);
-      market.bookChanged = true;
+      market.touchBook();
     }
     market.stops.remove(row.seq);
     this.timed.delete(order);

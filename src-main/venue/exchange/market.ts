@@ -17,9 +17,13 @@ export class Market {
   readonly recentTrades: TradeRow[] = [];
   /** One-minute candles, kept as trades happen whether or not anyone watches. */
   readonly candles: CandleSeries;
-  /** Set by every change of the book; the market-data feed clears it when it publishes the change. */
+  /** Set by every change of the book; the venue clears it when it publishes the turn's change. */
   bookChanged = false;
-  /** Number of the last published book change, for clients that check for gaps (REST and WebSocket). */
+  /**
+   * Number of the book's state, for clients that check for gaps (REST and WebSocket). A turn's first change
+   * takes the next number at once, so a REST book or snapshot read before the turn's level2 update is published
+   * already carries the number that update will have (it once showed the new book under the old number).
+   */
   sequence = 0;
 
   constructor(readonly rules: ProductRules) {
@@ -27,6 +31,13 @@ export class Market {
     this.candles = new CandleSeries((t) => this.price(t), (l) => this.size(l));
     const [whole = '0', fraction = ''] = rules.spec.sizeIncrement.split('.');
     this.lotAtoms = BigInt(whole + fraction.padEnd(rules.base.decimals, '0'));
+  }
+
+  /** The book has changed (see sequence). */
+  touchBook(): void {
+    if (this.bookChanged) return;
+    this.bookChanged = true;
+    this.sequence += 1;
   }
 
   get id(): string {
