@@ -13,6 +13,7 @@ import { KeyRing } from './accounts/key-ring';
 import { newUuidV7 } from './ids';
 import type { Level2Change } from '../../src-shared/protocol/ws';
 import { Exchange, FEE_ACCOUNT_ID, STARTING_BALANCES_KEY, type OrderEvent } from './exchange/exchange';
+import { RECENT_TRADES } from './exchange/market';
 import { PublishedBook } from './market-data/level2';
 import { openStore, type TradeRow, type VenueStore } from './store';
 
@@ -283,7 +284,8 @@ export class Venue {
   }
 
   private restore(): boolean {
-    const snapshot = this.store.load();
+    // The tape's length of trades per product, so GET /products/{id}/trades answers as before the restart.
+    const snapshot = this.store.load(RECENT_TRADES);
     if (snapshot.users.length === 0) return true;
     for (const user of snapshot.users) this.exchange.addUser(user);
     for (const b of snapshot.balances) this.exchange.ledger.restore(b.userId, b.asset, b.free, b.locked);

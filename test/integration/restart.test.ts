@@ -4,7 +4,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../../src-shared/errors/api-error';
+import { parseCreateOrder } from '../../src-shared/protocol/orders';
 import { startVenue, type RunningVenue } from '../../src-main/venue/server';
+import { startTestVenue } from './harness';
 
 interface Key {
   key: string;
@@ -95,5 +98,34 @@ describe('restart on the same data folder', () => {
     await place(admin, { side: 'BUY', limit_price: '2300000000', base_size: '0.1' });
     const stopNow = (await call(venue, 'GET', `/api/v1/order/archived?order=${stop.order_id as string}`, admin)).body.order;
     expect(stopNow.status).toBe('ACTIVE');
+  });
+});
+
+describe('the tape after a restart', () => {
+  it('answers GET /products/{id}/trades?limit=1000 as before, beyond the last 100 trades', async () => {
+    const v = await startTestVenue();
+    try {
+      const maker = await v.newTrader({ BTC: '1' });
+      const taker = await v.newTrader({ VND: '100000000000' });
+      const { venue } = v.running;
+      const order = (side: 'BUY' | 'SELL', i: number) => {
+        const parsed = parseCreateOrder({ product_id: 'BTC-VND', side, limit_price: String((250_000 + (i % 7)) * 10_000), base_size: '0.0001' }, { now: venue.now() });
+        if (parsed instanceof ApiError) throw parsed;
+        return parsed;
+      };
+      for (let i = 0; i < 150; i++) {
+        await venue.run(() => {
+          venue.exchange.place(maker.userId, order('SELL', i));
+          venue.exchange.place(taker.userId, order('BUY', i));
+        });
+      }
+      const tape = async () => (await v.call<{ trades: unknown[] }>('GET', '/products/BTC-VND/trades', { query: { limit: '1000' } })).body.trades;
+      const before = await tape();
+      expect(before).toHaveLength(150);
+      await v.restart();
+      expect(await tape()).toEqual(before);
+    } finally {
+      await v.close();
+    }
   });
 });

@@ -6,7 +6,8 @@ import { OrderBook, StopBook } from '../engine';
 import { CandleSeries } from '../market-data/candles';
 import type { TradeRow } from '../store';
 
-const RECENT_TRADES = 1000;
+/** Trades of the tape (GET /products/{id}/trades answers up to this many), also what a restart restores. */
+export const RECENT_TRADES = 1000;
 
 export class Market {
   readonly book: OrderBook;
