@@ -47,7 +47,11 @@ export class MarketMaker {
     readonly profile: MakerProfile,
   ) {}
 
-  /** Work out the ladder for this reference, then cancel every quote that is not on it or is mostly eaten. */
+  /**
+   * Work out the ladder for this reference, then cancel every quote that is not on it, is mostly eaten, or is
+   * well above what a fresh quote at its level would be: when the reference trends, quotes placed near the mid
+   * end up deep in the ladder, and kept at full size they made depth grow away from the mid on one side.
+   */
   withdrawStale(ctx: QuoteContext): void {
     const { grid, referenceTicks } = ctx;
     const offset = Math.floor((grid.step * this.profile.offsetPercent) / 100);
@@ -67,12 +71,17 @@ export class MarketMaker {
           continue;
         }
         const nominal = ladder.get(price);
-        if (nominal === undefined || live.row.restingLots * 2 < nominal) {
+        if (nominal === undefined || live.row.restingLots * 2 < nominal || live.row.restingLots * 4 > this.largestFresh(price, nominal) * 5) {
           ctx.entry.cancel(this.userId, orderId);
           this.quotes[side].delete(price);
         }
       }
     }
+  }
+
+  /** The most a fresh quote at this level can hold: its nominal size at the top of the jitter, made tradable. */
+  private largestFresh(price: number, nominal: number): number {
+    return tradableLots(this.market.rules, price, Math.floor((nominal * (100 + SIZE_JITTER_PERCENT)) / 100));
   }
 
   /** Quote the ladder's empty levels. Runs after every maker has withdrawn, so no new quote meets a stale one. */

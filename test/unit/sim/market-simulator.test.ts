@@ -151,6 +151,29 @@ describe('a minute of simulated market from a fixed seed', () => {
   });
 });
 
+describe('depth after a trend', () => {
+  it('still thins away from the mid on both sides once the reference has moved up several levels', async () => {
+    const v = await simulated({ seed: 5, volatility: 0 });
+    await v.run(20);
+    let reference = referenceTicks(v, 'BTC-VND');
+    const increment = Number(rulesOf('BTC-VND').spec.priceIncrement);
+    for (let i = 0; i < 3; i++) {
+      // +6 bp a time, a few ladder levels at volatility 0.
+      reference += Math.round((reference * 6) / 10_000);
+      v.sim.setReferencePrice('BTC-VND', String(reference * increment));
+      await v.run(3);
+    }
+    const book = v.venue.exchange.markets.get('BTC-VND')?.book;
+    for (const side of ['BUY', 'SELL'] as const) {
+      const levels = (book?.depth(side, 100) ?? []).map((l) => l.lots);
+      expect(levels.length, side).toBeGreaterThanOrEqual(10);
+      const near = levels.slice(0, 5).reduce((sum, lots) => sum + lots, 0);
+      const far = levels.slice(-5).reduce((sum, lots) => sum + lots, 0);
+      expect(near, `${side} ${levels.join(' ')}`).toBeGreaterThan(far * 2);
+    }
+  });
+});
+
 describe('determinism', () => {
   const tape = (v: SimulatedVenue): string[] => v.trades.map((t) => `${t.productId} ${t.takerSide} ${t.size} @ ${t.price}`);
 
