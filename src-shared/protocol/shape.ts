@@ -31,7 +31,12 @@ export function shapeError(error: z.ZodError, input: unknown, root = 'request bo
   if (issue === undefined) return apiError('E0101_InvalidArgument', `${root}: invalid`);
   const field = fieldName(issue.path, root);
   if (issue.code === 'invalid_type') {
-    const got = jsonTypeOf(valueAt(input, issue.path));
+    const value = valueAt(input, issue.path);
+    // JSON.parse reads a literal like 1e400 as Infinity, which is a number to JSON and not to a schema.
+    if (issue.expected === 'number' && typeof value === 'number' && !Number.isFinite(value)) {
+      return apiError('E0110_ValueOutOfRange', `${field}: too large to represent`);
+    }
+    const got = jsonTypeOf(value);
     if (got === 'undefined') return apiError('E0101_InvalidArgument', `${field}: required`);
     return apiError('E0101_InvalidArgument', `${field}: expected ${issue.expected}, got ${got}`);
   }

@@ -120,6 +120,10 @@ describe('POST controls', () => {
       expect(reply.status, JSON.stringify(body)).toBe(400);
       expect(reply.body.error.message.startsWith(message), reply.body.error.message).toBe(true);
     }
+    // 1e400 is valid JSON that parses to Infinity: out of range, not "expected number, got number".
+    const huge = await call<ErrorReply>('POST', '/sim/speed', admin, undefined, '{"speed": 1e400}');
+    expect(huge.status).toBe(400);
+    expect(huge.body.error.message).toBe('E0110_ValueOutOfRange: speed: too large to represent');
     const malformed = await call<ErrorReply>('POST', '/sim/speed', admin, undefined, '{"speed": ');
     expect(malformed.status).toBe(400);
     expect(malformed.body.error.message).toMatch(/^E0102_MalformedJson/);
