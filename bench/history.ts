@@ -26,7 +26,7 @@ import type { OrderRow, TradeRow } from '../src-main/venue/store';
 import { Venue } from '../src-main/venue/venue';
 
 /** Bump when what is generated changes, so an old cached folder is not reused. */
-const GENERATOR = 2;
+const GENERATOR = 3;
 const TRADERS = 200;
 const MID = 250_000;
 const SIZE_STEP = '0.0001';
@@ -75,8 +75,9 @@ async function build(dir: string, orders: number, resting: number): Promise<Omit
   const { traders, taker } = await venue.run(() => {
     const make = (): string => {
       const user = venue.exchange.createUser({ isAdmin: false, makerFeeRate: '0.001', takerFeeRate: '0.002' });
+      // Plenty for any order here, and 200 of them stay far below the most all accounts may hold (2^63 - 1 atoms).
       venue.exchange.deposit(user.id, 'BTC', 10n ** 14n);
-      venue.exchange.deposit(user.id, 'VND', 10n ** 17n);
+      venue.exchange.deposit(user.id, 'VND', 10n ** 16n);
       return user.id;
     };
     return { traders: Array.from({ length: TRADERS }, make), taker: make() };

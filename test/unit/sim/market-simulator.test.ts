@@ -1,11 +1,16 @@
 // The market simulator driven step by step on a simulated clock: the market it makes, its determinism, its
 // controls, and that every simulated account's balances are exactly what its deposits and fills say.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src-shared/errors/api-error';
 import { isReason, toAtoms, toUnits } from '../../../src-shared/protocol/decimal';
 import { productRules, type ProductRules } from '../../../src-shared/protocol/product-rules';
 import { PRODUCTS } from '../../../src-shared/protocol/products';
 import type { TradeRow } from '../../../src-main/venue/store';
+import { MAX_ASSET_ATOMS } from '../../../src-main/venue/exchange/exchange';
+import { Venue } from '../../../src-main/venue/venue';
 import { openSimulatedVenue, type SimulatedVenue } from './sim-harness';
 
 const open: SimulatedVenue[] = [];
@@ -263,6 +268,23 @@ describe('controls', () => {
 });
 
 describe('restart', () => {
+  it('starts and trades on a folder whose VND is already near the most all accounts may hold, its new accounts going without', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nova-sim-full-'));
+    const venue = await Venue.open({ dataDir: dir });
+    await venue.run(() => {
+      const whale = venue.exchange.createUser({ isAdmin: false, makerFeeRate: '0', takerFeeRate: '0' });
+      venue.exchange.deposit(whale.id, 'VND', MAX_ASSET_ATOMS - venue.exchange.ledger.total('VND') - 1n);
+    });
+    await venue.close();
+
+    const v = await simulated({ seed: 6 }, dir);
+    await v.run(20);
+    expect(v.sim.status().errors).toBe(0);
+    const vnd = v.sim.users().map((u) => v.venue.exchange.ledger.balance(u.userId, 'VND').free);
+    expect(vnd.every((atoms) => atoms === 0n)).toBe(true);
+    expect(v.venue.exchange.ledger.total('VND')).toBe(MAX_ASSET_ATOMS - 1n);
+  });
+
   it('finds the same simulated users again instead of opening new accounts', async () => {
     const first = await openSimulatedVenue({ seed: 4 });
     await first.run(30);
