@@ -300,7 +300,7 @@ export class Venue {
     for (const m of snapshot.markets) {
       const market = this.exchange.markets.get(m.productId);
       if (market === undefined) continue;
-      market.restoreLastTrade(m.lastTradePrice, [...m.recentTrades].reverse());
+      market.restore(m.lastTradePrice, [...m.recentTrades].reverse(), m.candles);
     }
     // A restart discards nothing in flight: the ledger and rows are exactly as committed.
     this.exchange.ledger.drainChanged();

@@ -102,7 +102,7 @@ describe('restart on the same data folder', () => {
 });
 
 describe('the tape after a restart', () => {
-  it('answers GET /products/{id}/trades?limit=1000 as before, beyond the last 100 trades', async () => {
+  it('answers GET /products/{id}/trades?limit=1000 as before, and has the same candles and day beyond the tape', async () => {
     const v = await startTestVenue();
     try {
       const maker = await v.newTrader({ BTC: '1' });
@@ -124,6 +124,22 @@ describe('the tape after a restart', () => {
       expect(before).toHaveLength(150);
       await v.restart();
       expect(await tape()).toEqual(before);
+
+      // Past the tape's 1,000 trades, the candles and the ticker's day come back from the candles table.
+      for (let i = 150; i < 1_200; i++) {
+        await v.running.venue.run(() => {
+          v.running.venue.exchange.place(maker.userId, order('SELL', i));
+          v.running.venue.exchange.place(taker.userId, order('BUY', i));
+        });
+      }
+      const chart = () => {
+        const market = v.running.venue.exchange.markets.get('BTC-VND');
+        return { candles: market?.candles.recent(), day: market?.candles.summary(0n) };
+      };
+      const charted = chart();
+      expect(charted.day?.volume).toBe('0.12');
+      await v.restart();
+      expect(chart()).toEqual(charted);
     } finally {
       await v.close();
     }

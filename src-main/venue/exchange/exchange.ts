@@ -441,6 +441,8 @@ export class Exchange {
     if (users.length > 0) changes.users = users;
     if (balances.length > 0) changes.balances = balances;
     if (trades.length > 0) changes.trades = trades;
+    const candles = [...this.markets.values()].flatMap((market) => market.takeCandleChanges());
+    if (candles.length > 0) changes.candles = candles;
     return changes;
   }
 

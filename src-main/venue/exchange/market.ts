@@ -4,7 +4,7 @@ import { formatAtoms, formatUnits, isReason, toAtoms, toUnits } from '../../../s
 import type { ProductRules } from '../../../src-shared/protocol/product-rules';
 import { OrderBook, StopBook } from '../engine';
 import { CandleSeries } from '../market-data/candles';
-import type { TradeRow } from '../store';
+import type { CandleRow, TradeRow } from '../store';
 
 /** Trades of the tape (GET /products/{id}/trades answers up to this many), also what a restart restores. */
 export const RECENT_TRADES = 1000;
@@ -88,10 +88,23 @@ export class Market {
     return atoms;
   }
 
-  /** After a restart: the last trade price (stops trigger against it) and the trades the tape shows. */
-  restoreLastTrade(price: string, trades: TradeRow[]): void {
-    this.book.restoreLastTrade(this.ticksOf(price));
+  /**
+   * After a restart: the last trade price (stops trigger against it), the trades the tape shows (oldest first)
+   * and the day's candles as persisted. A folder from before candles were stored has none: they are rebuilt
+   * from the tape, and persisted with the next commit.
+   */
+  restore(lastTradePrice: string, trades: TradeRow[], candles: CandleRow[]): void {
+    this.book.restoreLastTrade(this.ticksOf(lastTradePrice));
     for (const trade of trades) this.remember(trade, this.ticksOf(trade.price), this.lotsOf(trade.size));
+    if (candles.length === 0) return;
+    this.candles.restore(
+      candles.map((c) => ({ start: c.start, open: this.ticksOf(c.open), high: this.ticksOf(c.high), low: this.ticksOf(c.low), close: this.ticksOf(c.close), volumeLots: this.lotsOf(c.volume) })),
+    );
+  }
+
+  /** The candles this market's trades changed since the last call, as rows to persist. */
+  takeCandleChanges(): CandleRow[] {
+    return this.candles.takeChanged().map((c) => ({ productId: this.id, start: BigInt(c.start), open: c.open, high: c.high, low: c.low, close: c.close, volume: c.volume }));
   }
 
   remember(trade: TradeRow, ticks: number, lots: number): void {

@@ -1,6 +1,7 @@
 /**
  * One-minute candles of a product, built from its trades. A day of them is kept: the candles channel shows the
- * newest CANDLES_SHOWN, and the ticker's 24-hour open, high, low and volume are summed from them.
+ * newest CANDLES_SHOWN, and the ticker's 24-hour open, high, low and volume are summed from them. The candles a
+ * commit changed go into its change set (the candles table), which is what a restart restores.
  */
 import type { Candle } from '../../../src-shared/protocol/ws';
 
@@ -8,7 +9,8 @@ export const CANDLE_NS = 60_000_000_000n;
 export const CANDLES_SHOWN = 60;
 const CANDLES_KEPT = 24 * 60;
 
-interface Working {
+/** A candle as kept: prices in ticks, volume in lots. */
+export interface CandleTicks {
   start: bigint;
   open: number;
   high: number;
@@ -18,7 +20,9 @@ interface Working {
 }
 
 export class CandleSeries {
-  private readonly candles: Working[] = [];
+  private readonly candles: CandleTicks[] = [];
+  /** Candles changed since the last takeChanged(), to persist. */
+  private readonly changed = new Set<CandleTicks>();
 
   constructor(
     private readonly price: (ticks: number) => string,
@@ -41,7 +45,21 @@ export class CandleSeries {
     current.low = Math.min(current.low, ticks);
     current.close = ticks;
     current.volumeLots += lots;
+    this.changed.add(current);
     return this.render(current);
+  }
+
+  /** The candles trades changed since the last call, rendered. */
+  takeChanged(): Candle[] {
+    const out = [...this.changed].map((c) => this.render(c));
+    this.changed.clear();
+    return out;
+  }
+
+  /** After a restart: the candles as persisted, oldest first (prices in ticks, volume in lots). */
+  restore(candles: readonly CandleTicks[]): void {
+    this.candles.splice(0, this.candles.length, ...candles.slice(-CANDLES_KEPT).map((c) => ({ ...c })));
+    this.changed.clear();
   }
 
   /** The candle of the minute that holds `time`, if it had trades. */
@@ -75,7 +93,7 @@ export class CandleSeries {
     return { open: this.price(first.open), high: this.price(high), low: this.price(low), volume: this.size(volume) };
   }
 
-  private render(c: Working): Candle {
+  private render(c: CandleTicks): Candle {
     return {
       start: c.start.toString(),
       open: this.price(c.open),

@@ -1,7 +1,7 @@
 /**
  * Public market data as WebSocket events: level2 snapshots and updates, trades, ticker and one-minute candles,
- * built from what each commit made durable. Each Market keeps its candles as trades happen (after a restart, from
- * the store's recent trades); the ticker's 24-hour figures are summed from a day of candles.
+ * built from what each commit made durable. Each Market keeps its candles as trades happen (after a restart, the
+ * day of them the store's candles table holds); the ticker's 24-hour figures are summed from a day of candles.
  */
 import type { CandlesEvent, Level2SnapshotEvent, MarketDataChannel, TickerEvent } from '../../../src-shared/protocol/ws';
 import type { Market } from '../exchange/market';

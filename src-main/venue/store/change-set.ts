@@ -8,7 +8,7 @@
  * Capturing a row checks everything SQLite would check of it alone (types, int64 range, NOT NULL, CHECKs): once
  * a batch is in the journal it has been acknowledged, so a row the tables would refuse must be refused here.
  */
-import type { ApiKeyRow, BalanceRow, OrderRow, TradeRow, UserRow } from './rows';
+import type { ApiKeyRow, BalanceRow, CandleRow, OrderRow, TradeRow, UserRow } from './rows';
 import { SECRET_HASH_BYTES } from './rows';
 
 /** Everything one step of the venue changed. Every row is an upsert by primary key, except trades (insert). */
@@ -18,6 +18,8 @@ export interface ChangeSet {
   balances?: BalanceRow[];
   orders?: OrderRow[];
   trades?: TradeRow[];
+  /** Candles the trades changed, so a restart has the day's chart and ticker figures. */
+  candles?: CandleRow[];
   meta?: Record<string, string>;
 }
 
@@ -103,6 +105,8 @@ export type TradeTuple = [
   time: Int64,
 ];
 
+export type CandleTuple = [productId: string, start: Int64, open: string, high: string, low: string, close: string, volume: string];
+
 export type MetaTuple = [key: string, value: string];
 
 /** A change set as captured at commit(): later changes to the caller's rows do not reach it. */
@@ -112,6 +116,7 @@ export interface CapturedChangeSet {
   balances: readonly BalanceTuple[];
   orders: readonly OrderTuple[];
   trades: readonly TradeTuple[];
+  candles: readonly CandleTuple[];
   meta: readonly MetaTuple[];
 }
 
@@ -138,6 +143,8 @@ export const TRADE_COLUMNS = [
   'seq', 'id', 'product_id', 'price', 'size', 'taker_side', 'maker_order_id', 'taker_order_id',
   'maker_user_id', 'taker_user_id', 'maker_fee', 'taker_fee', 'time',
 ] as const;
+
+export const CANDLE_COLUMNS = ['product_id', 'start', 'open', 'high', 'low', 'close', 'volume'] as const;
 
 /** Positional placeholders; `wrap` rewrites one column's placeholder (e.g. `unhex(?)`). */
 function placeholders(columns: readonly string[], wrap: Partial<Record<string, string>> = {}): string {
@@ -306,6 +313,20 @@ function captureTrade(tr: TradeRow): TradeTuple {
   ];
 }
 
+function captureCandle(c: CandleRow): CandleTuple {
+  const t = 'candles';
+  const row = `${key(c.productId, t, 'product_id')} ${String(c.start)}`;
+  return [
+    c.productId,
+    int64(c.start, t, row, 'start'),
+    text(c.open, t, row, 'open'),
+    text(c.high, t, row, 'high'),
+    text(c.low, t, row, 'low'),
+    text(c.close, t, row, 'close'),
+    text(c.volume, t, row, 'volume'),
+  ];
+}
+
 const NONE: readonly never[] = [];
 
 /** Copies the change set's values as they are now; throws, naming the row, if the tables would refuse one. */
@@ -316,6 +337,7 @@ export function captureChangeSet(changes: ChangeSet): CapturedChangeSet {
     balances: changes.balances?.map(captureBalance) ?? NONE,
     orders: changes.orders?.map(captureOrder) ?? NONE,
     trades: changes.trades?.map(captureTrade) ?? NONE,
+    candles: changes.candles?.map(captureCandle) ?? NONE,
     meta:
       changes.meta === undefined
         ? NONE

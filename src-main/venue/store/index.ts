@@ -10,5 +10,5 @@ export type { ArchivedOrderQuery, ArchivedOrderSort, MarketSnapshot, Snapshot, S
 export type { ChangeSet } from './change-set';
 export type { GroupCommitStats } from './group-commit';
 export type { JournalStats } from './journal';
-export type { ApiKeyRow, BalanceRow, DoneReason, OrderRow, OrderStatus, OrderType, Side, TimeInForce, TradeRow, UserRow } from './rows';
+export type { ApiKeyRow, BalanceRow, CandleRow, DoneReason, OrderRow, OrderStatus, OrderType, Side, TimeInForce, TradeRow, UserRow } from './rows';
 export { SECRET_HASH_BYTES } from './rows';

@@ -6,6 +6,7 @@
 import type {
   ApiKeyTuple,
   BalanceTuple,
+  CandleTuple,
   CapturedChangeSet,
   MetaTuple,
   OrderTuple,
@@ -22,6 +23,8 @@ export interface JournalEntry {
   b: BalanceTuple[];
   o: OrderTuple[];
   t: TradeTuple[];
+  /** Absent in records written before candles were stored: read as none. */
+  c?: CandleTuple[];
   m: MetaTuple[];
 }
 
@@ -35,11 +38,13 @@ export class MergedChanges {
   private balanceRows = 0;
   readonly orders = new Map<string, OrderTuple>();
   readonly trades = new Map<string, TradeTuple>();
+  /** By product and start. */
+  readonly candles = new Map<string, CandleTuple>();
   readonly meta = new Map<string, string>();
 
   /** Rows the tables will receive. */
   get rows(): number {
-    return this.users.size + this.apiKeys.size + this.balanceRows + this.orders.size + this.trades.size + this.meta.size;
+    return this.users.size + this.apiKeys.size + this.balanceRows + this.orders.size + this.trades.size + this.candles.size + this.meta.size;
   }
 
   /** Adds one change set after those already added. A trade id seen twice is refused, as its table's key would. */
@@ -58,6 +63,7 @@ export class MergedChanges {
       if (this.trades.has(t[1])) throw new Error(`could not write trades row ${t[1]}: UNIQUE constraint failed: trades.id`);
       this.trades.set(t[1], t);
     }
+    for (const c of set.candles) this.candles.set(`${c[0]} ${String(c[1])}`, c);
     for (const [key, value] of set.meta) this.meta.set(key, value);
   }
 
@@ -74,6 +80,7 @@ export class MergedChanges {
       b: bigintsAsText([...this.eachBalance()]),
       o: bigintsAsText([...this.orders.values()]),
       t: bigintsAsText([...this.trades.values()]),
+      c: bigintsAsText([...this.candles.values()]),
       m: [...this.meta],
     };
     return JSON.stringify(entry);
@@ -90,7 +97,7 @@ function bigintsAsText<T extends unknown[]>(tuples: T[]): T[] {
   return tuples;
 }
 
-const TUPLE_LENGTHS = { u: 10, k: 9, b: 4, o: 33, t: 13, m: 2 } as const;
+const TUPLE_LENGTHS = { u: 10, k: 9, b: 4, o: 33, t: 13, c: 7, m: 2 } as const;
 
 /**
  * Reads one journal record back as a change set. Only the shape is checked: the values were checked when the
@@ -110,7 +117,7 @@ export function parseJournalEntry(seq: number, json: string): CapturedChangeSet 
   const fields = entry as Record<string, unknown>;
   if (fields.v !== JOURNAL_FORMAT) return fail(`format ${String(fields.v)}, this build reads format ${JOURNAL_FORMAT}`);
   const tuples = (name: keyof typeof TUPLE_LENGTHS): unknown[] => {
-    const list = fields[name];
+    const list = name === 'c' ? (fields.c ?? []) : fields[name];
     if (!Array.isArray(list)) return fail(`${name} is not a list`);
     for (const tuple of list) {
       if (!Array.isArray(tuple) || tuple.length !== TUPLE_LENGTHS[name]) fail(`${name} holds a row of the wrong shape`);
@@ -123,6 +130,7 @@ export function parseJournalEntry(seq: number, json: string): CapturedChangeSet 
     balances: tuples('b') as BalanceTuple[],
     orders: tuples('o') as OrderTuple[],
     trades: tuples('t') as TradeTuple[],
+    candles: tuples('c') as CandleTuple[],
     meta: tuples('m') as MetaTuple[],
   };
 }

@@ -155,6 +155,26 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    version: 4,
+    name: 'one-minute candles, so a restart has the day of them',
+    up(db) {
+      // Written from the candles each commit changed; a restart reads the last day's. A folder from before has
+      // none, and its first restart rebuilds them from the restored tape as it did then.
+      db.exec(`
+        CREATE TABLE candles (
+          product_id TEXT NOT NULL,
+          start      INTEGER NOT NULL,
+          open       TEXT NOT NULL,
+          high       TEXT NOT NULL,
+          low        TEXT NOT NULL,
+          close      TEXT NOT NULL,
+          volume     TEXT NOT NULL,
+          PRIMARY KEY (product_id, start)
+        ) STRICT, WITHOUT ROWID;
+      `);
+    },
+  },
 ];
 
 const CREATE_SCHEMA_MIGRATIONS = `

@@ -309,6 +309,31 @@ export function tradeFromRow(raw: unknown): TradeRow {
   };
 }
 
+/** One product's one-minute candle, as the candles channel shows it (see market-data/candles.ts). */
+export interface CandleRow {
+  productId: string;
+  /** UNIX nanoseconds of the minute's start. */
+  start: bigint;
+  open: string;
+  high: string;
+  low: string;
+  close: string;
+  volume: string;
+}
+
+export function candleFromRow(raw: unknown): CandleRow {
+  const c = new Columns('candles', raw);
+  return {
+    productId: c.shared('product_id'),
+    start: c.int64('start'),
+    open: c.decimal('open'),
+    high: c.decimal('high'),
+    low: c.decimal('low'),
+    close: c.decimal('close'),
+    volume: c.decimal('volume'),
+  };
+}
+
 export function metaFromRow(raw: unknown): { key: string; value: string } {
   const c = new Columns('meta', raw);
   return { key: c.text('key'), value: c.text('value') };

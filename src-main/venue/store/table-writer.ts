@@ -7,6 +7,7 @@ import type Database from 'better-sqlite3';
 import {
   API_KEY_COLUMNS,
   BALANCE_COLUMNS,
+  CANDLE_COLUMNS,
   ORDER_COLUMNS,
   TRADE_COLUMNS,
   USER_COLUMNS,
@@ -27,6 +28,7 @@ export class TableWriter {
   private readonly insertOrder: Statement;
   private readonly upsertOrder: Statement;
   private readonly insertTrade: Statement;
+  private readonly upsertCandle: Statement;
   private readonly upsertMeta: Statement;
   private readonly syncNormal: Statement;
   private readonly syncFull: Statement;
@@ -44,6 +46,7 @@ export class TableWriter {
     this.insertOrder = db.prepare(`${insertSql('orders', ORDER_COLUMNS)} ON CONFLICT (order_id) DO NOTHING`);
     this.upsertOrder = db.prepare(upsertSql('orders', ORDER_COLUMNS, ['order_id']));
     this.insertTrade = db.prepare(insertSql('trades', TRADE_COLUMNS));
+    this.upsertCandle = db.prepare(upsertSql('candles', CANDLE_COLUMNS, ['product_id', 'start']));
     this.upsertMeta = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
     this.syncNormal = db.prepare('PRAGMA synchronous = NORMAL');
     this.syncFull = db.prepare('PRAGMA synchronous = FULL');
@@ -116,6 +119,8 @@ export class TableWriter {
       }
       table = 'trades';
       for (const t of p.trades.values()) this.insertTrade.run((row = t));
+      table = 'candles';
+      for (const c of p.candles.values()) this.upsertCandle.run((row = c));
       table = 'meta';
       for (const m of p.meta) this.upsertMeta.run((row = m));
       table = 'journal_position';
@@ -133,6 +138,7 @@ function rowName(table: string, row: readonly unknown[]): string {
     case 'api_keys':
       return `of user ${String(row[1])}`;
     case 'balances':
+    case 'candles':
       return `${String(row[0])} ${String(row[1])}`;
     case 'orders':
     case 'trades':

@@ -22,12 +22,14 @@ import { Query } from './query';
 import {
   apiKeyFromRow,
   balanceFromRow,
+  candleFromRow,
   metaFromRow,
   orderFromRow,
   tradeFromRow,
   userFromRow,
   type ApiKeyRow,
   type BalanceRow,
+  type CandleRow,
   type OrderRow,
   type OrderStatus,
   type TradeRow,
@@ -39,6 +41,8 @@ export interface MarketSnapshot {
   lastTradePrice: string;
   /** Newest first. */
   recentTrades: TradeRow[];
+  /** The candles of the day before the newest, oldest first. */
+  candles: CandleRow[];
 }
 
 /** Everything needed to rebuild the live state. */
@@ -132,6 +136,7 @@ export class VenueStore {
   private readonly selectMaxTradeSeq: Database.Statement<[], unknown>;
   private readonly selectTradedProducts: Database.Statement<[], unknown>;
   private readonly selectRecentTrades: Query<[string, number], TradeRow>;
+  private readonly selectDayOfCandles: Query<[{ product: string }], CandleRow>;
   private readonly selectOrder: Query<[string, string], OrderRow>;
   private readonly selectNewestByClientId: Query<[string, string], OrderRow>;
   private readonly selectTradesOfOrders: Query<[{ ids: string }], TradeRow>;
@@ -185,6 +190,13 @@ export class VenueStore {
       )
       .pluck();
     this.selectRecentTrades = new Query(db, 'SELECT * FROM trades WHERE product_id = ? ORDER BY seq DESC LIMIT ?', tradeFromRow);
+    this.selectDayOfCandles = new Query(
+      db,
+      `SELECT * FROM candles WHERE product_id = @product
+         AND start >= (SELECT max(start) FROM candles WHERE product_id = @product) - 86400000000000
+       ORDER BY start`,
+      candleFromRow,
+    );
     this.selectOrder = new Query(db, 'SELECT * FROM orders WHERE order_id = ? AND user_id = ?', orderFromRow);
     this.selectNewestByClientId = new Query(
       db,
@@ -376,7 +388,7 @@ export class VenueStore {
       if (typeof productId !== 'string') throw new Error('malformed row in trades: column product_id should be text');
       const recentTrades = this.selectRecentTrades.all(productId, recent);
       const last = recentTrades[0];
-      if (last !== undefined) markets.push({ productId, lastTradePrice: last.price, recentTrades });
+      if (last !== undefined) markets.push({ productId, lastTradePrice: last.price, recentTrades, candles: this.selectDayOfCandles.all({ product: productId }) });
     }
     return {
       meta,

@@ -185,7 +185,7 @@ describe('close and reopen', () => {
     expect(snapshot.openOrders).toEqual([resting]);
     expect(snapshot.maxOrderSeq).toBe(2);
     expect(snapshot.lastTradeSeq).toBe(1);
-    expect(snapshot.markets).toEqual([{ productId: 'BTC-VND', lastTradePrice: '2600000000', recentTrades: [trade(1, resting, taker)] }]);
+    expect(snapshot.markets).toEqual([{ productId: 'BTC-VND', lastTradePrice: '2600000000', recentTrades: [trade(1, resting, taker)], candles: [] }]);
     expect(reopened.integrityCheck()).toBe('ok');
   });
 });

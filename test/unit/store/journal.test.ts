@@ -280,6 +280,27 @@ describe('write-ahead journal', () => {
     disk.close();
   });
 
+  it('applies records an older build wrote, which have no candles, and candles a newer one wrote', () => {
+    const file = path.join(tempDir(), 'venue.db');
+    open(file).close();
+    const owner = user(1);
+    const withoutCandles = JSON.parse(journalText({ users: [owner] })) as Record<string, unknown>;
+    delete withoutCandles['c'];
+    const candle = { productId: 'BTC-VND', start: 1_800_000_000_000_000_000n, open: '2500000000', high: '2500010000', low: '2499990000', close: '2500000000', volume: '0.0123' };
+    const appender = new JournalAppender(journalFolder(file));
+    appender.append([{ seq: 1, text: JSON.stringify(withoutCandles) }]);
+    appender.append([{ seq: 2, text: journalText({ candles: [candle] }) }]);
+    appender.close();
+
+    const store = open(file);
+    expect(store.load().users.map((u) => u.id)).toEqual([owner.id]);
+    store.close();
+    const disk = new Database(file, { readonly: true });
+    disk.defaultSafeIntegers(true);
+    expect(disk.prepare('SELECT product_id, start, volume FROM candles').raw().all()).toEqual([['BTC-VND', candle.start, '0.0123']]);
+    disk.close();
+  });
+
   it('cuts off a record torn by a crash mid-write (never acknowledged) and applies every whole one', async () => {
     const { file, owner, segments } = journalOnly();
     const [segment = ''] = segments;

@@ -24,9 +24,9 @@ describe('the venue schema', () => {
   it('creates every table, the journal, the query indexes and the partial open-order index on an empty database', () => {
     const file = path.join(tempDir(), 'venue.db');
     const db = rawDb(file);
-    expect(migrate(db)).toEqual({ from: 0, to: 3 });
+    expect(migrate(db)).toEqual({ from: 0, to: 4 });
 
-    expect(names(db, 'table')).toEqual(['api_keys', 'balances', 'journal', 'journal_position', 'meta', 'orders', 'schema_migrations', 'trades', 'users']);
+    expect(names(db, 'table')).toEqual(['api_keys', 'balances', 'candles', 'journal', 'journal_position', 'meta', 'orders', 'schema_migrations', 'trades', 'users']);
     expect(names(db, 'index')).toEqual([
       'api_keys_by_user',
       'orders_by_user_client_id',
@@ -44,6 +44,7 @@ describe('the venue schema', () => {
       { version: 1n, name: MIGRATIONS[0]?.name },
       { version: 2n, name: MIGRATIONS[1]?.name },
       { version: 3n, name: MIGRATIONS[2]?.name },
+      { version: 4n, name: MIGRATIONS[3]?.name },
     ]);
     db.close();
   });

@@ -63,8 +63,8 @@ describe('start-up load', () => {
     const snapshot = store.load(2);
     expect(snapshot.lastTradeSeq).toBe(4);
     expect(snapshot.markets).toEqual([
-      { productId: 'BTC-VND', lastTradePrice: '2500020000', recentTrades: [trades[3], trades[2]] },
-      { productId: 'SOL-VND', lastTradePrice: '4000000', recentTrades: [trades[1]] },
+      { productId: 'BTC-VND', lastTradePrice: '2500020000', recentTrades: [trades[3], trades[2]], candles: [] },
+      { productId: 'SOL-VND', lastTradePrice: '4000000', recentTrades: [trades[1]], candles: [] },
     ]);
     expect(store.recentTrades('BTC-VND', 10).map((t) => t.seq)).toEqual([4, 3, 1]);
     expect(store.recentTrades('ETH-VND', 10)).toEqual([]);
