@@ -224,7 +224,9 @@ export class OrderBook {
     if (stop === SIZE_DONE) {
       r.outcome = 'FILLED';
     } else if (stop === BUDGET_SPENT) {
-      r.outcome = filledLots > 0 ? 'FILLED' : 'CANCELLED';
+      // Spending its budget fills an order bounded by the budget alone; one that also has a size (a stop-market
+      // buy capped by its hold) and has lots left is cut short, like an IOC.
+      r.outcome = filledLots > 0 && order.lots === 0 ? 'FILLED' : 'CANCELLED';
     } else if (stop === SELF_TRADE) {
       r.outcome = 'SELF_TRADE_CANCELLED';
     } else if (order.tif === 'GTC' || order.tif === 'GTT') {

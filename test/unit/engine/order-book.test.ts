@@ -191,8 +191,9 @@ describe('market orders and quote budgets', () => {
 
   it('is bounded by lots and budget together, whichever runs out first', () => {
     const { book } = bookWithAsks([100, 10]);
-    expect(submit(book, marketOrder({ side: 'BUY', lots: 2, quoteBudget: 1_000 })).filledLots).toBe(2);
-    expect(submit(book, marketOrder({ side: 'BUY', lots: 5, quoteBudget: 250 })).filledLots).toBe(2);
+    expect(submit(book, marketOrder({ side: 'BUY', lots: 2, quoteBudget: 1_000 }))).toMatchObject({ filledLots: 2, outcome: 'FILLED' });
+    // Lots left when the budget ran out: cut short, not filled (a stop-market buy capped by its hold).
+    expect(submit(book, marketOrder({ side: 'BUY', lots: 5, quoteBudget: 250 }))).toMatchObject({ filledLots: 2, outcome: 'CANCELLED' });
   });
 
   it('stops a budget-bounded sell when the best bid is worth more than what is left, instead of walking down', () => {

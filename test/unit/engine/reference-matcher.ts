@@ -154,7 +154,7 @@ export class ReferenceMatcher {
     const { result, lotsLeft, stoppedBy, lastPrice } = take(this.book, taker, this.notionalPerTickLot);
     if (lastPrice !== undefined) this.lastTradeTicks = lastPrice;
     if (stoppedBy === 'size') result.outcome = 'FILLED';
-    else if (stoppedBy === 'budget') result.outcome = result.filledLots > 0 ? 'FILLED' : 'CANCELLED';
+    else if (stoppedBy === 'budget') result.outcome = result.filledLots > 0 && taker.lots === 0 ? 'FILLED' : 'CANCELLED';
     else if (stoppedBy === 'self-trade') result.outcome = 'SELF_TRADE_CANCELLED';
     else if (order.tif === 'GTC' || order.tif === 'GTT') {
       this.book.push({ seq: order.seq, owner: order.owner, side: order.side, ticks: order.limitTicks, lots: lotsLeft });
