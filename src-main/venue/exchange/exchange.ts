@@ -29,8 +29,8 @@ export const STARTING_BALANCES_KEY = 'starting-balances';
 
 /** A stop-market buy reserves this share of trigger price × size (plus fee) and pays no more once triggered. */
 const STOP_MARKET_BUY_RESERVE_PERCENT = 110n;
-/** TWAP slices at most once a second. */
-const TWAP_MIN_INTERVAL_NS = 1_000_000_000n;
+/** TWAP slices about once a second (see planTwap). */
+const TWAP_INTERVAL_NS = 1_000_000_000n;
 
 export interface ExchangeOptions {
   now(): bigint;
@@ -704,11 +704,14 @@ export class Exchange {
   }
 
   private planTwap(order: LiveOrder): void {
-    const now = this.options.now();
-    const start = order.row.scheduledAt !== null && order.row.scheduledAt > now ? order.row.scheduledAt : now;
+    // The window is the order's own, from scheduled_at (the clock starts it a tick later) or acceptance to
+    // expired_at; slices about a second apart, the count rounded so that a window a few milliseconds short of N
+    // seconds (a client's "N seconds from now", on arrival) still gets N. Measured from the tick and floored, a
+    // 2-second TWAP was one slice.
+    const start = order.row.scheduledAt ?? order.row.createdAt;
     const end = order.row.expiredAt ?? start;
     const window = end > start ? end - start : 0n;
-    const slices = Math.max(1, Math.min(order.lots, Number(window / TWAP_MIN_INTERVAL_NS)));
+    const slices = Math.max(1, Math.min(order.lots, Math.round(Number(window) / Number(TWAP_INTERVAL_NS))));
     order.twap = { lotsLeft: order.lots, slicesLeft: slices, nextAt: start, intervalNs: window / BigInt(slices) };
     this.setStatus(order, 'ACTIVE');
     this.timed.add(order);

@@ -82,6 +82,17 @@ describe('TWAP', () => {
     expect(balanceOf(account, 'VND')).toEqual({ balance: 1_000_000_000n - 5_010_000n, free: 1_000_000_000n - 5_010_000n, locked: 0n });
   });
 
+  it('a window of two seconds from the client’s clock is two slices, though it is a little shorter on arrival', async () => {
+    const v = venue();
+    const seller = await v.newTrader({ BTC: '1' });
+    const buyer = await v.newTrader({ VND: '1000000000' });
+    await placeOrder(v, seller, limit('SELL', px(0), '0.01'));
+    const order = await placeOrder(v, buyer, twap(BTC, px(0), '0.002', 2_000));
+    const filled = await orderReaches(v, buyer, order.order_id, 'DONE');
+    expect(filled).toMatchObject({ done_reason: 'FILLED', filled_base_size: '0.002' });
+    expect(filled.trades.map((t) => t.size)).toEqual(['0.001', '0.001']);
+  });
+
   it('without liquidity is DONE EXPIRED when its window ends, not before, and releases its hold', async () => {
     const v = venue();
     const buyer = await v.newTrader({ VND: '1000000000' });
