@@ -800,7 +800,6 @@ export class Exchange {
     row.feeTotal = order.market.quote(order.fees);
   }
 
-  /** A resting buy keeps exactly what its remaining size at its limit price could cost; the rest goes back. */
   /** Self-trade prevention took `lots` off the order's size (see match). */
   private decrease(order: LiveOrder, lots: number): void {
     order.lots -= lots;
@@ -808,6 +807,7 @@ export class Exchange {
     order.row.updatedAt = this.options.now();
   }
 
+  /** A resting buy keeps exactly what its remaining size at its limit price could cost; the rest goes back. */
   private trimHold(order: LiveOrder): void {
     if (order.side === 'SELL' || order.exactQuote) {
       if (order.side === 'SELL') {
@@ -968,16 +968,13 @@ export class Exchange {
 /**
  * A stop order that does not say which kind it is (the WebSocket's data table has no order_stop_type) is the
  * kind its trigger implies against the last trade: a BUY triggering above it or a SELL below it is a
- * stop-loss, the other way round a take-profit (the contract's definitions). With no trade yet, or the trigger
- * right at it, there is nothing to tell them apart by: E0213.
+ * stop-loss, the other way round a take-profit (the contract's definitions). With no trade yet there is nothing to
+ * tell them apart by: E0213. A trigger right at the last trade is either kind, already met: place() refuses it.
  */
 function stopTypeFromLastTrade(market: Market, request: NewOrderRequest): 'STOP_LOSS' | 'TAKE_PROFIT' {
   const last = market.book.lastTradeTicks;
   if (last === undefined) {
     throw apiError('E0213_InvalidStopPrice', `order_stop_type: required while ${market.id} has no last trade to place stop_trigger_price against`);
-  }
-  if (request.stopTriggerTicks === last) {
-    throw apiError('E0213_InvalidStopPrice', `stop_trigger_price ${request.stopTriggerPrice} is already met by the last trade at ${market.price(last)}`);
   }
   return (request.side === 'BUY') === request.stopTriggerTicks > last ? 'STOP_LOSS' : 'TAKE_PROFIT';
 }

@@ -95,8 +95,11 @@ export class Market {
    */
   restore(lastTradePrice: string, trades: TradeRow[], candles: CandleRow[]): void {
     this.book.restoreLastTrade(this.ticksOf(lastTradePrice));
-    for (const trade of trades) this.remember(trade, this.ticksOf(trade.price), this.lotsOf(trade.size));
-    if (candles.length === 0) return;
+    if (candles.length === 0) {
+      for (const trade of trades) this.remember(trade, this.ticksOf(trade.price), this.lotsOf(trade.size));
+      return;
+    }
+    this.recentTrades.push(...trades);
     this.candles.restore(
       candles.map((c) => ({ start: c.start, open: this.ticksOf(c.open), high: this.ticksOf(c.high), low: this.ticksOf(c.low), close: this.ticksOf(c.close), volumeLots: this.lotsOf(c.volume) })),
     );

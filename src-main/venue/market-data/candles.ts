@@ -56,9 +56,9 @@ export class CandleSeries {
     return out;
   }
 
-  /** After a restart: the candles as persisted, oldest first (prices in ticks, volume in lots). */
-  restore(candles: readonly CandleTicks[]): void {
-    this.candles.splice(0, this.candles.length, ...candles.slice(-CANDLES_KEPT).map((c) => ({ ...c })));
+  /** After a restart: the candles as persisted, oldest first (prices in ticks, volume in lots); kept, not copied. */
+  restore(candles: CandleTicks[]): void {
+    this.candles.splice(0, this.candles.length, ...candles.slice(-CANDLES_KEPT));
     this.changed.clear();
   }
 
