@@ -13,7 +13,7 @@ import { KeyRing } from './accounts/key-ring';
 import { newUuidV7 } from './ids';
 import type { Level2Change } from '../../src-shared/protocol/ws';
 import { Exchange, FEE_ACCOUNT_ID, STARTING_BALANCES_KEY, type OrderEvent } from './exchange/exchange';
-import { RECENT_TRADES } from './exchange/market';
+import { RECENT_TRADES, bookSequenceKey } from './exchange/market';
 import { PublishedBook } from './market-data/level2';
 import { openStore, type TradeRow, type VenueStore } from './store';
 
@@ -297,6 +297,7 @@ export class Venue {
     const tradesByOrder = this.store.tradesByOrder(snapshot.openOrders.filter((o) => o.filledBaseSize !== '0').map((o) => o.orderId));
     for (const order of snapshot.openOrders) this.exchange.restoreOrder(order, tradesByOrder.get(order.orderId) ?? []);
     this.exchange.restoreCounters(snapshot.maxOrderSeq, snapshot.lastTradeSeq);
+    for (const market of this.exchange.markets.values()) market.restoreSequence(snapshot.meta[bookSequenceKey(market.id)]);
     for (const m of snapshot.markets) {
       const market = this.exchange.markets.get(m.productId);
       if (market === undefined) continue;

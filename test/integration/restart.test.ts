@@ -145,3 +145,36 @@ describe('the tape after a restart', () => {
     }
   });
 });
+
+describe('the book sequence after a restart', () => {
+  it('goes on from where it stood, for a book that traded and for one that only has resting orders', async () => {
+    const v = await startTestVenue();
+    try {
+      const maker = await v.newTrader({ BTC: '1', ETH: '1' });
+      const taker = await v.newTrader({ VND: '100000000000' });
+      const place = async (userId: string, fields: Record<string, string>) => {
+        const { venue } = v.running;
+        const parsed = parseCreateOrder(fields, { now: venue.now() });
+        if (parsed instanceof ApiError) throw parsed;
+        await venue.run(() => venue.exchange.place(userId, parsed));
+      };
+      for (let i = 0; i < 5; i++) {
+        await place(maker.userId, { product_id: 'BTC-VND', side: 'SELL', limit_price: String((250_000 + i) * 10_000), base_size: '0.0002' });
+        await place(taker.userId, { product_id: 'BTC-VND', side: 'BUY', limit_price: String(250_000 * 10_000), base_size: '0.0001' });
+        await place(maker.userId, { product_id: 'ETH-VND', side: 'SELL', limit_price: String(90_000_000 + i * 10_000), base_size: '0.01' });
+      }
+      const sequence = async (product: string) => (await v.call<{ orderbook: { sequence: number } }>('GET', `/products/${product}/orderbook`)).body.orderbook.sequence;
+      const btc = await sequence('BTC-VND');
+      const eth = await sequence('ETH-VND');
+      expect(btc).toBeGreaterThanOrEqual(5);
+      expect(eth).toBe(5);
+      await v.restart();
+      expect(await sequence('BTC-VND')).toBe(btc);
+      expect(await sequence('ETH-VND')).toBe(eth);
+      await place(maker.userId, { product_id: 'ETH-VND', side: 'SELL', limit_price: String(91_000_000), base_size: '0.01' });
+      expect(await sequence('ETH-VND')).toBe(eth + 1);
+    } finally {
+      await v.close();
+    }
+  });
+});

@@ -16,7 +16,7 @@ import { costWithFee, feeOf, notionalReaching, notionalWithin } from '../ledger/
 import { Ledger } from '../ledger/ledger';
 import type { ChangeSet, DoneReason, OrderRow, TradeRow, UserRow } from '../store';
 import { holdRatePpm, type LiveOrder } from './live-order';
-import { Market } from './market';
+import { Market, bookSequenceKey } from './market';
 
 /** The venue's own account, which fees are paid into so every asset's total is conserved. */
 export const FEE_ACCOUNT_ID = '00000000-0000-0000-0000-000000000000';
@@ -431,12 +431,18 @@ export class Exchange {
     const balances = this.ledger.drainChanged().map((b) => ({ userId: b.account, asset: b.asset, free: b.free, locked: b.locked }));
     const trades = this.newTrades.splice(0);
     const changes: ChangeSet = {};
+    const meta: Record<string, string> = {};
     if (this.startingChanged) {
       this.startingChanged = false;
       const json: Record<string, Record<string, string>> = {};
       for (const [userId, assets] of this.starting) json[userId] = Object.fromEntries([...assets].map(([a, v]) => [a, v.toString()]));
-      changes.meta = { [STARTING_BALANCES_KEY]: JSON.stringify(json) };
+      meta[STARTING_BALANCES_KEY] = JSON.stringify(json);
     }
+    for (const market of this.markets.values()) {
+      const sequence = market.takeSequenceChange();
+      if (sequence !== undefined) meta[bookSequenceKey(market.id)] = String(sequence);
+    }
+    if (Object.keys(meta).length > 0) changes.meta = meta;
     if (orders.length > 0) changes.orders = orders;
     if (users.length > 0) changes.users = users;
     if (balances.length > 0) changes.balances = balances;

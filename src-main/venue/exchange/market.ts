@@ -9,6 +9,11 @@ import type { CandleRow, TradeRow } from '../store';
 /** Trades of the tape (GET /products/{id}/trades answers up to this many), also what a restart restores. */
 export const RECENT_TRADES = 1000;
 
+/** The meta key under which a book's sequence is persisted, so a restart goes on counting rather than start at 0. */
+export function bookSequenceKey(productId: string): string {
+  return `book_sequence:${productId}`;
+}
+
 export class Market {
   readonly book: OrderBook;
   readonly stops = new StopBook();
@@ -26,6 +31,8 @@ export class Market {
    * already carries the number that update will have (it once showed the new book under the old number).
    */
   sequence = 0;
+  /** The sequence as last handed to the store (see takeSequenceChange). */
+  private persistedSequence = 0;
 
   constructor(readonly rules: ProductRules) {
     this.book = new OrderBook(rules.spec.id, rules.quoteAtomsPerTickLot);
@@ -103,6 +110,19 @@ export class Market {
     this.candles.restore(
       candles.map((c) => ({ start: c.start, open: this.ticksOf(c.open), high: this.ticksOf(c.high), low: this.ticksOf(c.low), close: this.ticksOf(c.close), volumeLots: this.lotsOf(c.volume) })),
     );
+  }
+
+  /** The sequence if it moved since the last call, for the commit that makes its changes durable. */
+  takeSequenceChange(): number | undefined {
+    if (this.sequence === this.persistedSequence) return undefined;
+    this.persistedSequence = this.sequence;
+    return this.sequence;
+  }
+
+  /** After a restart: the sequence as persisted ('' or absent for a folder from before it was). */
+  restoreSequence(stored: string | undefined): void {
+    if (stored === undefined || !/^\d+$/.test(stored)) return;
+    this.sequence = this.persistedSequence = Number(stored);
   }
 
   /** The candles this market's trades changed since the last call, as rows to persist. */
