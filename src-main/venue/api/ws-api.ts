@@ -162,7 +162,7 @@ export function createWsApi(venue: Venue, orderLimit: RateLimiter, partial: Part
     const event = errorEventFor(frame, withListedMessage(err));
     // Least privilege: whatever refused an auth frame, the connection is not authenticated after it.
     if (event.channel === 'auth') unauthenticate(session);
-    send(session, event);
+    sendText(session, errorEventText(frame, event));
   }
 
   /**
@@ -435,23 +435,46 @@ export function createWsApi(venue: Venue, orderLimit: RateLimiter, partial: Part
 
 const NOT_JSON: unique symbol = Symbol('not JSON');
 
+/** Frames whose nanosecond numbers were quoted to parse them, with the fields quoted: their echo unquotes them. */
+const quotedFields = new WeakMap<object, ReadonlySet<string>>();
+
 function parseFrame(data: RawData): unknown {
   try {
-    return JSON.parse(quoteNanoseconds(frameText(data)));
+    const text = frameText(data);
+    // Most frames name neither field; looking first is ten times cheaper than the search in quoteNanoseconds.
+    if (!text.includes('_at"')) return JSON.parse(text) as unknown;
+    const quoted = new Set<string>();
+    const frame = JSON.parse(quoteNanoseconds(text, quoted)) as unknown;
+    if (quoted.size > 0 && typeof frame === 'object' && frame !== null) quotedFields.set(frame, quoted);
+    return frame;
   } catch {
     return NOT_JSON;
   }
 }
 
+const NUMBER = '-?(?:0|[1-9]\\d*)(?:\\.\\d+)?(?:[eE][+-]?\\d+)?';
+const NANOSECOND_NUMBER = new RegExp(`"(expired_at|scheduled_at)"(\\s*):(\\s*)(${NUMBER})`, 'g');
+const QUOTED_NANOSECONDS = new RegExp(`"(expired_at|scheduled_at)":"(${NUMBER})"`, 'g');
+
 /**
  * The interface writes expired_at and scheduled_at as integer nanoseconds, which exceed what a JSON number
  * holds exactly (2^53): quote every number written there before parsing, so the digits arrive intact and a
  * literal that is not a plain integer ("1e-400", "1.5") is refused as text instead of rounded by a double.
+ * `quoted` collects the fields it quoted.
  */
-function quoteNanoseconds(text: string): string {
-  // Most frames name neither field; looking first is ten times cheaper than the search below.
-  if (!text.includes('_at"')) return text;
-  return text.replace(/"(expired_at|scheduled_at)"(\s*):(\s*)(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/g, '"$1"$2:$3"$4"');
+function quoteNanoseconds(text: string, quoted: Set<string>): string {
+  return text.replace(NANOSECOND_NUMBER, (_match, field: string, before: string, after: string, digits: string) => {
+    quoted.add(field);
+    return `"${field}"${before}:${after}"${digits}"`;
+  });
+}
+
+/** An error event's text, with the request's data echoed as sent: a number quoted to parse it is a number again. */
+function errorEventText(frame: unknown, event: unknown): string {
+  const text = JSON.stringify(event);
+  const quoted = typeof frame === 'object' && frame !== null ? quotedFields.get(frame) : undefined;
+  if (quoted === undefined) return text;
+  return text.replace(QUOTED_NANOSECONDS, (match, field: string, digits: string) => (quoted.has(field) ? `"${field}":${digits}` : match));
 }
 
 /** A received frame's text, whatever form `ws` delivered it in. */

@@ -1,7 +1,7 @@
 // The WebSocket trading errors of interface 7.4: each code, each listed message, on the orders channel with the
 // request's request_id and data echoed (section 6, "order error"). 401 and 403 are covered in auth.test.ts.
 import { describe, expect, it } from 'vitest';
-import type { TestSocket, Frame } from './ws-client';
+import { textOf, type TestSocket, type Frame } from './ws-client';
 import { BTC, cid, createOrder, expectErrorEvent, limitData, orderUpdate, px, updatesOf, useWsVenue, type WsVenue } from './ws-venue';
 
 const venue = useWsVenue();
@@ -182,5 +182,18 @@ describe('frames that are not trading requests', () => {
     const answer = await socket.request(frame);
     expect(answer['channel'], JSON.stringify(answer)).toBe(channel);
     expectErrorEvent(answer, 400);
+  });
+});
+
+describe('the echoed data of a refused request', () => {
+  it('has expired_at and scheduled_at as sent: a JSON integer with every digit, a string as a string', async () => {
+    const socket = await trading(venue());
+    const expiredAt = 1_900_000_000_123_456_789n;
+    const data = { ...limitData('buy', '2500005000', '0.001'), time_in_force: 'GTT', expired_at: expiredAt, scheduled_at: '1900000000987654321' };
+    const answer = await socket.request({ op: 'create_order', data }, (f) => f['type'] === 'error');
+    expectErrorEvent(answer, 400, 'invalid price');
+    const text = textOf(answer);
+    expect(text).toContain(`"expired_at":${expiredAt}`);
+    expect(text).toContain('"scheduled_at":"1900000000987654321"');
   });
 });

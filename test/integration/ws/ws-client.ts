@@ -146,7 +146,17 @@ function decode(data: WebSocket.RawData, isBinary: boolean, invalid: string[]): 
   }
   const parsed = VenueMessageSchema.safeParse(value);
   if (!parsed.success) invalid.push(`${parsed.error.issues[0]?.message ?? 'refused'}: ${text.slice(0, 200)}`);
+  texts.set(value, text);
   return value;
+}
+
+const texts = new WeakMap<object, string>();
+
+/** A received frame as the venue wrote it: what JSON.parse keeps of a 19-digit number is not every digit. */
+export function textOf(frame: Frame): string {
+  const text = texts.get(frame);
+  if (text === undefined) throw new Error('not a frame this client received');
+  return text;
 }
 
 function expectPong(frame: Frame): void {
