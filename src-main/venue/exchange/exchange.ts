@@ -741,7 +741,9 @@ export class Exchange {
       // Uncapped buys reserve per slice: what the book asks for this slice right now.
       const estimate = order.market.book.estimate('BUY', 0, lots, Number.POSITIVE_INFINITY, order.owner, order.stp);
       const amount = costWithFee(BigInt(estimate.notional), order.takerRatePpm);
-      if (this.ledger.hold(order.row.userId, order.row.holdAsset, amount)) order.hold += amount;
+      // A slice the trader cannot fund ends the TWAP and says why; skipped, it ran out of time without a word.
+      if (!this.ledger.hold(order.row.userId, order.row.holdAsset, amount)) return this.finish(order, 'CANCELED', 'E0201_InsufficientBalance');
+      order.hold += amount;
     }
     this.match(order, lots);
     if (this.byId.has(order.row.orderId) && order.side === 'BUY' && order.limitTicks === 0) {

@@ -93,6 +93,21 @@ describe('TWAP', () => {
     expect(filled.trades.map((t) => t.size)).toEqual(['0.001', '0.001']);
   });
 
+  it('without a price cap, a slice the buyer cannot fund ends it DONE CANCELED E0201_InsufficientBalance, keeping its fills', async () => {
+    const v = venue();
+    const seller = await v.newTrader({ BTC: '1' });
+    // Enough for one slice of 0.001 at px(0) with its fee, not for two.
+    const buyer = await v.newTrader({ VND: '3000000' });
+    await placeOrder(v, seller, limit('SELL', px(0), '0.01'));
+    const order = await placeOrder(v, buyer, twap(BTC, '0', '0.002', 2_000));
+    const done = await orderReaches(v, buyer, order.order_id, 'DONE');
+    expect(done).toMatchObject({ done_reason: 'CANCELED', reject_reason: 'E0201_InsufficientBalance', filled_base_size: '0.001' });
+    expect(BigInt(done.updated_at), 'ended at the unfunded slice, not at the window end').toBeLessThan(BigInt(order.expired_at));
+    const vnd = balanceOf(await getAccount(v, buyer), 'VND');
+    expect(vnd.locked).toBe(0n);
+    expect(vnd.free).toBe(vnd.balance);
+  });
+
   it('without liquidity is DONE EXPIRED when its window ends, not before, and releases its hold', async () => {
     const v = venue();
     const buyer = await v.newTrader({ VND: '1000000000' });
