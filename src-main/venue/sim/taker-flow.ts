@@ -56,7 +56,11 @@ export class TakerFlow {
       if (opposite === undefined) continue;
       const reach = ctx.grid.halfSpread + IOC_REACH_STEPS * ctx.grid.step;
       const limit = side === 'BUY' ? Math.min(market.rules.maxTicks, ctx.referenceTicks + reach) : Math.max(1, ctx.referenceTicks - reach);
-      const lots = tradableLots(market.rules, Math.min(opposite, limit), Math.floor((ctx.clipLots * percent) / 100));
+      // No taker takes more than half of what rests on the side it trades against: several blocks in one step
+      // (ten simulated seconds a real second at speed 10) used to empty a side before the makers' next step.
+      const cap = Math.floor(restingLots(market, side === 'BUY' ? 'SELL' : 'BUY') / 2);
+      const lots = tradableLots(market.rules, Math.min(opposite, limit), Math.min(Math.floor((ctx.clipLots * percent) / 100), cap));
+      if (lots > cap) continue;
       if (!this.canAfford(ctx.exchange, userId, side, lots)) continue;
       const body: OrderBody = useMarket
         ? { type: 'MARKET', side, product_id: market.id, base_size: market.size(lots) }
@@ -71,4 +75,11 @@ export class TakerFlow {
     const cost = BigInt(market.book.estimate('BUY', 0, lots, Number.POSITIVE_INFINITY).notional);
     return exchange.ledger.balance(userId, market.quoteAsset).free >= cost + (cost * BUY_ALLOWANCE_PERCENT) / 100n;
   }
+}
+
+/** Lots resting on one side of the market's book. */
+function restingLots(market: Market, side: Side): number {
+  let lots = 0;
+  for (const level of market.book.depth(side, Number.POSITIVE_INFINITY)) lots += level.lots;
+  return lots;
 }

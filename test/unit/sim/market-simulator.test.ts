@@ -156,6 +156,23 @@ describe('a minute of simulated market from a fixed seed', () => {
   });
 });
 
+describe('at ten times speed', () => {
+  it('never leaves a side of any book empty between steps: takers trade at most part of what rests', async () => {
+    const v = await simulated({ seed: 77 });
+    const empty: string[] = [];
+    // Steps of one simulated second: what a 100 ms tick covers at speed 10.
+    await v.run(600, 1_000, () => {
+      for (const spec of PRODUCTS) {
+        const book = v.venue.exchange.markets.get(spec.id)?.book;
+        if (book?.bestBid() === undefined || book.bestAsk() === undefined) empty.push(`${spec.id} at ${v.sim.status().simulated_ms} ms`);
+      }
+    });
+    expect(v.sim.status().errors).toBe(0);
+    expect(empty).toEqual([]);
+    expect(v.trades.length).toBeGreaterThan(600);
+  });
+});
+
 describe('depth after a trend', () => {
   it('still thins away from the mid on both sides once the reference has moved up several levels', async () => {
     const v = await simulated({ seed: 5, volatility: 0 });
