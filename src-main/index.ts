@@ -183,7 +183,7 @@ function run(): void {
       launchLocalVenue: (dataDir) =>
         startEmbeddedVenue(
           { script: join(import.meta.dirname, 'venue-worker.js') },
-          { dataDir, simulate: true, ...(nativeBinding === undefined ? {} : { nativeBinding }) },
+          { dataDir, ...(nativeBinding === undefined ? {} : { nativeBinding }) },
         ),
       revealSecretOnce: secretRevealer({
         showMessageBox: ask,

@@ -26,6 +26,9 @@ export interface WorkerScript {
   readonly argv?: readonly string[];
 }
 
+/** The desk's local venue is a practice market: simulated unless a caller (a test) asks for a quiet one. */
+export type EmbeddedVenueOptions = Omit<WorkerOptions, 'simulate'> & { simulate?: boolean };
+
 /** A venue that dies this many times within the window is left failed rather than restarted forever. */
 const MAX_RESTARTS = 5;
 const RESTART_WINDOW_MS = 60_000;
@@ -35,7 +38,8 @@ const RESTART_WINDOW_MS = 60_000;
  * out-of-memory kill) is started again on the same data folder and the same port, so what it acknowledged is
  * back (the store's journal) and the desk's connection finds it where it was.
  */
-export function startEmbeddedVenue(entry: WorkerScript, options: WorkerOptions): EmbeddedVenue {
+export function startEmbeddedVenue(entry: WorkerScript, given: EmbeddedVenueOptions): EmbeddedVenue {
+  const options: WorkerOptions = { ...given, simulate: given.simulate ?? true };
   let status: VenueStatus = { state: 'starting', baseUrl: '', wsUrl: '', simulate: options.simulate, detail: '' };
   let local: LocalCredentials | undefined;
   let settle: { resolve: (s: VenueStatus) => void; reject: (e: Error) => void } | undefined;

@@ -31,7 +31,7 @@ async function main(): Promise<void> {
     secrets,
     // The worker runs the venue's TypeScript through tsx, as this process does.
     launchLocalVenue: (dataDir) =>
-      startEmbeddedVenue(venueWorkerFromSource(), { dataDir, simulate: true }),
+      startEmbeddedVenue(venueWorkerFromSource(), { dataDir }),
   });
   await desk.whenLive().catch((err: unknown) => console.error(`npm run web: not connected yet: ${desk.keys.scrub(err instanceof Error ? err.message : String(err))}`));
   const web = await startWebBridge({ desk, services: deskServices(desk), rendererDir, port: args.port });

@@ -19,7 +19,7 @@ beforeAll(async () => {
   desk = await Desk.open({
     dataDir,
     secrets: new MemorySecretStore('No keychain is available (test); secrets are kept in memory for this session only.'),
-    launchLocalVenue: (venueDir) => startEmbeddedVenue(venueWorkerFromSource(), { dataDir: venueDir, simulate: true }),
+    launchLocalVenue: (venueDir) => startEmbeddedVenue(venueWorkerFromSource(), { dataDir: venueDir }),
   });
   await desk.whenLive();
 });
@@ -43,7 +43,7 @@ describe('a desk without a keychain', () => {
     desk = await Desk.open({
       dataDir,
       secrets: new MemorySecretStore(),
-      launchLocalVenue: (venueDir) => startEmbeddedVenue(venueWorkerFromSource(), { dataDir: venueDir, simulate: true }),
+      launchLocalVenue: (venueDir) => startEmbeddedVenue(venueWorkerFromSource(), { dataDir: venueDir }),
     });
     await desk.whenLive();
     const keys = await desk.listKeys();

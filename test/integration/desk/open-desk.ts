@@ -35,7 +35,7 @@ export async function openTestDesk(): Promise<TestDesk> {
   const desk = await Desk.open({
     dataDir,
     secrets,
-    launchLocalVenue: (venueDir) => (venue = startEmbeddedVenue(venueWorkerFromSource(), { dataDir: venueDir, simulate: true })),
+    launchLocalVenue: (venueDir) => (venue = startEmbeddedVenue(venueWorkerFromSource(), { dataDir: venueDir })),
     session: { rest: { timeoutMs: 5_000 } },
   });
   if (venue === undefined) throw new Error('the desk opened without starting its local venue');
