@@ -389,17 +389,40 @@ function assetAmount(assetId: string, amount: unknown, assetField: string, amoun
   return isReason(atoms) ? fromReason(amountField, atoms) : { assetId: asset.id, atoms };
 }
 
-const SimUserShape = z.object({ balances: z.unknown().optional() });
+const SimUserShape = z.object({ balances: z.unknown().optional(), maker_fee_rate: z.string().optional(), taker_fee_rate: z.string().optional() });
+
+export interface SimUserBody {
+  readonly balances: readonly AssetAmount[];
+  /** Decimal fractions ("0.001" is 0.1 %); absent: the venue's defaults. */
+  readonly makerFeeRate?: string;
+  readonly takerFeeRate?: string;
+}
+
+/** A trader practises at their own venue's fee tier: at most 10 %, in steps of 0.0001 %. */
+const MAX_FEE_RATE_PPM = 100_000n;
+
+function feeRate(field: string, text: string | undefined): string | ApiError | undefined {
+  if (text === undefined) return undefined;
+  const ppm = toAtoms(text, 6);
+  if (isReason(ppm)) return fromReason(field, ppm);
+  if (ppm > MAX_FEE_RATE_PPM) return outOfRange(`${field}: must be at most 0.1`);
+  return text;
+}
 
 /**
- * POST /sim/users { balances: { BTC: "1.5" } }. Keys are walked by hand rather than through z.record, which
- * drops a "__proto__" key silently; here it is an unknown asset like any other.
+ * POST /sim/users { balances: { BTC: "1.5" }, maker_fee_rate?, taker_fee_rate? }. Keys are walked by hand rather
+ * than through z.record, which drops a "__proto__" key silently; here it is an unknown asset like any other.
  */
-export function parseSimUserBody(body: unknown): { readonly balances: readonly AssetAmount[] } | ApiError {
+export function parseSimUserBody(body: unknown): SimUserBody | ApiError {
   const shape = SimUserShape.safeParse(body ?? {});
   if (!shape.success) return shapeError(shape.error, body);
+  const makerFeeRate = feeRate('maker_fee_rate', shape.data.maker_fee_rate);
+  if (makerFeeRate instanceof Error) return makerFeeRate;
+  const takerFeeRate = feeRate('taker_fee_rate', shape.data.taker_fee_rate);
+  if (takerFeeRate instanceof Error) return takerFeeRate;
+  const rates = { ...(makerFeeRate !== undefined && { makerFeeRate }), ...(takerFeeRate !== undefined && { takerFeeRate }) };
   const raw = shape.data.balances;
-  if (raw == null) return { balances: [] };
+  if (raw == null) return { balances: [], ...rates };
   if (typeof raw !== 'object' || Array.isArray(raw)) {
     return invalid(`balances: expected an object of asset to amount, got ${Array.isArray(raw) ? 'array' : typeof raw}`);
   }
@@ -409,7 +432,7 @@ export function parseSimUserBody(body: unknown): { readonly balances: readonly A
     if (entry instanceof Error) return entry;
     balances.push(entry);
   }
-  return { balances };
+  return { balances, ...rates };
 }
 
 const SimDepositShape = z.object({ user_id: z.string(), asset: z.string(), amount: z.string() });

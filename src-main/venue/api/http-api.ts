@@ -371,7 +371,7 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
     const created = await venue.run(() => {
       // Every amount is checked before the user exists: a refusal must leave no half-funded account behind.
       for (const b of body.balances) exchange.checkDeposit(b.assetId, b.atoms);
-      const user = exchange.createUser({ isAdmin: false, makerFeeRate: DEFAULT_MAKER_FEE_RATE, takerFeeRate: DEFAULT_TAKER_FEE_RATE });
+      const user = exchange.createUser({ isAdmin: false, makerFeeRate: body.makerFeeRate ?? DEFAULT_MAKER_FEE_RATE, takerFeeRate: body.takerFeeRate ?? DEFAULT_TAKER_FEE_RATE });
       for (const b of body.balances) exchange.fund(user.id, b.assetId, b.atoms);
       return user;
     });
