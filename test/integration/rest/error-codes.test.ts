@@ -79,7 +79,20 @@ describe('GET /v1/error-codes', () => {
     const v = venue();
     expectError(await v.call('GET', '/v1/error-codes', { query: { category: 'weather' } }), 400, 'E0101_InvalidArgument');
     expectError(await v.call('GET', '/v1/error-codes', { query: { ref: 'not a ref' } }), 400, 'E0101_InvalidArgument');
-    expect((await v.call('GET', '/v1/error-codes', { query: { ref: 'E0999_NoSuchThing' } })).status).toBe(400);
+    // Well-formed but not in the catalogue: a value outside what exists, not a malformed one.
+    expectError(await v.call('GET', '/v1/error-codes', { query: { ref: 'E0999_NoSuchThing' } }), 400, 'E0110_ValueOutOfRange', 'OutOfRange');
+    expectError(await v.call('GET', '/v1/error-codes', { query: { ref: 'E0999_NoSuchThing', category: 'system' } }), 400, 'E0110_ValueOutOfRange');
+    expectError(await v.call('GET', '/v1/error-codes', { query: { ref: 'E0101_InvalidArgument', category: 'weather' } }), 400, 'E0101_InvalidArgument');
+  });
+
+  it('with ref and category together, returns the record only when both match, else an empty list', async () => {
+    const [record] = await lookup({ ref: 'E0201_InsufficientBalance' });
+    if (record === undefined) throw new Error('E0201_InsufficientBalance is not in the catalogue');
+    expect((await lookup({ ref: record.ref, category: record.category })).map((r) => r.ref)).toEqual([record.ref]);
+    for (const category of CATEGORIES.filter((c) => c !== record.category)) {
+      // lookup checks the { data: { errors } } shape of the empty answer too.
+      expect(await lookup({ ref: record.ref, category }), category).toEqual([]);
+    }
   });
 });
 

@@ -7,6 +7,7 @@ import {
   expectOk,
   getOrder,
   limit,
+  nanosFromNow,
   placeOrder,
   px,
   sleep,
@@ -19,7 +20,7 @@ const venue = useVenue();
 
 /**
  * One trader's history, built once: orders on three products, some active, some canceled, one filled, one
- * rejected; then 101 more small orders for the default limit.
+ * rejected, one scheduled; then 101 more small orders for the default limit.
  */
 interface History {
   trader: Trader;
@@ -30,6 +31,8 @@ interface History {
   solActive: WireOrder;
   filled: WireOrder;
   rejected: WireOrder;
+  /** A limit order whose scheduled_at is an hour away: SCHEDULED for the whole file. */
+  scheduled: WireOrder;
 }
 
 let history: History;
@@ -52,8 +55,10 @@ beforeAll(async () => {
   await placeOrder(v, counterpart, limit('SELL', px(0), '0.01'));
   const filled = await place(limit('BUY', px(0), '0.01'));
   const rejected = await place(limit('SELL', px(0), '5'));
+  const scheduled = await place(limit('BUY', px(-200), '0.001', { scheduled_at: nanosFromNow(3_600_000) }));
+  expect(scheduled.status).toBe('SCHEDULED');
   expectOk(await v.call('DELETE', '/api/v1/order/active', { key: trader.creds, query: { order_id: ethCanceled.order_id } }));
-  history = { trader, placed, btcActive, ethCanceled, solActive, filled, rejected };
+  history = { trader, placed, btcActive, ethCanceled, solActive, filled, rejected, scheduled };
 });
 
 describe('GET /api/v1/orders/archived', () => {
@@ -112,8 +117,23 @@ describe('GET /api/v1/orders/archived', () => {
     const done = await archivedOrders(v, t, { status: 'DONE' });
     expect(done.every((o) => o.status === 'DONE')).toBe(true);
     expect(done.map((o) => o.order_id).sort()).toEqual([history.ethCanceled.order_id, history.filled.order_id, history.rejected.order_id].sort());
-    expect(await archivedOrders(v, t, { status: 'SCHEDULED' })).toEqual([]);
+    const scheduled = await archivedOrders(v, t, { status: 'SCHEDULED' });
+    expect(scheduled.map((o) => [o.order_id, o.status])).toEqual([[history.scheduled.order_id, 'SCHEDULED']]);
     expectError(await v.call('GET', '/api/v1/orders/archived', { key: t.creds, query: { status: 'OPEN' } }), 400, 'E0101_InvalidArgument');
+  });
+
+  it('status SUBMITTED finds nothing once the engine has processed every order, even those answered SUBMITTED', async () => {
+    const v = venue();
+    expect(await archivedOrders(v, history.trader, { status: 'SUBMITTED' })).toEqual([]);
+    // SUBMITTED is what the POST answers without wait; the answer comes after the engine committed the order,
+    // so the history already holds it as what the engine made of it.
+    const t = await v.newTrader({ VND: '1000000000' });
+    const reply = await v.call<{ order: WireOrder }>('POST', '/api/v1/orders', { key: t.creds, body: limit('BUY', px(-300), '0.001') });
+    const submitted = expectOk(reply).order;
+    expect(submitted.status).toBe('SUBMITTED');
+    expect(await archivedOrders(v, t, { status: 'SUBMITTED' })).toEqual([]);
+    expect((await archivedOrders(v, t, { status: 'ACTIVE' })).map((o) => o.order_id)).toEqual([submitted.order_id]);
+    expectOk(await v.call('DELETE', '/api/v1/order/active', { key: t.creds, query: { order_id: submitted.order_id } }));
   });
 
   it('filters by client_order_id, case-insensitively', async () => {
@@ -180,6 +200,23 @@ describe('GET /api/v1/order/archived', () => {
     const third = await placeOrder(v, t, limit('BUY', px(-102), '0.001', { client_order_id: 'AGAIN' }));
     for (const cid of ['again', 'Again', 'AGAIN']) expect((await getOrder(v, t, cid)).order_id).toBe(third.order_id);
     expect((await getOrder(v, t, first.order_id)).order_id).toBe(first.order_id);
+  });
+
+  it('takes an order id over a client order id: a UUID that is also a newer order’s client order id finds its own order', async () => {
+    const v = venue();
+    const t = await v.newTrader({ VND: '1000000000' });
+    const owner = await placeOrder(v, t, limit('BUY', px(-110), '0.001'));
+    // Client order ids allow letters, digits and '-', so a UUID is a valid one.
+    const impostor = await placeOrder(v, t, limit('BUY', px(-111), '0.001', { client_order_id: owner.order_id }));
+    expect(impostor.client_order_id).toBe(owner.order_id);
+    expect((await getOrder(v, t, owner.order_id)).order_id).toBe(owner.order_id);
+    expect((await getOrder(v, t, impostor.order_id)).order_id).toBe(impostor.order_id);
+
+    // Another user's order id is no order id of the caller's: there the client order id is what matches.
+    const other = await v.newTrader({ VND: '1000000000' });
+    const mine = await placeOrder(v, other, limit('BUY', px(-112), '0.001', { client_order_id: owner.order_id }));
+    expect((await getOrder(v, other, owner.order_id)).order_id).toBe(mine.order_id);
+    for (const who of [t, other]) expectOk(await v.call('DELETE', '/api/v1/orders/active/all', { key: who.creds }));
   });
 
   it('is 404 E0301 for an unknown or foreign order and 400 without an order', async () => {

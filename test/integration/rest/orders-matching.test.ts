@@ -360,14 +360,34 @@ describe('exact_quote_size (LIMIT FOK, limit_price 0)', () => {
     expect(after.btc - before.btc).toBe(-1_000_000n);
   });
 
-  it('trades nothing when the book cannot fill base_size within the amount', async () => {
+  it('trades nothing when the book cannot fill base_size within the amount, and is DONE CANCELED E0203 like a FOK', async () => {
     const v = venue();
     const { maker, taker } = await pair(v);
-    await placeOrder(v, maker, limit('SELL', px(0), '0.01'));
+    const ask = await placeOrder(v, maker, limit('SELL', px(0), '0.01'));
     const before = await balances(v, taker);
     // 25,000,000 covers the notional but not its 50,000 fee.
     const order = await placeOrder(v, taker, exact('BUY', '25000000'));
-    expect(order).toMatchObject({ status: 'DONE', filled_base_size: '0', trades: [] });
+    expect(order).toMatchObject({
+      status: 'DONE',
+      done_reason: 'CANCELED',
+      reject_reason: 'E0203_FillOrKillNotFilled',
+      filled_base_size: '0',
+      trades: [],
+    });
+    // The stored record says the same as the answer to the POST.
+    expect(await getOrder(v, taker, order.order_id)).toMatchObject({ status: 'DONE', done_reason: 'CANCELED', reject_reason: 'E0203_FillOrKillNotFilled' });
+    expect(await balances(v, taker)).toEqual(before);
+    expect(await getOrder(v, maker, ask.order_id)).toMatchObject({ status: 'ACTIVE', filled_base_size: '0' });
+  });
+
+  it('a SELL the bids cannot fill within the amount is DONE CANCELED E0203 too', async () => {
+    const v = venue();
+    const { maker, taker } = await pair(v);
+    await placeOrder(v, maker, limit('BUY', px(0), '0.01'));
+    const before = await balances(v, taker);
+    // 0.01 at P after its 50,000 fee brings 24,950,000, short of what is asked.
+    const order = await placeOrder(v, taker, exact('SELL', '24960000'));
+    expect(order).toMatchObject({ status: 'DONE', done_reason: 'CANCELED', reject_reason: 'E0203_FillOrKillNotFilled', filled_base_size: '0', trades: [] });
     expect(await balances(v, taker)).toEqual(before);
   });
 });

@@ -14,6 +14,7 @@ import {
   orderReaches,
   placeOrder,
   px,
+  sleep,
   useVenue,
   type WireOrderBook,
 } from '../harness';
@@ -108,6 +109,86 @@ describe('TWAP', () => {
     expect(vnd.free).toBe(vnd.balance);
   });
 
+  it('a capped buy with asks only above its cap trades nothing, ends DONE EXPIRED and releases its hold', async () => {
+    const v = venue();
+    const seller = await v.newTrader({ BTC: '1' });
+    const buyer = await v.newTrader({ VND: '1000000000' });
+    // One tick above the cap: an uncapped slice would take it at once.
+    const ask = await placeOrder(v, seller, limit('SELL', px(1), '0.01'));
+    const order = await placeOrder(v, buyer, twap(BTC, px(0), '0.002', 2_000));
+    const expired = await orderReaches(v, buyer, order.order_id, 'DONE');
+    expect(expired).toMatchObject({ done_reason: 'EXPIRED', filled_base_size: '0', filled_quote_size: '0', trades: [] });
+    expect(await getOrder(v, seller, ask.order_id)).toMatchObject({ status: 'ACTIVE', filled_base_size: '0' });
+    expect(balanceOf(await getAccount(v, buyer), 'VND')).toEqual({ balance: 1_000_000_000n, free: 1_000_000_000n, locked: 0n });
+  });
+
+  it('a capped buy takes only the asks at or below its cap, never the ones above', async () => {
+    const v = venue();
+    const seller = await v.newTrader({ BTC: '1' });
+    const buyer = await v.newTrader({ VND: '1000000000' });
+    // Three slices of 0.001: the first two find liquidity within the cap, the third finds only px(1).
+    await placeOrder(v, seller, limit('SELL', px(-1), '0.001'));
+    await placeOrder(v, seller, limit('SELL', px(0), '0.001'));
+    const above = await placeOrder(v, seller, limit('SELL', px(1), '0.01'));
+    const order = await placeOrder(v, buyer, twap(BTC, px(0), '0.003', 3_000));
+    const done = await orderReaches(v, buyer, order.order_id, 'DONE');
+    expect(done).toMatchObject({ done_reason: 'EXPIRED', filled_base_size: '0.002', filled_quote_size: '4999990' });
+    expect(done.trades.map((t) => [t.price, t.size])).toEqual([
+      [px(-1), '0.001'],
+      [px(0), '0.001'],
+    ]);
+    expect(await getOrder(v, seller, above.order_id)).toMatchObject({ status: 'ACTIVE', filled_base_size: '0' });
+    // Taker fees 4,999.98 and 5,000, each rounded down to the VND.
+    const vnd = balanceOf(await getAccount(v, buyer), 'VND');
+    expect(vnd).toEqual({ balance: 1_000_000_000n - 4_999_990n - 9_999n, free: 1_000_000_000n - 4_999_990n - 9_999n, locked: 0n });
+  });
+
+  it('with a future scheduled_at waits SCHEDULED, trading nothing, then slices the window from scheduled_at to expired_at', async () => {
+    const v = venue();
+    const seller = await v.newTrader({ BTC: '1' });
+    const buyer = await v.newTrader({ VND: '1000000000' });
+    const ask = await placeOrder(v, seller, limit('SELL', px(0), '0.01'));
+    // Far enough ahead that a loaded machine still looks before it, 300 ms on.
+    const scheduledAt = nanosFromNow(2_000);
+    const expiredAt = nanosFromNow(4_000);
+    const order = await placeOrder(v, buyer, { ...twap(BTC, px(0), '0.002', 4_000), scheduled_at: scheduledAt, expired_at: expiredAt });
+    expect(order).toMatchObject({ status: 'SCHEDULED', scheduled_at: scheduledAt, expired_at: expiredAt, filled_base_size: '0', trades: [] });
+
+    await sleep(300);
+    expect(BigInt(Date.now()) * 1_000_000n, 'still before scheduled_at').toBeLessThan(BigInt(scheduledAt));
+    expect(await getOrder(v, buyer, order.order_id)).toMatchObject({ status: 'SCHEDULED', filled_base_size: '0', trades: [] });
+    expect(await getOrder(v, seller, ask.order_id)).toMatchObject({ filled_base_size: '0' });
+
+    const filled = await orderReaches(v, buyer, order.order_id, 'DONE');
+    expect(filled).toMatchObject({ done_reason: 'FILLED', filled_base_size: '0.002', filled_quote_size: '5000000' });
+    // A two-second window is two slices; counted from acceptance it would have been three.
+    expect(filled.trades.map((t) => t.size)).toEqual(['0.001', '0.001']);
+    const [first, second] = filled.trades.map((t) => BigInt(t.time));
+    if (first === undefined || second === undefined) throw new Error('two trades expected');
+    expect(first, 'the first slice at the window’s start').toBeGreaterThanOrEqual(BigInt(scheduledAt));
+    expect(second - first, 'the second slice half the window later').toBeGreaterThanOrEqual(900_000_000n);
+    expect(second).toBeLessThanOrEqual(BigInt(expiredAt));
+    expect(balanceOf(await getAccount(v, buyer), 'VND')).toMatchObject({ balance: 1_000_000_000n - 5_010_000n, locked: 0n });
+  });
+
+  it('a SELL slices base_size evenly into the bids and ends DONE FILLED', async () => {
+    const v = venue();
+    const buyer = await v.newTrader({ VND: '1000000000' });
+    const seller = await v.newTrader({ BTC: '1' });
+    await placeOrder(v, buyer, limit('BUY', px(0), '0.01'));
+    const order = await placeOrder(v, seller, { ...twap(BTC, px(0), '0.002', 2_000), side: 'SELL' });
+    expect(order).toMatchObject({ side: 'SELL', type: 'TWAP' });
+    const filled = await orderReaches(v, seller, order.order_id, 'DONE');
+    expect(filled).toMatchObject({ done_reason: 'FILLED', filled_base_size: '0.002', filled_quote_size: '5000000' });
+    expect(filled.trades.map((t) => [t.price, t.size, t.liquidity_indicator, t.fee_amount])).toEqual([
+      [px(0), '0.001', 'TAKER', '5000'],
+      [px(0), '0.001', 'TAKER', '5000'],
+    ]);
+    const account = await getAccount(v, seller);
+    expect(balanceOf(account, 'BTC')).toEqual({ balance: 99_800_000n, free: 99_800_000n, locked: 0n });
+    expect(balanceOf(account, 'VND')).toEqual({ balance: 5_000_000n - 10_000n, free: 5_000_000n - 10_000n, locked: 0n });
+  });
+
   it('without liquidity is DONE EXPIRED when its window ends, not before, and releases its hold', async () => {
     const v = venue();
     const buyer = await v.newTrader({ VND: '1000000000' });
@@ -199,6 +280,79 @@ describe('STOP orders (on ETH-VND, whose tape only these tests move)', () => {
     const vnd = balanceOf(await getAccount(v, stopper), 'VND');
     expect([vnd.balance, vnd.locked]).toEqual([20_000_000n - 9_200_000n - 18_400n, 0n]);
     expect(balanceOf(await getAccount(v, stopper), 'ETH').balance).toBe(10_000_000n);
+  });
+
+  // Triggers stay below 95,000,000, where the first test leaves a TAKE_PROFIT sell waiting.
+  it('a TAKE_PROFIT sell waits while trades print below its trigger and fires, holding then selling its size, when one prints at it', async () => {
+    const v = venue();
+    const seller = await v.newTrader({ ETH: '10' });
+    const buyer = await v.newTrader({ VND: '100000000000' });
+    const stopper = await v.newTrader({ ETH: '1' });
+    await placeOrder(v, buyer, { product_id: ETH, side: 'BUY', limit_price: '90000000', base_size: '0.1' });
+    await placeOrder(v, seller, { product_id: ETH, side: 'SELL', limit_price: '90000000', base_size: '0.1' });
+
+    const stop = await placeOrder(v, stopper, {
+      product_id: ETH,
+      side: 'SELL',
+      type: 'STOP',
+      order_stop_type: 'TAKE_PROFIT',
+      stop_trigger_price: '92000000',
+      limit_price: '92000000',
+      base_size: '0.1',
+    });
+    expect(stop).toMatchObject({ status: 'SCHEDULED', type: 'STOP', filled_base_size: '0' });
+    expect(balanceOf(await getAccount(v, stopper), 'ETH')).toEqual({ balance: 100_000_000n, free: 90_000_000n, locked: 10_000_000n });
+
+    // A rise that stops short of the trigger leaves it waiting.
+    await placeOrder(v, buyer, { product_id: ETH, side: 'BUY', limit_price: '91000000', base_size: '0.1' });
+    await placeOrder(v, seller, { product_id: ETH, side: 'SELL', limit_price: '91000000', base_size: '0.1' });
+    expect((await getOrder(v, stopper, stop.order_id)).status).toBe('SCHEDULED');
+
+    // A trade at the trigger fires it; as a limit sell at 92,000,000 it takes the rest of the bid.
+    await placeOrder(v, buyer, { product_id: ETH, side: 'BUY', limit_price: '92000000', base_size: '0.2' });
+    await placeOrder(v, seller, { product_id: ETH, side: 'SELL', limit_price: '92000000', base_size: '0.1', time_in_force: 'IOC' });
+    const fired = await orderReaches(v, stopper, stop.order_id, 'DONE');
+    expect(fired).toMatchObject({ done_reason: 'FILLED', filled_base_size: '0.1', filled_quote_size: '9200000' });
+    expect(fired.trades.map((t) => [t.price, t.size, t.liquidity_indicator, t.fee_amount])).toEqual([['92000000', '0.1', 'TAKER', '18400']]);
+    const account = await getAccount(v, stopper);
+    expect(balanceOf(account, 'ETH')).toEqual({ balance: 90_000_000n, free: 90_000_000n, locked: 0n });
+    expect(balanceOf(account, 'VND')).toEqual({ balance: 9_200_000n - 18_400n, free: 9_200_000n - 18_400n, locked: 0n });
+  });
+
+  it('a TAKE_PROFIT buy waits while trades print above its trigger and fires when one prints below it, paying less than it held', async () => {
+    const v = venue();
+    const seller = await v.newTrader({ ETH: '10' });
+    const buyer = await v.newTrader({ VND: '100000000000' });
+    const stopper = await v.newTrader({ VND: '20000000' });
+    await placeOrder(v, buyer, { product_id: ETH, side: 'BUY', limit_price: '90000000', base_size: '0.1' });
+    await placeOrder(v, seller, { product_id: ETH, side: 'SELL', limit_price: '90000000', base_size: '0.1' });
+
+    const stop = await placeOrder(v, stopper, {
+      product_id: ETH,
+      side: 'BUY',
+      type: 'STOP',
+      order_stop_type: 'TAKE_PROFIT',
+      stop_trigger_price: '88000000',
+      limit_price: '88000000',
+      base_size: '0.1',
+    });
+    expect(stop).toMatchObject({ status: 'SCHEDULED', type: 'STOP', filled_base_size: '0' });
+    // 88,000,000 × 0.1 plus the fee at the larger (taker) rate.
+    expect(balanceOf(await getAccount(v, stopper), 'VND').locked).toBe(8_800_000n + 17_600n);
+
+    await placeOrder(v, seller, { product_id: ETH, side: 'SELL', limit_price: '89000000', base_size: '0.1' });
+    await placeOrder(v, buyer, { product_id: ETH, side: 'BUY', limit_price: '89000000', base_size: '0.1' });
+    expect((await getOrder(v, stopper, stop.order_id)).status).toBe('SCHEDULED');
+
+    // A trade through the trigger, at 87,500,000, fires it; it buys the rest of that ask, below its limit.
+    await placeOrder(v, seller, { product_id: ETH, side: 'SELL', limit_price: '87500000', base_size: '0.2' });
+    await placeOrder(v, buyer, { product_id: ETH, side: 'BUY', limit_price: '87500000', base_size: '0.1', time_in_force: 'IOC' });
+    const fired = await orderReaches(v, stopper, stop.order_id, 'DONE');
+    expect(fired).toMatchObject({ done_reason: 'FILLED', filled_base_size: '0.1', filled_quote_size: '8750000' });
+    expect(fired.trades.map((t) => [t.price, t.size, t.liquidity_indicator, t.fee_amount])).toEqual([['87500000', '0.1', 'TAKER', '17500']]);
+    const account = await getAccount(v, stopper);
+    expect(balanceOf(account, 'VND')).toEqual({ balance: 20_000_000n - 8_750_000n - 17_500n, free: 20_000_000n - 8_750_000n - 17_500n, locked: 0n });
+    expect(balanceOf(account, 'ETH').balance).toBe(10_000_000n);
   });
 
   it('a trigger the last trade already meets is 400 E0213_InvalidStopPrice and nothing is placed', async () => {
