@@ -5,12 +5,12 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiError, apiError } from '../../../src-shared/errors/api-error';
 import { buildHttpApi } from '../../../src-main/venue/api/http-api';
 import { RateLimiter } from '../../../src-main/venue/api/rate-limit';
 import { registerSimControls } from '../../../src-main/venue/api/sim-routes';
-import { MarketSimulator, type SimStatus } from '../../../src-main/venue/sim/market-simulator';
+import { MarketSimulator, SIM_STEP_INTERVAL_MS, type SimStatus } from '../../../src-main/venue/sim/market-simulator';
 import { Venue } from '../../../src-main/venue/venue';
 import { eventually } from '../harness';
 
@@ -182,5 +182,43 @@ describe('running on its timer', () => {
     expect(eth?.best_ask).not.toBeNull();
     await sim.stop();
     expect((await call<SimStatus>('GET', '/sim/status', admin)).body.running).toBe(false);
+  });
+
+  it('paces simulated time by the speed: a second of the timer covers the speed times a second', async () => {
+    // Only the interval timer is faked, so a second of its ticks is exact however loaded the machine is, while
+    // the commits, the HTTP calls and the writer thread run for real.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const steps = vi.spyOn(sim, 'step');
+    try {
+      sim.start();
+      const simulatedMs = async (): Promise<number> => (await call<SimStatus>('GET', '/sim/status', admin)).body.simulated_ms;
+      const oneSecond = async (): Promise<number> => {
+        const before = await simulatedMs();
+        for (let elapsed = 0; elapsed < 1000; elapsed += SIM_STEP_INTERVAL_MS) {
+          vi.advanceTimersByTime(SIM_STEP_INTERVAL_MS);
+          // The timer skips a tick while a step is still committing; let each commit before the next tick.
+          await Promise.all(steps.mock.results.map((result) => result.value));
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        return (await simulatedMs()) - before;
+      };
+      const at = async (speed: number): Promise<number> => {
+        expect((await call<SimStatus>('POST', '/sim/speed', admin, { speed })).body.speed).toBe(speed);
+        return oneSecond();
+      };
+      expect(await at(1)).toBe(1_000);
+      expect(await at(10)).toBe(10_000);
+      expect(await at(0.5)).toBe(500);
+      // Paused, the timer still ticks but simulated time stands still.
+      expect((await call<SimStatus>('POST', '/sim/pause', admin)).body.paused).toBe(true);
+      expect(await oneSecond()).toBe(0);
+      expect((await call<SimStatus>('POST', '/sim/resume', admin)).body.paused).toBe(false);
+      expect(await oneSecond()).toBe(500);
+      expect((await call<SimStatus>('GET', '/sim/status', admin)).body.errors).toBe(0);
+    } finally {
+      await sim.stop();
+      steps.mockRestore();
+      vi.useRealTimers();
+    }
   });
 });

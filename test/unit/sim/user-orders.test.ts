@@ -75,3 +75,62 @@ it('a limit order inside the spread rests, and a simulated taker later fills it'
     expect(takers.has(trade.takerUserId)).toBe(true);
   }
 });
+
+/** Each change of one order as the exchange reported it, in order. */
+function watch(venue: SimulatedVenue, orderId: string): OrderRow[] {
+  const seen: OrderRow[] = [];
+  venue.venue.exchange.onOrderEvent((event) => {
+    if (event.row.orderId === orderId) seen.push(event.row);
+  });
+  return seen;
+}
+
+const partiallyFilled = (row: OrderRow): boolean =>
+  row.status === 'ACTIVE' && Number(row.filledBaseSize) > 0 && Number(row.filledBaseSize) < Number(row.baseSize);
+
+it('a large resting bid is filled a piece at a time by simulated takers, and shows partially filled meanwhile', async () => {
+  // No volatility: the makers' ladder stays put, so the bid stays the best one until it is filled.
+  v = await openSimulatedVenue({ seed: 33, volatility: 0 });
+  await v.run(20);
+  const market = v.venue.exchange.markets.get('BTC-VND');
+  const ask = market?.book.bestAsk();
+  if (market === undefined || ask === undefined) throw new Error('no BTC-VND quotes');
+
+  // Five clips: more than any single typical taker trades, so it takes several of them.
+  const order = await place(v, { type: 'LIMIT', side: 'BUY', product_id: 'BTC-VND', limit_price: market.price(ask - 1), base_size: '0.2' });
+  expect(order.row).toMatchObject({ status: 'ACTIVE', filledBaseSize: '0' });
+  const changes = watch(v, order.row.orderId);
+  // What a client reading the order between steps sees.
+  const read: OrderRow[] = [];
+  for (let second = 0; second < 120 && order.row.status !== 'DONE'; second++) await v.run(10, 100, () => read.push({ ...order.row }));
+
+  expect(changes.at(-1)).toMatchObject({ status: 'DONE', doneReason: 'FILLED', filledBaseSize: '0.2' });
+  const done = changes.findIndex((row) => row.status === 'DONE');
+  expect(changes.slice(0, done).some(partiallyFilled), JSON.stringify(changes.map((r) => [r.status, r.filledBaseSize]))).toBe(true);
+  expect(read.some(partiallyFilled)).toBe(true);
+  expect(new Set(order.trades.map((t) => t.takerOrderId)).size).toBeGreaterThan(1);
+});
+
+it("a local user's marketable limit sell walks the simulated bids down to its limit and rests the rest, partially filled", async () => {
+  v = await openSimulatedVenue({ seed: 21, volatility: 0 });
+  await v.run(50);
+  const market = v.venue.exchange.markets.get('BTC-VND');
+  if (market === undefined) throw new Error('no BTC-VND');
+  const levels = market.book.depth('BUY', 2);
+  expect(levels).toHaveLength(2);
+  const [best, second] = levels as [(typeof levels)[0], (typeof levels)[0]];
+  const crossed = best.lots + second.lots;
+  // More than the two levels it may sell into hold: it takes both and keeps the rest on the book at its limit.
+  const lots = crossed * 2;
+
+  const order = await place(v, { type: 'LIMIT', side: 'SELL', product_id: 'BTC-VND', limit_price: market.price(second.priceTicks), base_size: market.size(lots) });
+
+  expect(order.row).toMatchObject({ status: 'ACTIVE', filledBaseSize: market.size(crossed) });
+  expect(partiallyFilled(order.row)).toBe(true);
+  expect(order.row.restingLots).toBe(lots - crossed);
+  expect(new Set(order.trades.map((t) => t.price))).toEqual(new Set([market.price(best.priceTicks), market.price(second.priceTicks)]));
+  expect(market.book.bestAsk()).toBe(second.priceTicks);
+  expect(market.book.bestBid() ?? 0).toBeLessThan(second.priceTicks);
+  const makers = new Set(v.sim.users().filter((u) => u.role === 'maker').map((u) => u.userId));
+  for (const trade of order.trades) expect(makers.has(trade.makerUserId)).toBe(true);
+});
