@@ -2,7 +2,7 @@
 // snapshot and sequenced updates that rebuild the REST book, trades with the taker's side, ticker, candles,
 // unknown products, unsub, and resubscribing on a new connection.
 import { describe, expect, it } from 'vitest';
-import type { Trader, WireLevel, WireOrderBook } from '../harness';
+import { atoms, type Trader, type WireLevel, type WireOrderBook, type WirePublicTrade } from '../harness';
 import type { Frame, TestSocket } from './ws-client';
 import { BTC, ETH, SOL, expectErrorEvent, limitData, px, useWsVenue, type WsVenue } from './ws-venue';
 
@@ -140,6 +140,52 @@ describe('level2', () => {
     expect(update['changes']).toEqual([{ side: 'ask', price: px(8), size: '0.001', order_count: 1 }]);
   });
 
+  it('a better level that pushes the 50th out of the top 50 removes it with size "0"; it comes back when room is made', async () => {
+    const v = venue();
+    const maker = await v.newTrader();
+    const bids: string[] = [];
+    for (let i = 1; i <= 50; i += 1) {
+      const order = await restOrder(v, maker, { side: 'BUY', limit_price: px(-i), base_size: '0.001' });
+      bids.push(order.order_id);
+    }
+    const socket = await v.connect();
+    const from = socket.mark();
+    await sub(socket, 'level2', [BTC]);
+    const snapshot = await socket.next((f) => f['type'] === 'snapshot', 5_000, from);
+    expect((snapshot['bids'] as WireLevel[]).map((l) => l.price)).toEqual(bids.map((_id, i) => px(-1 - i)));
+    const local = new LocalBook(snapshot);
+
+    const better = await restOrder(v, maker, { side: 'BUY', limit_price: px(0), base_size: '0.002' });
+    const pushed = await socket.next((f) => f['type'] === 'l2update', 5_000, from);
+    expect(pushed['sequence']).toBe((snapshot['sequence'] as number) + 1);
+    const changes = pushed['changes'] as Frame[];
+    expect(changes, JSON.stringify(changes)).toHaveLength(2);
+    expect(changes).toEqual(
+      expect.arrayContaining([
+        { side: 'bid', price: px(0), size: '0.002', order_count: 1 },
+        expect.objectContaining({ side: 'bid', price: px(-50), size: '0' }),
+      ]),
+    );
+    local.apply(pushed);
+    // Pushed out, not gone: the order still rests, 51st, where a client of the top 50 does not see it.
+    expect(local.levels()).toEqual(restLevels(await v.book(BTC)));
+    const deeper = await v.call<{ orderbook: WireOrderBook }>('GET', `/products/${BTC}/orderbook`, { query: { depth: '51' } });
+    expect(deeper.body.orderbook.bids.at(-1)).toEqual({ price: px(-50), size: '0.001', order_count: 1 });
+
+    const mark = socket.mark();
+    await restCancel(v, maker, better.order_id);
+    const back = await socket.next((f) => f['type'] === 'l2update', 5_000, mark);
+    expect(back['sequence']).toBe((pushed['sequence'] as number) + 1);
+    expect(back['changes']).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ side: 'bid', price: px(0), size: '0' }),
+        { side: 'bid', price: px(-50), size: '0.001', order_count: 1 },
+      ]),
+    );
+    local.apply(back);
+    expect(local.levels()).toEqual(restLevels(await v.book(BTC)));
+  });
+
   it('one sub for several products sends a snapshot of each, and updates only for the products that change', async () => {
     const v = venue();
     const maker = await v.newTrader();
@@ -239,6 +285,58 @@ describe('candles', () => {
     const first = (updates[0]?.['candles'] as Frame[]).at(-1);
     if (first?.['start'] === last?.['start']) expect(last).toMatchObject({ open: '90000000', high: '90000000', volume: '0.006' });
     else expect(last).toMatchObject({ open: '89000000', volume: '0.002' });
+  });
+});
+
+/** One-minute candles as docs/api.md defines them, from public trades: per minute the first, highest, lowest and last price and the size traded. */
+function candlesOf(trades: readonly WirePublicTrade[]): { start: string; open: string; high: string; low: string; close: string; volume: bigint }[] {
+  const oldestFirst = [...trades].sort((a, b) => (BigInt(a.time) < BigInt(b.time) ? -1 : BigInt(a.time) > BigInt(b.time) ? 1 : 0));
+  const candles = new Map<bigint, { start: string; open: string; high: string; low: string; close: string; volume: bigint }>();
+  for (const trade of oldestFirst) {
+    const start = BigInt(trade.time) - (BigInt(trade.time) % 60_000_000_000n);
+    const candle = candles.get(start) ?? { start: String(start), open: trade.price, high: trade.price, low: trade.price, close: trade.price, volume: 0n };
+    if (BigInt(trade.price) > BigInt(candle.high)) candle.high = trade.price;
+    if (BigInt(trade.price) < BigInt(candle.low)) candle.low = trade.price;
+    candle.close = trade.price;
+    candle.volume += atoms(trade.size, 8);
+    candles.set(start, candle);
+  }
+  return [...candles.values()];
+}
+
+describe('candles snapshot', () => {
+  it('holds the open, high, low, close and volume of the trades made before the subscription', async () => {
+    const v = venue();
+    const [maker, taker] = [await v.newTrader(), await v.newTrader()];
+    // Open 90 000 000, high 91 000 000, low 88 000 000, close 89 000 000, 0.010 ETH in all.
+    const fills: [price: string, size: string][] = [
+      ['90000000', '0.004'],
+      ['91000000', '0.001'],
+      ['88000000', '0.002'],
+      ['89000000', '0.003'],
+    ];
+    for (const [price, size] of fills) {
+      await restOrder(v, maker, { product_id: ETH, side: 'SELL', limit_price: price, base_size: size });
+      await restOrder(v, taker, { product_id: ETH, side: 'BUY', limit_price: price, base_size: size });
+    }
+
+    const socket = await v.connect();
+    const from = socket.mark();
+    await sub(socket, 'candles', [ETH]);
+    const snapshot = await socket.next((f) => f['channel'] === 'candles' && f['type'] === 'snapshot', 5_000, from);
+    const candles = snapshot['candles'] as Frame[];
+
+    // The tape holds every ETH trade of this venue (far fewer than its 1,000), other tests' included, and the
+    // minute may have turned between these four: the candles are whatever the tape's trades make of them.
+    const tape = await v.call<{ trades: WirePublicTrade[] }>('GET', `/products/${ETH}/trades`, { query: { limit: '1000' } });
+    const ours = tape.body.trades.slice(0, fills.length).reverse();
+    expect(ours.map((t) => [t.price, t.size])).toEqual(fills);
+    const expected = candlesOf(tape.body.trades);
+    expect(expected.length).toBeLessThanOrEqual(60);
+    expect(candles.map((c) => ({ ...c, volume: atoms(c['volume'] as string, 8) }))).toEqual(expected);
+    expect(candles.at(-1)).toMatchObject({ close: '89000000' });
+    const traded = candles.reduce((sum, c) => sum + atoms(c['volume'] as string, 8), 0n);
+    expect(traded >= atoms('0.01', 8)).toBe(true);
   });
 });
 

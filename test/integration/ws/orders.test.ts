@@ -159,6 +159,26 @@ describe('create_order', () => {
     expect(order.status).toBe('open');
   });
 
+  it('wait true answers once the engine has processed the order (docs/api.md): the first answer already holds it open', async () => {
+    const v = venue();
+    const { socket } = await desk(v);
+    const id = cid('wait-first');
+    const first = await socket.request({ op: 'create_order', data: limitData('buy', px(-30), '0.001', { wait: true, client_order_id: id }) });
+    expect(first['type'], JSON.stringify(first)).toBe('update');
+    expect((first['data'] as { client_order_id: string; status: string }[]).filter((o) => o.client_order_id === id).map((o) => o.status)).toContain('open');
+  });
+
+  it('wait that is not a boolean is refused, naming the field, and places nothing', async () => {
+    const v = venue();
+    const { trader, socket } = await desk(v);
+    const data = limitData('buy', px(-30), '0.001', { wait: 'true', client_order_id: cid('wait-text') });
+    const answer = await socket.request({ op: 'create_order', data });
+    expect(answer['channel']).toBe('orders');
+    expectErrorEvent(answer, 400, 'wait: expected boolean');
+    expect(answer['data']).toEqual(data);
+    expect(await v.activeOrders(trader)).toEqual([]);
+  });
+
   it('a creator that is not subscribed still hears about its own order', async () => {
     const v = venue();
     const trader = await v.newTrader();
