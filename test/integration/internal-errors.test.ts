@@ -4,7 +4,7 @@
 // command is not a failed commit: the venue commits what the command changed and goes on serving, whereas a
 // failed write halts it (docs/api.md, E0901), which these tests must not trigger.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BTC, expectError, expectOrderRecord, px, useVenue, type TestVenue, type Trader } from './harness';
+import { BTC, activeOrders, archivedOrders, balanceOf, expectError, expectOrderRecord, getAccount, px, useVenue, type TestVenue, type Trader } from './harness';
 import { TestSocket, type Frame } from './ws/ws-client';
 
 const venue = useVenue({ cleanBooks: true });
@@ -85,6 +85,26 @@ describe('a create_order the venue fails to carry out', () => {
     const retried = await v.call<{ order: unknown }>('POST', '/api/v1/orders', { key: trader.creds, body: { ...body, wait: true } });
     expect(retried.status, JSON.stringify(retried.body)).toBe(200);
     expect(expectOrderRecord(retried.body.order)).toMatchObject({ status: 'ACTIVE', client_order_id: 'rest-faulted' });
+  });
+
+  it('after the order was made ends it DONE E0901 rather than leave it SUBMITTED, holding funds and its client order id', async () => {
+    const v = venue();
+    const trader = await v.newTrader({ VND: '100000000000' });
+    const body = { product_id: BTC, side: 'BUY', limit_price: px(-500), base_size: '0.001', client_order_id: 'half-made' };
+    // Past the order's creation: the hold is where a fault leaves a made order behind.
+    const exchange = v.running.venue.exchange as unknown as { reserve: () => boolean };
+    vi.spyOn(exchange, 'reserve').mockImplementation(() => {
+      throw new Error('injected fault in exchange.reserve');
+    });
+    expectError(await v.call('POST', '/api/v1/orders', { key: trader.creds, body }), 500, 'E0901_InternalError', 'Internal');
+    vi.restoreAllMocks();
+
+    expect(await activeOrders(v, trader)).toEqual([]);
+    const [ended] = await archivedOrders(v, trader);
+    expect(ended).toMatchObject({ status: 'DONE', done_reason: 'REJECTED', reject_reason: 'E0901_InternalError', client_order_id: 'half-made' });
+    expect(balanceOf(await getAccount(v, trader), 'VND')).toEqual({ balance: 100_000_000_000n, free: 100_000_000_000n, locked: 0n });
+    const retried = await v.call<{ order: unknown }>('POST', '/api/v1/orders', { key: trader.creds, body: { ...body, wait: true } });
+    expect(retried.status, JSON.stringify(retried.body)).toBe(200);
   });
 
   it('is the catalogue’s E0901 record: HTTP 500, Internal, retry allowed', async () => {

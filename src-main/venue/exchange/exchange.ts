@@ -322,18 +322,37 @@ export class Exchange {
     const submitted = { ...row };
     this.changed(order);
 
-    if (!this.reserve(order)) {
-      this.finish(order, 'REJECTED', 'E0201_InsufficientBalance');
-      return { submitted, processed: order };
-    }
-    user.row.totalAcceptedOrders += 1n;
-    if (request.scheduledAt > now) {
-      this.setStatus(order, 'SCHEDULED');
-      this.timed.add(order);
-    } else {
-      this.start(order);
+    try {
+      if (!this.reserve(order)) {
+        this.finish(order, 'REJECTED', 'E0201_InsufficientBalance');
+        return { submitted, processed: order };
+      }
+      user.row.totalAcceptedOrders += 1n;
+      if (request.scheduledAt > now) {
+        this.setStatus(order, 'SCHEDULED');
+        this.timed.add(order);
+      } else {
+        this.start(order);
+      }
+    } catch (err) {
+      this.endFaulted(order);
+      throw err;
     }
     return { submitted, processed: order };
+  }
+
+  /**
+   * A venue fault (a bug, not a refusal) broke off an order's placement. The command's changes are committed
+   * all the same, so the order must not stay live half-made (SUBMITTED forever, its client order id taken, its
+   * hold kept): it ends with E0901, keeping any fills it made.
+   */
+  private endFaulted(order: LiveOrder): void {
+    if (!this.byId.has(order.row.orderId)) return;
+    try {
+      this.finish(order, order.filledLots > 0 ? 'CANCELED' : 'REJECTED', 'E0901_InternalError');
+    } catch {
+      // Ending it failed as well: the fault's own error is the one to report.
+    }
   }
 
   cancel(userId: string, target: CancelTarget): OrderRow {
