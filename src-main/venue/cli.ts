@@ -3,8 +3,23 @@
  * [--order-rate 50] [--request-rate 200]`: the local venue headless, exactly as the venue contract describes it.
  */
 import { parseArgs } from 'node:util';
-import { DEFAULT_ORDER_RATE, DEFAULT_REQUEST_RATE, DEFAULT_SEED, startVenue } from './server';
+import { DEFAULT_ORDER_RATE, DEFAULT_REQUEST_RATE, DEFAULT_SEED, startVenue, type RunningVenue } from './server';
 import { DEFAULT_MAX_OPEN_ORDERS } from './venue';
+
+const USAGE = `usage: npm run venue -- [--port 8787] [--data ./venue-data] [--simulate] [--seed 1]
+                     [--max-open-orders ${DEFAULT_MAX_OPEN_ORDERS}] [--order-rate ${DEFAULT_ORDER_RATE}] [--request-rate ${DEFAULT_REQUEST_RATE}]
+
+  --port             loopback port to listen on; 0 picks a free one (default 8787)
+  --data             data folder, created if missing (default ./venue-data)
+  --simulate         run the market simulator: simulated makers and takers on every product
+  --seed             the simulator's seed: the same seed, the same market (default ${DEFAULT_SEED})
+  --max-open-orders  per account (default ${DEFAULT_MAX_OPEN_ORDERS})
+  --order-rate       orders per key and second, 0 for no limit (default ${DEFAULT_ORDER_RATE})
+  --request-rate     requests per key and second, 0 for no limit (default ${DEFAULT_REQUEST_RATE})
+
+Exit codes: 0 stopped by SIGINT or SIGTERM, 1 could not start or run (busy port, unusable or busy folder),
+2 bad arguments.
+`;
 
 function die(reason: string, code = 2): never {
   process.stderr.write(`venue: ${reason}\n`);
@@ -30,6 +45,7 @@ try {
       'max-open-orders': { type: 'string' },
       'order-rate': { type: 'string' },
       'request-rate': { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
     allowPositionals: false,
@@ -38,9 +54,29 @@ try {
   die(err instanceof Error ? err.message.split('\n')[0] ?? 'bad arguments' : 'bad arguments');
 }
 
+if (args.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+
 const port = count(args.port, 'port', 8787, 0, 65535);
 const dataDir = args.data ?? './venue-data';
 if (dataDir === '') die('--data must name a folder');
+
+// Signals are taken from the start: one that arrives while the venue opens stops it once it has opened, so
+// the folder is left as a clean stop leaves it, and the exit is 0 as for any stop.
+let running: RunningVenue | undefined;
+let stopRequested = false;
+const stop = (): void => {
+  if (stopRequested) return;
+  stopRequested = true;
+  running?.close().then(
+    () => process.exit(0),
+    (err: unknown) => die(`could not stop cleanly: ${err instanceof Error ? err.message : String(err)}`, 1),
+  );
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
 
 startVenue({
   port,
@@ -53,19 +89,14 @@ startVenue({
   // Exiting non-zero lets whatever supervises the venue start it again; it resumes from what it committed.
   onHalt: (reason) => die(`${reason.message}; start it again to resume`, 1),
 })
-  .then((running) => {
-    process.stdout.write(`venue listening on ${running.baseUrl}\n`);
-    let stopping = false;
-    const stop = (): void => {
-      if (stopping) return;
-      stopping = true;
-      running.close().then(
-        () => process.exit(0),
-        (err: unknown) => die(`could not stop cleanly: ${err instanceof Error ? err.message : String(err)}`, 1),
-      );
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+  .then((started) => {
+    running = started;
+    if (stopRequested) {
+      stopRequested = false;
+      stop();
+      return;
+    }
+    process.stdout.write(`venue listening on ${started.baseUrl}\n`);
   })
   .catch((err: unknown) => {
     const code = (err as { code?: unknown }).code;

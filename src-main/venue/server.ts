@@ -45,6 +45,12 @@ export const DEFAULT_SEED = 1;
 export const DEFAULT_REQUEST_RATE = 200;
 /** How often the clock looks for GTT expiries, scheduled starts and TWAP slices. */
 const CLOCK_MS = 50;
+/**
+ * How long closing waits for requests still arriving. Requests in flight finish in milliseconds (they await a
+ * commit); a client that sent half a body and stalled would otherwise hold the exit forever, since a closing
+ * server no longer times requests out.
+ */
+const CLOSE_GRACE_MS = 5_000;
 
 export async function startVenue(options: StartVenueOptions): Promise<RunningVenue> {
   const venue = await Venue.open({
@@ -92,7 +98,12 @@ export async function startVenue(options: StartVenueOptions): Promise<RunningVen
       await simulator?.stop();
       ws.close();
       // Stop accepting, let requests in flight finish (they await their commits), then flush and close.
-      await app.close();
+      const cutOff = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS);
+      try {
+        await app.close();
+      } finally {
+        clearTimeout(cutOff);
+      }
       await venue.close();
     })();
     return closing;

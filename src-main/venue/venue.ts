@@ -4,7 +4,7 @@
  * venue's fee account and the local user (funded, admin) and writes bootstrap.json.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { apiError } from '../../src-shared/errors/api-error';
 import { isReason, toAtoms } from '../../src-shared/protocol/decimal';
@@ -15,7 +15,7 @@ import type { Level2Change } from '../../src-shared/protocol/ws';
 import { Exchange, FEE_ACCOUNT_ID, STARTING_BALANCES_KEY, type OrderEvent } from './exchange/exchange';
 import { RECENT_TRADES, bookSequenceKey } from './exchange/market';
 import { PublishedBook } from './market-data/level2';
-import { openStore, type TradeRow, type VenueStore } from './store';
+import { lockDataFolder, openStore, type FolderLock, type TradeRow, type VenueStore } from './store';
 
 export interface VenueOptions {
   dataDir: string;
@@ -73,6 +73,8 @@ interface PendingCommit {
 const MASTER_KEY_FILE = 'venue.key';
 const DATABASE_FILE = 'venue.sqlite';
 const BOOTSTRAP_FILE = 'bootstrap.json';
+/** The name of the local user's first key, by which a restart finds it. */
+const LOCAL_KEY_NAME = 'local';
 
 
 export class Venue {
@@ -100,22 +102,42 @@ export class Venue {
   }
 
   private readonly fresh: boolean;
+  /** This folder is ours while the venue is open (see folder-lock.ts). */
+  private readonly lock: FolderLock;
   private readonly commitEvery: number;
 
   private constructor(readonly options: VenueOptions) {
-    mkdirSync(options.dataDir, { recursive: true });
     this.now = options.now ?? monotonicNanos();
     this.commitEvery = options.commitEvery ?? DEFAULT_COMMIT_EVERY;
     if (!Number.isSafeInteger(this.commitEvery) || this.commitEvery < 1) throw new RangeError(`commitEvery must be a positive integer, got ${this.commitEvery}`);
-    this.store = openStore(join(options.dataDir, DATABASE_FILE), options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding });
-    this.keys = new KeyRing(masterKey(options.dataDir));
-    this.exchange = new Exchange({
-      now: this.now,
-      newId: () => newUuidV7(),
-      maxOpenOrders: options.maxOpenOrders ?? DEFAULT_MAX_OPEN_ORDERS,
-    });
-    this.exchange.setArchive(this.store);
-    this.fresh = this.restore();
+    mkdirSync(options.dataDir, { recursive: true });
+    this.lock = lockDataFolder(options.dataDir, options.nativeBinding);
+    let store: VenueStore | undefined;
+    const keyFile = join(options.dataDir, MASTER_KEY_FILE);
+    const hadKey = existsSync(keyFile);
+    try {
+      this.store = store = openStore(join(options.dataDir, DATABASE_FILE), options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding });
+      this.keys = new KeyRing(masterKey(keyFile));
+      this.exchange = new Exchange({
+        now: this.now,
+        newId: () => newUuidV7(),
+        maxOpenOrders: options.maxOpenOrders ?? DEFAULT_MAX_OPEN_ORDERS,
+      });
+      this.exchange.setArchive(this.store);
+      this.fresh = this.restore();
+    } catch (err) {
+      store?.close();
+      this.lock.release();
+      throw err;
+    }
+    if (!this.fresh && !hadKey) {
+      // A new master key derives other secrets than the ones the traders hold: every key would fail (REST
+      // hashes still match, WebSocket signatures would not) and bootstrap.json would be rewritten wrong.
+      rmSync(keyFile, { force: true });
+      this.store.close();
+      this.lock.release();
+      throw new Error(`${keyFile} is missing, and this folder has accounts whose API secrets are derived from it: put it back (from a backup), or start on an empty folder`);
+    }
   }
 
   /**
@@ -265,14 +287,16 @@ export class Venue {
     chmodSync(file, 0o600);
   }
 
-  /** The local user and its key, with the secret derived again: for the host that embeds this venue. */
+  /**
+   * The local user and its key, with the secret derived again: for the host that embeds this venue. Found in
+   * the tables (the admin's first key, named LOCAL_KEY_NAME), not in bootstrap.json: a first start that stopped
+   * before writing the file (a busy port, a signal) or a file deleted by hand loses nothing.
+   */
   localCredentials(): { user_id: string; api_key: string; api_secret: string } | undefined {
-    let ids: { user_id: string; api_key: string } | undefined = this.createdBootstrap;
-    const file = join(this.options.dataDir, BOOTSTRAP_FILE);
-    if (ids === undefined && existsSync(file)) ids = JSON.parse(readFileSync(file, 'utf8')) as { user_id: string; api_key: string };
-    if (ids === undefined) return undefined;
-    const secret = this.keys.secretOf(ids.api_key);
-    return secret === undefined ? undefined : { user_id: ids.user_id, api_key: ids.api_key, api_secret: secret };
+    const key = this.keys.oldestNamed(LOCAL_KEY_NAME, (userId) => this.exchange.user(userId)?.isAdmin === true);
+    if (key === undefined) return undefined;
+    const secret = this.keys.secretOf(key.apiKey);
+    return secret === undefined ? undefined : { user_id: key.userId, api_key: key.apiKey, api_secret: secret };
   }
 
   async close(): Promise<void> {
@@ -281,6 +305,7 @@ export class Venue {
     if (this.halted === undefined) await this.run(() => undefined);
     await this.store.flush();
     this.store.close();
+    this.lock.release();
   }
 
   private restore(): boolean {
@@ -318,7 +343,7 @@ export class Venue {
       if (isReason(atoms)) throw new Error(`LOCAL_USER_BALANCES ${asset}: ${atoms.reason}`);
       this.exchange.fund(user.id, asset, atoms);
     }
-    const { row, secret } = this.keys.create(user.id, { name: 'local', readOnly: false, expiredAt: null }, this.now());
+    const { row, secret } = this.keys.create(user.id, { name: LOCAL_KEY_NAME, readOnly: false, expiredAt: null }, this.now());
     const changes = this.exchange.takeChanges();
     changes.apiKeys = [row];
     await this.store.commit(changes);
@@ -326,8 +351,7 @@ export class Venue {
   }
 }
 
-function masterKey(dataDir: string): Buffer {
-  const file = join(dataDir, MASTER_KEY_FILE);
+function masterKey(file: string): Buffer {
   if (!existsSync(file)) writeFileSync(file, randomBytes(32), { mode: 0o600, flag: 'wx' });
   return readFileSync(file);
 }

@@ -1,7 +1,7 @@
 // `npm run venue` as the venue contract describes it: the listening line, bootstrap.json, exit codes, SIGTERM.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -18,6 +18,10 @@ interface Run {
 function runVenue(args: string[]): Run {
   const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   const run: Run = { child, stdout: '', stderr: '', exit: new Promise((resolve) => child.on('exit', (code) => resolve(code))) };
+  // A test that fails half-way must not leave its venue running.
+  onTestFinished(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
   child.stdout?.on('data', (chunk: Buffer) => (run.stdout += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (run.stderr += chunk.toString()));
   return run;
@@ -89,5 +93,84 @@ describe('npm run venue', () => {
     expect(await run.exit).toBe(1);
     expect(run.stderr.trim()).toBe(`venue: port ${port} is busy`);
     blocker.close();
+
+    // That first start made the local user before the port refused it: the next start still hands it over.
+    const again = runVenue(['--port', '0', '--data', data]);
+    const baseUrl = await listening(again);
+    const boot = JSON.parse(readFileSync(join(data, 'bootstrap.json'), 'utf8')) as Record<string, string>;
+    const reply = await fetch(`${baseUrl}/accounts/${boot['user_id'] ?? ''}`, { headers: { 'nova-key': boot['api_key'] ?? '', 'nova-secret': boot['api_secret'] ?? '' } });
+    expect(reply.status).toBe(200);
+    again.child.kill('SIGTERM');
+    expect(await again.exit).toBe(0);
+  });
+
+  it('refuses a second venue on a folder in use, and a used folder whose venue.key is gone', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'nova-cli-folder-'));
+    onTestFinished(() => rmSync(data, { recursive: true, force: true }));
+    const first = runVenue(['--port', '0', '--data', data]);
+    const baseUrl = await listening(first);
+    const second = runVenue(['--port', '0', '--data', data]);
+    expect(await second.exit).toBe(1);
+    expect(second.stderr.trim()).toBe(`venue: another venue is running on ${data}: stop it first, or start this one on another folder`);
+    expect((await fetch(`${baseUrl}/products`)).status, 'the first still serves').toBe(200);
+    first.child.kill('SIGTERM');
+    expect(await first.exit).toBe(0);
+
+    // Without its master key the folder's secrets cannot be derived: a new key would make every one wrong.
+    const bootstrap = readFileSync(join(data, 'bootstrap.json'), 'utf8');
+    rmSync(join(data, 'venue.key'));
+    const keyless = runVenue(['--port', '0', '--data', data]);
+    expect(await keyless.exit).toBe(1);
+    expect(keyless.stderr.trim().split('\n')).toHaveLength(1);
+    expect(keyless.stderr).toMatch(/venue\.key is missing/);
+    expect(readFileSync(join(data, 'bootstrap.json'), 'utf8'), 'bootstrap.json untouched').toBe(bootstrap);
+    expect(existsSync(join(data, 'venue.key')), 'no new key left behind').toBe(false);
+  });
+
+  it('on SIGTERM stops within its grace even while a client has sent half a request', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'nova-cli-stall-'));
+    onTestFinished(() => rmSync(data, { recursive: true, force: true }));
+    const run = runVenue(['--port', '0', '--data', data]);
+    const url = new URL(await listening(run));
+    const stalled = connect(Number(url.port), '127.0.0.1');
+    onTestFinished(() => {
+      stalled.destroy();
+    });
+    await new Promise<void>((resolve) => stalled.once('connect', resolve));
+    // The headers promise 50 bytes of body; 5 come, then nothing.
+    stalled.write('POST /sim/users HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{"bal');
+    stalled.on('error', () => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+  });
+
+  it('prints its usage with --help and exits 0', async () => {
+    const run = runVenue(['--help']);
+    expect(await run.exit).toBe(0);
+    expect(run.stdout).toMatch(/^usage: npm run venue -- /);
+    expect(run.stdout).toMatch(/--simulate/);
+  });
+
+  it('with --simulate opens books that have both sides', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'nova-cli-sim-'));
+    onTestFinished(() => rmSync(data, { recursive: true, force: true }));
+    const run = runVenue(['--port', '0', '--data', data, '--simulate']);
+    const baseUrl = await listening(run);
+    // The simulator quotes at its first step, a tick after the venue listens.
+    const sides = async (product: string) => {
+      const { orderbook } = (await (await fetch(`${baseUrl}/products/${product}/orderbook`)).json()) as { orderbook: { bids: unknown[]; asks: unknown[] } };
+      return { bids: orderbook.bids.length > 0, asks: orderbook.asks.length > 0 };
+    };
+    for (const product of ['BTC-VND', 'ETH-VND', 'SOL-VND']) {
+      let seen = await sides(product);
+      for (let i = 0; i < 100 && !(seen.bids && seen.asks); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        seen = await sides(product);
+      }
+      expect(seen, product).toEqual({ bids: true, asks: true });
+    }
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
   });
 });

@@ -90,6 +90,15 @@ export class KeyRing {
     return row === undefined ? undefined : this.derive(apiKey, row.secretNonce);
   }
 
+  /** The oldest key with this name whose owner passes `owns`. */
+  oldestNamed(name: string, owns: (userId: string) => boolean): ApiKeyRow | undefined {
+    let oldest: ApiKeyRow | undefined;
+    for (const key of this.keys.values()) {
+      if (key.name === name && owns(key.userId) && (oldest === undefined || key.createdAt < oldest.createdAt)) oldest = key;
+    }
+    return oldest;
+  }
+
   keysOf(userId: string): ApiKeyRow[] {
     return [...this.keys.values()].filter((k) => k.userId === userId);
   }

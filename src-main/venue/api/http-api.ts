@@ -133,11 +133,16 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+/** How long a request may take to arrive whole. */
+const REQUEST_TIMEOUT_MS = 30_000;
+
 export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInstance {
   const app = Fastify({
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     logger: false,
     return503OnClosing: true,
+    // A request whose body stalls is answered 408 rather than held open for good (Node checks every 30 s).
+    requestTimeout: REQUEST_TIMEOUT_MS,
     routerOptions: { maxParamLength: MAX_PATH_PARAM },
     // Failures before routing still answer with the interface's error object (7.1), not Fastify's own body.
     frameworkErrors: (error, request, reply) => {

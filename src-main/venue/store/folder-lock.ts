@@ -1,0 +1,29 @@
+/**
+ * One venue per data folder. Two venues on one folder would each keep their own memory of the same tables and
+ * commit over each other: an acknowledged change of one lost to the other's next write. The lock is SQLite's
+ * exclusive lock on a file of its own, held for the venue's life: the operating system drops it with the
+ * process or thread that held it (a crash leaves nothing stale behind), on every platform SQLite runs on.
+ */
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+
+const LOCK_FILE = 'venue.lock';
+/** A venue worker that just ended (the desk restarts it at once) lets go within moments. */
+const WAIT_MS = 2_000;
+
+export interface FolderLock {
+  release(): void;
+}
+
+export function lockDataFolder(dataDir: string, nativeBinding: string | undefined): FolderLock {
+  const db = new Database(join(dataDir, LOCK_FILE), { timeout: WAIT_MS, ...(nativeBinding === undefined ? {} : { nativeBinding }) });
+  try {
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.exec('BEGIN EXCLUSIVE');
+  } catch (err) {
+    db.close();
+    if ((err as { code?: unknown }).code === 'SQLITE_BUSY') throw new Error(`another venue is running on ${dataDir}: stop it first, or start this one on another folder`);
+    throw err;
+  }
+  return { release: () => db.close() };
+}
