@@ -178,3 +178,43 @@ describe('the book sequence after a restart', () => {
     }
   });
 });
+
+describe('stops after a restart', () => {
+  it('a GTT stop still triggers on a trade at its price, and a scheduled one starts once, both as before the restart', async () => {
+    const v = await startTestVenue();
+    try {
+      const stopper = await v.newTrader({ BTC: '1' });
+      const maker = await v.newTrader({ BTC: '1' });
+      const taker = await v.newTrader({ VND: '100000000000' });
+      const place = async (userId: string, fields: Record<string, string>) => {
+        const { venue } = v.running;
+        const parsed = parseCreateOrder(fields, { now: venue.now() });
+        if (parsed instanceof ApiError) throw parsed;
+        return (await venue.run(() => venue.exchange.place(userId, parsed))).processed.row.orderId;
+      };
+      const trade = async (price: number) => {
+        await place(maker.userId, { product_id: 'BTC-VND', side: 'SELL', limit_price: String(price * 10_000), base_size: '0.0001' });
+        await place(taker.userId, { product_id: 'BTC-VND', side: 'BUY', limit_price: String(price * 10_000), base_size: '0.0001' });
+      };
+      await trade(250_000);
+      const inAnHour = String((BigInt(Date.now()) + 3_600_000n) * 1_000_000n);
+      const stop = { product_id: 'BTC-VND', side: 'SELL', type: 'STOP', order_stop_type: 'STOP_LOSS', stop_trigger_price: String(249_000 * 10_000), limit_price: String(248_000 * 10_000), base_size: '0.0001' };
+      const gtt = await place(stopper.userId, { ...stop, time_in_force: 'GTT', expired_at: inAnHour });
+      const scheduled = await place(stopper.userId, { ...stop, scheduled_at: String((BigInt(Date.now()) + 100n) * 1_000_000n) });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await v.restart();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const market = v.running.venue.exchange.markets.get('BTC-VND');
+      const order = (id: string) => v.running.venue.exchange.activeOrders(stopper.userId, {}).find((o) => o.row.orderId === id);
+      expect(order(gtt)?.row.status).toBe('SCHEDULED');
+      expect(order(scheduled)?.row.status).toBe('SCHEDULED');
+      // Each waits in the stop book once: a stop started twice would trigger twice.
+      expect(market?.stops.size).toBe(2);
+      await trade(249_000);
+      expect(order(gtt), 'the GTT stop triggered and rests at its limit').toMatchObject({ row: { status: 'ACTIVE' } });
+      expect(order(scheduled), 'the scheduled stop triggered and rests at its limit').toMatchObject({ row: { status: 'ACTIVE' } });
+    } finally {
+      await v.close();
+    }
+  });
+});

@@ -211,7 +211,9 @@ export class Exchange {
       user.openOrders += 1;
     } else {
       user.pendingOrders += 1;
-      if (row.status === 'SCHEDULED' && row.type === 'STOP' && !this.timed.has(order)) {
+      // A stop without scheduled_at waited in the stop book from its acceptance; one with it is started again by
+      // the clock (it checks the trigger against the last trade then), whether or not it had started before.
+      if (row.status === 'SCHEDULED' && row.type === 'STOP' && row.scheduledAt === null) {
         market.stops.add(row.seq, order.side, row.stopType === 'TAKE_PROFIT' ? 'TAKE_PROFIT' : 'STOP_LOSS', order.stopTriggerTicks);
       }
     }
@@ -423,21 +425,28 @@ export class Exchange {
   tick(): void {
     if (this.timed.size === 0) return;
     const now = this.options.now();
-    for (const order of [...this.timed]) {
+    const due = [...this.timed];
+    // Expiries first: an order whose time is up trades no more, not with a TWAP slice or a scheduled start
+    // that falls due in the same tick, and an order scheduled to start after it should have ended never starts.
+    for (const order of due) {
       if (!this.byId.has(order.row.orderId)) {
         this.timed.delete(order);
         continue;
       }
-      if (order.row.status === 'SCHEDULED' && order.row.scheduledAt !== null && order.row.scheduledAt <= now) {
-        this.start(order);
-      } else if (order.twap !== undefined) {
-        // A TWAP is done when its window ends (or it fills), not when its last slice has run.
-        if (order.row.expiredAt !== null && order.row.expiredAt <= now) this.finish(order, order.filledLots >= order.lots ? 'FILLED' : 'EXPIRED', '');
-        else if (order.twap.slicesLeft > 0 && order.twap.nextAt <= now) this.slice(order);
-      } else if (order.row.expiredAt !== null && order.row.expiredAt <= now && order.twap === undefined) {
-        this.finish(order, 'EXPIRED', '');
-      }
+      // A TWAP is done when its window ends (or it fills), not when its last slice has run.
+      if (order.row.expiredAt !== null && order.row.expiredAt <= now) this.finish(order, order.twap !== undefined && order.filledLots >= order.lots ? 'FILLED' : 'EXPIRED', '');
     }
+    for (const order of due) {
+      if (!this.byId.has(order.row.orderId)) continue;
+      if (this.dueToStart(order, now)) this.start(order);
+      else if (order.twap !== undefined && order.twap.slicesLeft > 0 && order.twap.nextAt <= now) this.slice(order);
+    }
+  }
+
+  /** SCHEDULED for its scheduled_at, which has come; a stop already started waits in the stop book instead. */
+  private dueToStart(order: LiveOrder, now: bigint): boolean {
+    const { row } = order;
+    return row.status === 'SCHEDULED' && row.scheduledAt !== null && row.scheduledAt <= now && !order.market.stops.has(row.seq);
   }
 
   /** What to persist for everything since the last call. Rows are copies: later commands cannot change them. */
@@ -530,6 +539,8 @@ export class Exchange {
         this.trigger(order);
       } else {
         market.stops.add(row.seq, order.side, stopType, order.stopTriggerTicks);
+        // A GTT stop expires whether or not it ever triggers.
+        if (row.expiredAt !== null) this.timed.add(order);
       }
       return;
     }
