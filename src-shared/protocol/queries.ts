@@ -389,7 +389,7 @@ function assetAmount(assetId: string, amount: unknown, assetField: string, amoun
   return isReason(atoms) ? fromReason(amountField, atoms) : { assetId: asset.id, atoms };
 }
 
-const SimUserShape = z.object({ balances: z.unknown().optional(), maker_fee_rate: z.string().optional(), taker_fee_rate: z.string().optional() });
+const SimUserShape = z.object({ balances: z.unknown().optional(), maker_fee_rate: z.string().nullish(), taker_fee_rate: z.string().nullish() });
 
 export interface SimUserBody {
   readonly balances: readonly AssetAmount[];
@@ -401,8 +401,8 @@ export interface SimUserBody {
 /** A trader practises at their own venue's fee tier: at most 10 %, in steps of 0.0001 %. */
 const MAX_FEE_RATE_PPM = 100_000n;
 
-function feeRate(field: string, text: string | undefined): string | ApiError | undefined {
-  if (text === undefined) return undefined;
+function feeRate(field: string, text: string | null | undefined): string | ApiError | undefined {
+  if (text == null) return undefined;
   const ppm = toAtoms(text, 6);
   if (isReason(ppm)) return fromReason(field, ppm);
   if (ppm > MAX_FEE_RATE_PPM) return outOfRange(`${field}: must be at most 0.1`);
@@ -428,6 +428,7 @@ export function parseSimUserBody(body: unknown): SimUserBody | ApiError {
   }
   const balances: AssetAmount[] = [];
   for (const [assetId, amount] of Object.entries(raw)) {
+    if (amount === null) continue;
     const entry = assetAmount(assetId, amount, `balances.${assetId}`, `balances.${assetId}`);
     if (entry instanceof Error) return entry;
     balances.push(entry);

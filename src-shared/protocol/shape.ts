@@ -37,7 +37,8 @@ export function shapeError(error: z.ZodError, input: unknown, root = 'request bo
       return apiError('E0110_ValueOutOfRange', `${field}: too large to represent`);
     }
     const got = jsonTypeOf(value);
-    if (got === 'undefined') return apiError('E0101_InvalidArgument', `${field}: required`);
+    // null counts as absent (docs/api.md, Conventions): where the shape refuses it, the field is required.
+    if (got === 'undefined' || got === 'null') return apiError('E0101_InvalidArgument', `${field}: required`);
     return apiError('E0101_InvalidArgument', `${field}: expected ${issue.expected}, got ${got}`);
   }
   return apiError('E0101_InvalidArgument', `${field}: ${issue.message}`);

@@ -246,17 +246,20 @@ describe('every authenticated REST route', () => {
     for (const request of prepared) {
       const { route } = request;
       const reply = await send(request, isAdminRoute(route) ? adminReadOnly : readOnly);
-      // The /sim routes act for the admin, reads included (GET /sim/status): a read-only key cannot use them.
-      if (isWrite(route) || isAdminRoute(route)) expectError(reply, 403, 'E0004_InsufficientScope', 'INSUFFICIENT_SCOPE');
+      // The admin's read-only key reads the simulator's status (GET /sim/status) like any read, and changes nothing.
+      if (isWrite(route)) expectError(reply, 403, 'E0004_InsufficientScope', 'INSUFFICIENT_SCOPE');
       else expect(reply.status, `${routeName(route)}: ${JSON.stringify(reply.body)}`).toBe(200);
     }
     expect([await footprint(trader), await footprint(admin)]).toEqual(before);
   });
 
-  it('a trading key that is not the admin’s: 403 PermissionDenied E0003 on every /sim route', async () => {
+  it('a key that is not the admin’s, trading or read-only: 403 PermissionDenied E0003 on every /sim route', async () => {
     const prepared = await prepareAll(routes.filter(isAdminRoute), () => trader);
     const before = [await footprint(trader), await footprint(admin)];
-    for (const request of prepared) expectError(await send(request, trader.creds), 403, 'E0003_PermissionDenied', 'PermissionDenied');
+    for (const request of prepared) {
+      expectError(await send(request, trader.creds), 403, 'E0003_PermissionDenied', 'PermissionDenied');
+      expectError(await send(request, readOnly), 403, 'E0003_PermissionDenied', 'PermissionDenied');
+    }
     expect([await footprint(trader), await footprint(admin)]).toEqual(before);
   });
 

@@ -364,9 +364,11 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
   }
 
   // ---- simulation (venue contract) -------------------------------------------------------------------------
-  function admin(request: FastifyRequest): Caller {
-    const caller = authenticate(request, 'trade');
+  /** Who may use /sim: the admin's key first (E0003 for anyone else), and a key that may trade to change anything. */
+  function admin(request: FastifyRequest, scope: Scope = 'trade'): Caller {
+    const caller = authenticate(request, 'read');
     if (exchange.user(caller.userId)?.isAdmin !== true) throw apiError('E0003_PermissionDenied', 'the simulation endpoints need the venue admin key');
+    if (scope === 'trade' && caller.readOnly) throw apiError('E0004_InsufficientScope', 'this API key is read-only and cannot change the simulation');
     return caller;
   }
 
@@ -375,7 +377,7 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
     const body = ok(parseSimUserBody(request.body));
     const created = await venue.run(() => {
       // Every amount is checked before the user exists: a refusal must leave no half-funded account behind.
-      for (const b of body.balances) exchange.checkDeposit(b.assetId, b.atoms);
+      for (const b of body.balances) exchange.checkDeposit(b.assetId, b.atoms, `balances.${b.assetId}`);
       const user = exchange.createUser({ isAdmin: false, makerFeeRate: body.makerFeeRate ?? DEFAULT_MAKER_FEE_RATE, takerFeeRate: body.takerFeeRate ?? DEFAULT_TAKER_FEE_RATE });
       for (const b of body.balances) exchange.fund(user.id, b.assetId, b.atoms);
       return user;

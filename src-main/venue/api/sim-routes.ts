@@ -11,6 +11,7 @@ import type { MarketSimulator } from '../sim/market-simulator';
 const SpeedBody = z.object({ speed: z.number() });
 const VolatilityBody = z.object({ volatility: z.number() });
 const ReferencePriceBody = z.object({ product_id: z.string(), price: z.string() });
+type Scope = 'read' | 'trade';
 
 /** The shape here; the ranges and the price's increments are the simulator's to check (E0110, E0104, E0101). */
 function parse<T>(shape: z.ZodType<T>, body: unknown): T {
@@ -19,39 +20,42 @@ function parse<T>(shape: z.ZodType<T>, body: unknown): T {
   return parsed.data;
 }
 
-/** `requireAdmin` throws the API's error when the request does not carry the venue admin's key. */
-export function registerSimControls(app: FastifyInstance, sim: MarketSimulator, requireAdmin: (request: FastifyRequest) => unknown): void {
+/**
+ * `requireAdmin` throws the API's error when the request does not carry the venue admin's key, or (scope
+ * 'trade') carries a read-only one: reading the status is a read.
+ */
+export function registerSimControls(app: FastifyInstance, sim: MarketSimulator, requireAdmin: (request: FastifyRequest, scope: Scope) => unknown): void {
   app.get('/sim/status', (request) => {
-    requireAdmin(request);
+    requireAdmin(request, 'read');
     return Promise.resolve(sim.status());
   });
 
   app.post('/sim/pause', (request) => {
-    requireAdmin(request);
+    requireAdmin(request, 'trade');
     sim.pause();
     return Promise.resolve(sim.status());
   });
 
   app.post('/sim/resume', (request) => {
-    requireAdmin(request);
+    requireAdmin(request, 'trade');
     sim.resume();
     return Promise.resolve(sim.status());
   });
 
   app.post('/sim/speed', (request) => {
-    requireAdmin(request);
+    requireAdmin(request, 'trade');
     sim.setSpeed(parse(SpeedBody, request.body).speed);
     return Promise.resolve(sim.status());
   });
 
   app.post('/sim/volatility', (request) => {
-    requireAdmin(request);
+    requireAdmin(request, 'trade');
     sim.setVolatility(parse(VolatilityBody, request.body).volatility);
     return Promise.resolve(sim.status());
   });
 
   app.post('/sim/reference-price', (request) => {
-    requireAdmin(request);
+    requireAdmin(request, 'trade');
     const body = parse(ReferencePriceBody, request.body);
     sim.setReferencePrice(body.product_id, body.price);
     return Promise.resolve(sim.status());

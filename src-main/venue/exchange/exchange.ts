@@ -151,11 +151,14 @@ export class Exchange {
     this.ledger.deposit(userId, asset, atoms);
   }
 
-  /** Throws the E0110 that deposit() would, so a caller making several can refuse before changing anything. */
-  checkDeposit(asset: string, atoms: bigint): void {
+  /**
+   * Throws the E0110 that deposit() would, so a caller making several can refuse before changing anything.
+   * `field` names the amount as the request spelled it.
+   */
+  checkDeposit(asset: string, atoms: bigint, field = 'amount'): void {
     if (this.ledger.total(asset) + atoms <= MAX_ASSET_ATOMS) return;
     const most = formatAtoms(MAX_ASSET_ATOMS, findAsset(asset)?.decimals ?? 0);
-    throw apiError('E0110_ValueOutOfRange', `amount: all accounts together can hold at most ${most} ${asset}, and this deposit would pass it`);
+    throw apiError('E0110_ValueOutOfRange', `${field}: all accounts together can hold at most ${most} ${asset}, and this deposit would pass it`);
   }
 
   /** A new account's first funds: deposited, and remembered as what a reset returns the account to. */

@@ -57,8 +57,9 @@ describe('the most of an asset all accounts may hold', () => {
     const v = await fresh();
     const { ledger } = v.running.venue.exchange;
     const before = { vnd: ledger.total('VND'), accounts: [...ledger.accountIds()] };
-    const reply = await v.call('POST', '/sim/users', { key: v.admin.creds, body: { balances: { VND: '1000', BTC: '92233720369' } } });
+    const reply = await v.call<{ error: { message: string } }>('POST', '/sim/users', { key: v.admin.creds, body: { balances: { VND: '1000', BTC: '92233720369' } } });
     expectError(reply, 400, 'E0110_ValueOutOfRange');
+    expect(reply.body.error.message, 'names the field as the request spelled it').toMatch(/^E0110_ValueOutOfRange: balances\.BTC: /);
     expect({ vnd: ledger.total('VND'), accounts: [...ledger.accountIds()] }).toEqual(before);
   });
 });

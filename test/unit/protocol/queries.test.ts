@@ -288,6 +288,13 @@ describe('simulator bodies', () => {
     refused(parseSimDepositBody({ user_id: 'u 1', asset: 'ETH', amount: '1' }), 'E0101_InvalidArgument', 'user_id');
     refused(parseSimDepositBody({ asset: 'ETH', amount: '1' }), 'E0101_InvalidArgument', 'user_id: required');
   });
+
+  it('/sim bodies take null as absent: a required field is missing, an optional one or a balance entry left out', () => {
+    refused(parseSimDepositBody({ user_id: null, asset: 'ETH', amount: '1' }), 'E0101_InvalidArgument', 'user_id: required');
+    refused(parseSimDepositBody({ user_id: 'u-1', asset: 'ETH', amount: null }), 'E0101_InvalidArgument', 'amount: required');
+    expect(accepted(parseSimUserBody({ balances: { BTC: null, VND: '5' }, maker_fee_rate: null }))).toEqual({ balances: [{ assetId: 'VND', atoms: 5n }] });
+    expect(accepted(parseSimUserBody({ balances: null }))).toEqual({ balances: [] });
+  });
 });
 
 describe('every parser (property)', () => {

@@ -37,7 +37,7 @@ describe('parseWsCreateOrder', () => {
     refused(parse({ ...LIMIT, size: '0.0005' }), 'E0101_InvalidArgument', 'size: not a multiple of 0.001');
     refused(parse({ ...LIMIT, price: undefined }), 'E0101_InvalidArgument', 'price: required for a LIMIT order');
     refused(parse({ ...LIMIT, size: 1 }), 'E0101_InvalidArgument', 'size: expected string, got number');
-    refused(parse(null), 'E0101_InvalidArgument', 'data: expected object, got null');
+    refused(parse(null), 'E0101_InvalidArgument', 'data: required');
   });
 
   it('maps stp DC, CO, CN, CB to the engine names, default CN', () => {
