@@ -7,6 +7,7 @@ import { buildHttpApi } from './api/http-api';
 import { RateLimiter } from './api/rate-limit';
 import { createWsApi, type WsApiOptions } from './api/ws-api';
 import { MarketSimulator } from './sim/market-simulator';
+import { SIM_ROSTER_META_KEY, withdrawSimulatedQuotes } from './sim/sim-users';
 import { Venue } from './venue';
 
 export interface StartVenueOptions {
@@ -64,6 +65,8 @@ export async function startVenue(options: StartVenueOptions): Promise<RunningVen
   if (options.simulate === true) {
     simulator = new MarketSimulator(venue, { seed: options.seed ?? DEFAULT_SEED });
     await simulator.setup();
+  } else {
+    await venue.run(() => withdrawSimulatedQuotes(venue.exchange, venue.store.getMeta(SIM_ROSTER_META_KEY)));
   }
   const orderLimit = new RateLimiter(options.orderRate ?? DEFAULT_ORDER_RATE);
   const app = buildHttpApi(venue, {

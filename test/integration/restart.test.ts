@@ -218,3 +218,35 @@ describe('stops after a restart', () => {
     }
   });
 });
+
+describe('a folder a simulated run left, started without the simulator', () => {
+  it('opens with empty books: the simulated makers’ quotes are withdrawn, and a later simulated run quotes again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nova-unsimulated-'));
+    try {
+      const simulated = await startVenue({ port: 0, dataDir: dir, simulate: true, seed: 3 });
+      const books = (running: RunningVenue) => [...running.venue.exchange.markets.values()].map((m) => [m.book.bestBid() !== undefined, m.book.bestAsk() !== undefined]);
+      for (let i = 0; i < 100 && books(simulated).flat().includes(false); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(books(simulated).flat()).not.toContain(false);
+      await simulated.close();
+
+      const quiet = await startVenue({ port: 0, dataDir: dir });
+      try {
+        expect(books(quiet).flat()).not.toContain(true);
+        const orderbook = (await call(quiet, 'GET', '/products/BTC-VND/orderbook')).body.orderbook as { bids: unknown[]; asks: unknown[] };
+        expect(orderbook).toMatchObject({ bids: [], asks: [] });
+      } finally {
+        await quiet.close();
+      }
+      // The simulator enlists the same accounts again and quotes anew.
+      const again = await startVenue({ port: 0, dataDir: dir, simulate: true, seed: 3 });
+      try {
+        for (let i = 0; i < 100 && books(again).flat().includes(false); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(books(again).flat()).not.toContain(false);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

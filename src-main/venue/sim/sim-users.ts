@@ -46,6 +46,15 @@ export function readRoster(text: string | undefined): SimUser[] {
   return parsed.data.users.map((u) => ({ userId: u.user_id, productId: u.product_id, role: u.role, slot: u.slot }));
 }
 
+/**
+ * A venue started without its simulator takes the simulated users' quotes off the books: "without --simulate
+ * the books start empty and only real clients trade" (venue contract), even on a folder a simulated run left.
+ * Their accounts and history stay; a later simulated run enlists them again.
+ */
+export function withdrawSimulatedQuotes(exchange: Exchange, storedRoster: string | undefined): void {
+  for (const user of readRoster(storedRoster)) if (exchange.user(user.userId) !== undefined) exchange.cancelAll(user.userId, undefined);
+}
+
 export function writeRoster(users: readonly SimUser[]): string {
   return JSON.stringify({
     version: 1,
