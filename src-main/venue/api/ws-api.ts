@@ -39,6 +39,8 @@ export const DEFAULT_WS_OPTIONS: WsApiOptions = {
 };
 
 export const CLOSE_SLOW_CONSUMER = 1008;
+/** The venue is stopping (RFC 6455: going away). */
+const CLOSE_GOING_AWAY = 1001;
 export const CLOSE_RATE_LIMIT = 1008;
 
 /** The message texts the interface's 7.4 lists, by reference. */
@@ -427,7 +429,12 @@ export function createWsApi(venue: Venue, orderLimit: RateLimiter, partial: Part
     close() {
       clearInterval(heartbeat);
       stopFollowing();
-      for (const session of sessions) session.socket.terminate();
+      // Going away (1001), said to each client so it knows to reconnect rather than guess from a dropped socket;
+      // one that does not answer the close is cut off a moment later.
+      for (const session of sessions) {
+        session.socket.close(CLOSE_GOING_AWAY, 'venue stopping');
+        setTimeout(() => session.socket.terminate(), 1_000).unref();
+      }
       wss.close();
     },
   };

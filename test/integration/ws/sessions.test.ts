@@ -1,9 +1,13 @@
 // What an authenticated connection may still do, and who an order update is attributed to: a key that
 // expires after auth, a failed re-auth, request_ids of interleaved create and cancel, updates of an order
 // cancelled from another connection, and the answer to an order op refused by the message rate limit.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startVenue } from '../../../src-main/venue/server';
 import { eventually, type Credentials, type Trader } from '../harness';
-import { signature, type Frame, type TestSocket } from './ws-client';
+import { TestSocket, signature, type Frame } from './ws-client';
 import { cid, createOrder, expectErrorEvent, limitData, nanosFromNow, orderUpdate, px, updatesOf, useWsVenue, type WsOrder, type WsVenue } from './ws-venue';
 
 const nowSeconds = (): number => Math.floor(Date.now() / 1000);
@@ -214,5 +218,21 @@ describe('an order op refused by the per-connection message limit', () => {
     expectErrorEvent(junk, 409);
     expect(junk['message']).toMatch(/^E0501_RateLimitExceeded: /);
     expect(junk['data']).toBeUndefined();
+  });
+});
+
+describe('a venue that stops', () => {
+  it('closes every connection with 1001 going away, so a client knows to reconnect', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nova-ws-stop-'));
+    const running = await startVenue({ port: 0, dataDir: dir });
+    try {
+      const socket = await TestSocket.open(running.wsUrl);
+      await socket.request({ op: 'sub', channel: 'ticker', product_ids: ['BTC-VND'] });
+      await running.close();
+      expect(await socket.closed()).toBe(1001);
+    } finally {
+      await running.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
