@@ -87,6 +87,7 @@ const WS_CODES: Readonly<Record<ErrorRef, WsErrorCode>> = {
   E0302_OrderAlreadyDone: 409,
   E0303_DuplicateClientOrderId: 409,
   E0304_UserNotFound: 404,
+  E0305_ApiKeyNotFound: 404,
   E0501_RateLimitExceeded: 409,
   E0503_OrderRateLimitExceeded: 409,
   E0601_WithdrawalSuspended: 409,

@@ -313,6 +313,18 @@ export const ERROR_CATALOGUE = [
     retry_allowed: false,
     http_status: 404,
   },
+  {
+    ref: 'E0305_ApiKeyNotFound',
+    code: 'E0305',
+    category: 'account',
+    grpc_code: 'NotFound',
+    title: 'API key not found',
+    message: 'The caller has no API key with that identifier (revoking another user’s key answers the same).',
+    action: 'none',
+    severity: 'warning',
+    retry_allowed: false,
+    http_status: 404,
+  },
 
   // ---- E05xx rate limits
   {

@@ -109,6 +109,7 @@ describe('every authenticated REST route', () => {
   /** A valid request for each route, made afresh for each use (some use up an order). */
   const VALID: Record<string, (owner: User) => Promise<Request>> = {
     'POST /api-keys': () => Promise.resolve({ body: { name: 'matrix' } }),
+    'DELETE /api-keys/:api_key': async (owner) => ({ params: { api_key: (await newKey(owner, { name: 'revoke-me' })).key } }),
     'POST /api/v1/orders': () => Promise.resolve({ body: { product_id: BTC, side: 'BUY', limit_price: FAR[1], base_size: '0.001', client_order_id: cid('matrix'), wait: true } }),
     'GET /api/v1/orders/active': () => Promise.resolve({ query: { product_id: BTC } }),
     'DELETE /api/v1/orders/active': () => Promise.resolve({ body: { product_ids: ['SOL-VND'] } }),
@@ -189,7 +190,7 @@ describe('every authenticated REST route', () => {
   it('the routes read from the app include every authenticated endpoint of the interface, and /sim', () => {
     const names = routes.map(routeName);
     for (const name of [
-      'POST /api-keys', 'POST /api/v1/orders', 'GET /api/v1/orders/active', 'DELETE /api/v1/order/active', 'DELETE /api/v1/orders/active',
+      'POST /api-keys', 'DELETE /api-keys/:api_key', 'POST /api/v1/orders', 'GET /api/v1/orders/active', 'DELETE /api/v1/order/active', 'DELETE /api/v1/orders/active',
       'DELETE /api/v1/orders/active/all', 'GET /api/v1/orders/archived', 'GET /api/v1/order/archived', 'GET /accounts/:user_id',
       'POST /sim/users', 'POST /sim/deposit', 'POST /sim/reset', 'GET /sim/status', 'POST /sim/pause',
     ]) {

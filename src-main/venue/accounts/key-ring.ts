@@ -90,6 +90,18 @@ export class KeyRing {
     return row === undefined ? undefined : this.derive(apiKey, row.secretNonce);
   }
 
+  /**
+   * The owner's key, revoked from now on (the row to persist); undefined when the owner has no such key. A
+   * revoked key stays listed, so a client using it is told E0005 rather than that it never existed.
+   */
+  revoke(apiKey: string, ownerId: string): ApiKeyRow | undefined {
+    const row = this.keys.get(apiKey);
+    if (row === undefined || row.userId !== ownerId) return undefined;
+    const revoked = { ...row, revoked: true };
+    this.keys.set(apiKey, revoked);
+    return revoked;
+  }
+
   /** The oldest key with this name whose owner passes `owns`. */
   oldestNamed(name: string, owns: (userId: string) => boolean): ApiKeyRow | undefined {
     let oldest: ApiKeyRow | undefined;

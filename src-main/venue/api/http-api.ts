@@ -238,6 +238,17 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
     return { api_key: apiKeyRecord(created.row, created.secret) };
   });
 
+  // This venue's addition (the interface creates keys but names no way to end one, though it rejects revoked
+  // keys): the caller revokes one of its own keys, the one it calls with included. Another user's key answers
+  // as a key that does not exist.
+  app.delete<{ Params: { api_key: string } }>('/api-keys/:api_key', async (request) => {
+    const caller = authenticate(request, 'trade');
+    const row = keys.revoke(request.params.api_key, caller.userId);
+    if (row === undefined) throw apiError('E0305_ApiKeyNotFound', 'you have no such API key');
+    await store.commit({ apiKeys: [row] });
+    return { api_key: { ...apiKeyRecord(row), revoked: true } };
+  });
+
   // ---- orders (4.2-4.8) ------------------------------------------------------------------------------------
   app.post('/api/v1/orders', async (request) => {
     const caller = authenticate(request, 'trade');

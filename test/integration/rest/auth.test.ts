@@ -16,6 +16,7 @@ import {
   type Method,
   type Trader,
 } from '../harness';
+import { TestSocket } from '../ws/ws-client';
 
 const venue = useVenue({ cleanBooks: true });
 
@@ -41,6 +42,7 @@ function authenticatedRequests(trader: Trader): { method: Method; path: string; 
     { method: 'DELETE', path: '/api/v1/orders/active/all' },
     { method: 'GET', path: '/api/v1/orders/archived' },
     { method: 'GET', path: '/api/v1/order/archived', query: { order: 'nothing-here' } },
+    { method: 'DELETE', path: '/api-keys/nk_000000000000000000000000' },
   ];
 }
 
@@ -195,5 +197,62 @@ describe('POST /api-keys (interface 4.1)', () => {
   ])('refuses a body where %s with 400', async (_what, body, ref) => {
     const v = venue();
     expectError(await v.call('POST', '/api-keys', { key: v.admin.creds, body }), 400, ref);
+  });
+});
+
+describe('DELETE /api-keys/{api_key} (this venue’s way to revoke a key; interface 5.4 rejects revoked keys)', () => {
+  it('revokes one of the caller’s keys: from then on 401 E0005 everywhere, over a restart too, and on the WebSocket', async () => {
+    const v = venue();
+    const trader = await v.newTrader({ VND: '100000000' });
+    const spare = credsOf(await createKey(trader.creds, { name: 'spare' }));
+    const socket = await TestSocket.open(v.running.wsUrl);
+    try {
+      expect(await socket.auth(spare.key, spare.secret)).toMatchObject({ channel: 'auth', type: 'authenticated' });
+      const reply = expectOk(await v.call<{ api_key: Record<string, unknown> }>('DELETE', `/api-keys/${spare.key}`, { key: trader.creds }));
+      expect(reply.api_key).toMatchObject({ api_key: spare.key, name: 'spare', revoked: true });
+      expect(reply.api_key).not.toHaveProperty('api_secret');
+
+      for (const request of authenticatedRequests(trader)) {
+        const refused = await v.call(request.method, request.path, {
+          key: spare,
+          ...(request.body === undefined ? {} : { body: request.body }),
+          ...(request.query === undefined ? {} : { query: request.query }),
+        });
+        expectError(refused, 401, 'E0005_ApiKeyRevoked', 'AUTH_REQUIRED');
+      }
+      // The connection it signed in stops trading with it, and it cannot sign in again.
+      const order = await socket.request({ op: 'create_order', data: { type: 'limit', side: 'buy', product_id: BTC, price: px(-100), size: '0.001' } }, (f) => f['type'] === 'error');
+      expect(order).toMatchObject({ code: 401 });
+      const again = await TestSocket.open(v.running.wsUrl);
+      try {
+        expect(await again.auth(spare.key, spare.secret)).toMatchObject({ type: 'error', code: 401 });
+      } finally {
+        again.terminate();
+      }
+      expect((await v.call('GET', `/accounts/${trader.userId}`, { key: trader.creds })).status, 'the other key is untouched').toBe(200);
+
+      await v.restart();
+      expectError(await v.call('GET', `/accounts/${trader.userId}`, { key: spare }), 401, 'E0005_ApiKeyRevoked', 'AUTH_REQUIRED');
+      expect((await v.call('GET', `/accounts/${trader.userId}`, { key: trader.creds })).status).toBe(200);
+    } finally {
+      socket.terminate();
+    }
+  });
+
+  it('answers another user’s key as one that does not exist, 404 E0305, and it keeps working', async () => {
+    const v = venue();
+    const mallory = await v.newTrader({});
+    const alice = await v.newTrader({ VND: '100000000' });
+    expectError(await v.call('DELETE', `/api-keys/${alice.creds.key}`, { key: mallory.creds }), 404, 'E0305_ApiKeyNotFound');
+    expectError(await v.call('DELETE', '/api-keys/nk_000000000000000000000000', { key: mallory.creds }), 404, 'E0305_ApiKeyNotFound');
+    expect((await v.call('GET', `/accounts/${alice.userId}`, { key: alice.creds })).status).toBe(200);
+  });
+
+  it('is refused to a read-only key (403 E0004), which cannot revoke even itself', async () => {
+    const v = venue();
+    const trader = await v.newTrader({});
+    const viewer = credsOf(await createKey(trader.creds, { name: 'viewer', read_only: true }));
+    expectError(await v.call('DELETE', `/api-keys/${viewer.key}`, { key: viewer }), 403, 'E0004_InsufficientScope', 'INSUFFICIENT_SCOPE');
+    expect((await v.call('GET', `/accounts/${trader.userId}`, { key: viewer })).status).toBe(200);
   });
 });
