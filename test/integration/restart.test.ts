@@ -201,15 +201,17 @@ describe('stops after a restart', () => {
       const stop = { product_id: 'BTC-VND', side: 'SELL', type: 'STOP', order_stop_type: 'STOP_LOSS', stop_trigger_price: String(249_000 * 10_000), limit_price: String(248_000 * 10_000), base_size: '0.0001' };
       const gtt = await place(stopper.userId, { ...stop, time_in_force: 'GTT', expired_at: inAnHour });
       const scheduled = await place(stopper.userId, { ...stop, scheduled_at: String((BigInt(Date.now()) + 100n) * 1_000_000n) });
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      const stopsWaiting = () => v.running.venue.exchange.markets.get('BTC-VND')?.stops.size;
+      // The scheduled one has started (the clock put it in the stop book) before the restart.
+      for (let i = 0; i < 100 && stopsWaiting() !== 2; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(stopsWaiting()).toBe(2);
       await v.restart();
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      const market = v.running.venue.exchange.markets.get('BTC-VND');
+      // After it, the clock starts the scheduled one again (once: starting a waiting stop twice throws).
+      for (let i = 0; i < 100 && stopsWaiting() !== 2; i++) await new Promise((resolve) => setTimeout(resolve, 20));
       const order = (id: string) => v.running.venue.exchange.activeOrders(stopper.userId, {}).find((o) => o.row.orderId === id);
       expect(order(gtt)?.row.status).toBe('SCHEDULED');
       expect(order(scheduled)?.row.status).toBe('SCHEDULED');
-      // Each waits in the stop book once: a stop started twice would trigger twice.
-      expect(market?.stops.size).toBe(2);
+      expect(stopsWaiting(), 'both wait for their trigger').toBe(2);
       await trade(249_000);
       expect(order(gtt), 'the GTT stop triggered and rests at its limit').toMatchObject({ row: { status: 'ACTIVE' } });
       expect(order(scheduled), 'the scheduled stop triggered and rests at its limit').toMatchObject({ row: { status: 'ACTIVE' } });

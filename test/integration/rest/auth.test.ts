@@ -83,7 +83,7 @@ describe('credentials (interface 5.1, 5.5)', () => {
   it('an expired key is 401 AUTH_REQUIRED once its expiration time passes', async () => {
     const v = venue();
     const trader = await v.newTrader({ VND: '100000000' });
-    const record = await createKey(trader.creds, { name: 'short-lived', expiration_time: nanosFromNow(400) });
+    const record = await createKey(trader.creds, { name: 'short-lived', expiration_time: nanosFromNow(1_500) });
     const short = credsOf(record);
     expect(BigInt(record.expired_at)).toBeGreaterThan(0n);
     expect((await v.call('GET', `/accounts/${trader.userId}`, { key: short })).status).toBe(200);

@@ -25,7 +25,8 @@ describe('GTT', () => {
   it('rests until expired_at, then is DONE EXPIRED and releases its hold', async () => {
     const v = venue();
     const trader = await v.newTrader({ VND: '1000000000' });
-    const expiredAt = nanosFromNow(300);
+    // Far enough ahead that a loaded machine still reads the hold before the clock ends the order.
+    const expiredAt = nanosFromNow(1_500);
     const order = await placeOrder(v, trader, limit('BUY', px(-10), '0.01', { time_in_force: 'GTT', expired_at: expiredAt }));
     expect(order).toMatchObject({ status: 'ACTIVE', time_in_force: 'GTT', expired_at: expiredAt });
     expect(balanceOf(await getAccount(v, trader), 'VND').locked).toBeGreaterThan(0n);

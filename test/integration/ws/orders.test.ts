@@ -244,7 +244,7 @@ describe('create_order', () => {
     const v = venue();
     const { trader, socket } = await desk(v);
     const id = cid('gtt');
-    const expiredAt = nanosFromNow(400);
+    const expiredAt = nanosFromNow(1_500);
     const open = await createOrder(socket, limitData('buy', px(-40), '0.001', { time_in_force: 'GTT', expired_at: expiredAt, client_order_id: id }), ['open']);
     expect(open.expired_at).toBe(expiredAt.toString());
     const expired = await orderUpdate(socket, id, ['expired']);
@@ -256,7 +256,7 @@ describe('create_order', () => {
     const v = venue();
     const { trader, socket } = await desk(v);
     const id = cid('scheduled');
-    const scheduledAt = nanosFromNow(400);
+    const scheduledAt = nanosFromNow(1_500);
     const scheduled = await createOrder(socket, limitData('buy', px(-50), '0.001', { scheduled_at: scheduledAt, client_order_id: id }), ['scheduled']);
     expect(scheduled.scheduled_at).toBe(scheduledAt.toString());
     expect(await bidLevels(v)).toEqual([]);
