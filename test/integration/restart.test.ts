@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src-shared/errors/api-error';
 import { parseCreateOrder } from '../../src-shared/protocol/orders';
 import { startVenue, type RunningVenue } from '../../src-main/venue/server';
-import { startTestVenue } from './harness';
+import { startTestVenue, type TestVenue } from './harness';
 
 interface Key {
   key: string;
@@ -24,6 +24,16 @@ async function call(venue: RunningVenue, method: string, path: string, key?: Key
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   return { status: response.status, body: await response.json() };
+}
+
+/** Places orders straight on the venue of `v` (whichever run it is on now); each answers its order id. */
+function placer(v: TestVenue): (userId: string, fields: Record<string, string>) => Promise<string> {
+  return async (userId, fields) => {
+    const { venue } = v.running;
+    const parsed = parseCreateOrder(fields, { now: venue.now() });
+    if (parsed instanceof ApiError) throw parsed;
+    return (await venue.run(() => venue.exchange.place(userId, parsed))).processed.row.orderId;
+  };
 }
 
 describe('restart on the same data folder', () => {
@@ -152,12 +162,7 @@ describe('the book sequence after a restart', () => {
     try {
       const maker = await v.newTrader({ BTC: '1', ETH: '1' });
       const taker = await v.newTrader({ VND: '100000000000' });
-      const place = async (userId: string, fields: Record<string, string>) => {
-        const { venue } = v.running;
-        const parsed = parseCreateOrder(fields, { now: venue.now() });
-        if (parsed instanceof ApiError) throw parsed;
-        await venue.run(() => venue.exchange.place(userId, parsed));
-      };
+      const place = placer(v);
       for (let i = 0; i < 5; i++) {
         await place(maker.userId, { product_id: 'BTC-VND', side: 'SELL', limit_price: String((250_000 + i) * 10_000), base_size: '0.0002' });
         await place(taker.userId, { product_id: 'BTC-VND', side: 'BUY', limit_price: String(250_000 * 10_000), base_size: '0.0001' });
@@ -186,12 +191,7 @@ describe('stops after a restart', () => {
       const stopper = await v.newTrader({ BTC: '1' });
       const maker = await v.newTrader({ BTC: '1' });
       const taker = await v.newTrader({ VND: '100000000000' });
-      const place = async (userId: string, fields: Record<string, string>) => {
-        const { venue } = v.running;
-        const parsed = parseCreateOrder(fields, { now: venue.now() });
-        if (parsed instanceof ApiError) throw parsed;
-        return (await venue.run(() => venue.exchange.place(userId, parsed))).processed.row.orderId;
-      };
+      const place = placer(v);
       const trade = async (price: number) => {
         await place(maker.userId, { product_id: 'BTC-VND', side: 'SELL', limit_price: String(price * 10_000), base_size: '0.0001' });
         await place(taker.userId, { product_id: 'BTC-VND', side: 'BUY', limit_price: String(price * 10_000), base_size: '0.0001' });

@@ -16,6 +16,8 @@ import {
   px,
   sleep,
   useVenue,
+  type TestVenue,
+  type Trader,
   type WireOrderBook,
 } from '../harness';
 
@@ -205,14 +207,19 @@ describe('TWAP', () => {
 describe('STOP orders (on ETH-VND, whose tape only these tests move)', () => {
   const ETH = 'ETH-VND';
 
-  it('a STOP_LOSS sell waits SCHEDULED, holding its size, and fires when a trade prints at or below the trigger', async () => {
-    const v = venue();
+  /** A seller and a buyer with plenty, who have just printed a trade at 90,000,000. */
+  async function lastTradeAt90M(v: TestVenue): Promise<{ seller: Trader; buyer: Trader }> {
     const seller = await v.newTrader({ ETH: '10' });
     const buyer = await v.newTrader({ VND: '100000000000' });
-    const stopper = await v.newTrader({ ETH: '1' });
-    // Last trade 90,000,000.
     await placeOrder(v, buyer, { product_id: ETH, side: 'BUY', limit_price: '90000000', base_size: '0.1' });
     await placeOrder(v, seller, { product_id: ETH, side: 'SELL', limit_price: '90000000', base_size: '0.1' });
+    return { seller, buyer };
+  }
+
+  it('a STOP_LOSS sell waits SCHEDULED, holding its size, and fires when a trade prints at or below the trigger', async () => {
+    const v = venue();
+    const { seller, buyer } = await lastTradeAt90M(v);
+    const stopper = await v.newTrader({ ETH: '1' });
 
     const stop = await placeOrder(v, stopper, {
       product_id: ETH,
@@ -254,11 +261,8 @@ describe('STOP orders (on ETH-VND, whose tape only these tests move)', () => {
 
   it('a STOP_LOSS buy without a limit price fires as a market order when a trade prints at or above the trigger', async () => {
     const v = venue();
-    const seller = await v.newTrader({ ETH: '10' });
-    const buyer = await v.newTrader({ VND: '100000000000' });
+    const { seller, buyer } = await lastTradeAt90M(v);
     const stopper = await v.newTrader({ VND: '20000000' });
-    await placeOrder(v, buyer, { product_id: ETH, side: 'BUY', limit_price: '90000000', base_size: '0.1' });
-    await placeOrder(v, seller, { product_id: ETH, side: 'SELL', limit_price: '90000000', base_size: '0.1' });
 
     const stop = await placeOrder(v, stopper, {
       product_id: ETH,
@@ -286,11 +290,8 @@ describe('STOP orders (on ETH-VND, whose tape only these tests move)', () => {
   // Triggers stay below 95,000,000, where the first test leaves a TAKE_PROFIT sell waiting.
   it('a TAKE_PROFIT sell waits while trades print below its trigger and fires, holding then selling its size, when one prints at it', async () => {
     const v = venue();
-    const seller = await v.newTrader({ ETH: '10' });
-    const buyer = await v.newTrader({ VND: '100000000000' });
+    const { seller, buyer } = await lastTradeAt90M(v);
     const stopper = await v.newTrader({ ETH: '1' });
-    await placeOrder(v, buyer, { product_id: ETH, side: 'BUY', limit_price: '90000000', base_size: '0.1' });
-    await placeOrder(v, seller, { product_id: ETH, side: 'SELL', limit_price: '90000000', base_size: '0.1' });
 
     const stop = await placeOrder(v, stopper, {
       product_id: ETH,
@@ -322,11 +323,8 @@ describe('STOP orders (on ETH-VND, whose tape only these tests move)', () => {
 
   it('a TAKE_PROFIT buy waits while trades print above its trigger and fires when one prints below it, paying less than it held', async () => {
     const v = venue();
-    const seller = await v.newTrader({ ETH: '10' });
-    const buyer = await v.newTrader({ VND: '100000000000' });
+    const { seller, buyer } = await lastTradeAt90M(v);
     const stopper = await v.newTrader({ VND: '20000000' });
-    await placeOrder(v, buyer, { product_id: ETH, side: 'BUY', limit_price: '90000000', base_size: '0.1' });
-    await placeOrder(v, seller, { product_id: ETH, side: 'SELL', limit_price: '90000000', base_size: '0.1' });
 
     const stop = await placeOrder(v, stopper, {
       product_id: ETH,
@@ -358,10 +356,7 @@ describe('STOP orders (on ETH-VND, whose tape only these tests move)', () => {
 
   it('a trigger the last trade already meets is 400 E0213_InvalidStopPrice and nothing is placed', async () => {
     const v = venue();
-    const seller = await v.newTrader({ ETH: '10' });
-    const buyer = await v.newTrader({ VND: '100000000000' });
-    await placeOrder(v, buyer, { product_id: ETH, side: 'BUY', limit_price: '90000000', base_size: '0.1' });
-    await placeOrder(v, seller, { product_id: ETH, side: 'SELL', limit_price: '90000000', base_size: '0.1' });
+    const { buyer } = await lastTradeAt90M(v);
 
     const stop = (side: string, stopType: string, trigger: string) => ({
       product_id: ETH,
