@@ -248,6 +248,12 @@ describe('DELETE /api-keys/{api_key} (this venue’s way to revoke a key; interf
     expect((await v.call('GET', `/accounts/${alice.userId}`, { key: alice.creds })).status).toBe(200);
   });
 
+  it('refuses the local key the venue hands to the desk and bootstrap.json (403 E0003), which keeps working', async () => {
+    const v = venue();
+    expectError(await v.call('DELETE', `/api-keys/${v.admin.creds.key}`, { key: v.admin.creds }), 403, 'E0003_PermissionDenied', 'PermissionDenied');
+    expect((await v.call('GET', `/accounts/${v.admin.userId}`, { key: v.admin.creds })).status).toBe(200);
+  });
+
   it('is refused to a read-only key (403 E0004), which cannot revoke even itself', async () => {
     const v = venue();
     const trader = await v.newTrader({});
