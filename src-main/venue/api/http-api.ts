@@ -157,6 +157,12 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
   const secureJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
+    // The venue reads bodies as sent: a compressed one would be parsed as if it were JSON text.
+    const encoding = request.headers['content-encoding'];
+    if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
+      done(apiError('E0106_UnsupportedMediaType', `content-encoding ${encoding.slice(0, 20)} is not accepted: send the JSON body uncompressed`));
+      return;
+    }
     if (BLANK_JSON.test(text)) {
       done(null, undefined);
       return;
