@@ -62,11 +62,18 @@ export async function startVenue(options: StartVenueOptions): Promise<RunningVen
     ...(options.secretInBootstrap === undefined ? {} : { secretInBootstrap: options.secretInBootstrap }),
   });
   let simulator: MarketSimulator | undefined;
-  if (options.simulate === true) {
-    simulator = new MarketSimulator(venue, { seed: options.seed ?? DEFAULT_SEED });
-    await simulator.setup();
-  } else {
-    await venue.run(() => withdrawSimulatedQuotes(venue.exchange, venue.store.getMeta(SIM_ROSTER_META_KEY)));
+  try {
+    if (options.simulate === true) {
+      simulator = new MarketSimulator(venue, { seed: options.seed ?? DEFAULT_SEED });
+      await simulator.setup();
+    } else {
+      await venue.run(() => withdrawSimulatedQuotes(venue.exchange, venue.store.getMeta(SIM_ROSTER_META_KEY)));
+    }
+  } catch (err) {
+    // Closed, so the folder is free for the next try in this process (its lock goes with the venue).
+    await simulator?.stop();
+    await venue.close().catch(() => undefined);
+    throw err;
   }
   const orderLimit = new RateLimiter(options.orderRate ?? DEFAULT_ORDER_RATE);
   const app = buildHttpApi(venue, {
@@ -99,6 +106,10 @@ export async function startVenue(options: StartVenueOptions): Promise<RunningVen
     closing ??= (async () => {
       clearInterval(clock);
       await simulator?.stop();
+      // The WebSocket takes nothing more, and its answers to what it took (sent as their commits complete) go
+      // out before the close frame: a client is never left with an order placed and its answer lost.
+      ws.stopTaking();
+      await venue.settle();
       ws.close();
       // Stop accepting, let requests in flight finish (they await their commits), then flush and close.
       const cutOff = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS);

@@ -15,7 +15,7 @@ import type { Level2Change } from '../../src-shared/protocol/ws';
 import { Exchange, FEE_ACCOUNT_ID, STARTING_BALANCES_KEY, type OrderEvent } from './exchange/exchange';
 import { RECENT_TRADES, bookSequenceKey } from './exchange/market';
 import { PublishedBook } from './market-data/level2';
-import { lockDataFolder, openStore, type FolderLock, type TradeRow, type VenueStore } from './store';
+import { lockDataFolder, openStore, type FolderLock, type Snapshot, type TradeRow, type VenueStore } from './store';
 
 export interface VenueOptions {
   dataDir: string;
@@ -94,10 +94,17 @@ export class Venue {
   private stopCollecting: (() => void) | undefined;
   /** Books someone watches as level diffs, with how many watchers. */
   private readonly level2 = new Map<string, { book: PublishedBook; watchers: number }>();
+  /** Commits handed over and not yet complete (see settle). */
+  private readonly committing = new Set<Promise<void>>();
 
   static async open(options: VenueOptions): Promise<Venue> {
     const venue = new Venue(options);
-    if (venue.fresh) venue.createdBootstrap = await venue.createLocalUser();
+    try {
+      if (venue.fresh) venue.createdBootstrap = await venue.createLocalUser();
+    } catch (err) {
+      await venue.close().catch(() => undefined);
+      throw err;
+    }
     return venue;
   }
 
@@ -117,6 +124,14 @@ export class Venue {
     const hadKey = existsSync(keyFile);
     try {
       this.store = store = openStore(join(options.dataDir, DATABASE_FILE), options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding });
+      // The tape's length of trades per product, so GET /products/{id}/trades answers as before the restart.
+      const snapshot = this.store.load(RECENT_TRADES);
+      this.fresh = snapshot.users.length === 0;
+      if (!this.fresh && !hadKey) {
+        // A new master key would derive other secrets than the ones the traders hold: every key would fail
+        // (REST hashes still match, WebSocket signatures would not) and bootstrap.json would be written wrong.
+        throw new Error(`${keyFile} is missing, and this folder has accounts whose API secrets are derived from it: put it back (from a backup), or start on an empty folder`);
+      }
       this.keys = new KeyRing(masterKey(keyFile));
       this.exchange = new Exchange({
         now: this.now,
@@ -124,19 +139,13 @@ export class Venue {
         maxOpenOrders: options.maxOpenOrders ?? DEFAULT_MAX_OPEN_ORDERS,
       });
       this.exchange.setArchive(this.store);
-      this.fresh = this.restore();
+      if (!this.fresh) this.restore(snapshot);
     } catch (err) {
+      // A key made by this open goes too: left behind, the next open would take it for the folder's own.
+      if (!hadKey) rmSync(keyFile, { force: true });
       store?.close();
       this.lock.release();
       throw err;
-    }
-    if (!this.fresh && !hadKey) {
-      // A new master key derives other secrets than the ones the traders hold: every key would fail (REST
-      // hashes still match, WebSocket signatures would not) and bootstrap.json would be rewritten wrong.
-      rmSync(keyFile, { force: true });
-      this.store.close();
-      this.lock.release();
-      throw new Error(`${keyFile} is missing, and this folder has accounts whose API secrets are derived from it: put it back (from a backup), or start on an empty folder`);
     }
   }
 
@@ -189,10 +198,22 @@ export class Venue {
   private endTurn(turn: PendingCommit, early: boolean): void {
     if (this.turn !== turn) return;
     this.turn = undefined;
-    this.commitChanges(early).then(turn.resolve, (err: unknown) => {
+    const committed = this.commitChanges(early).then(turn.resolve, (err: unknown) => {
       this.halt(err instanceof Error ? err : new Error(String(err)));
       turn.reject(err);
     });
+    this.committing.add(committed);
+    void committed.finally(() => this.committing.delete(committed));
+  }
+
+  /**
+   * Resolves once every command run so far is committed and its events published (or its commit failed):
+   * the turn in progress is handed over now. A host stopping the venue waits for this before it closes its
+   * connections, so the answers to what they sent go out first.
+   */
+  async settle(): Promise<void> {
+    if (this.turn !== undefined) this.endTurn(this.turn, true);
+    await Promise.all([...this.committing]);
   }
 
   /**
@@ -308,10 +329,7 @@ export class Venue {
     this.lock.release();
   }
 
-  private restore(): boolean {
-    // The tape's length of trades per product, so GET /products/{id}/trades answers as before the restart.
-    const snapshot = this.store.load(RECENT_TRADES);
-    if (snapshot.users.length === 0) return true;
+  private restore(snapshot: Snapshot): void {
     for (const user of snapshot.users) this.exchange.addUser(user);
     for (const b of snapshot.balances) this.exchange.ledger.restore(b.userId, b.asset, b.free, b.locked);
     const starting = snapshot.meta[STARTING_BALANCES_KEY];
@@ -330,7 +348,6 @@ export class Venue {
     }
     // A restart discards nothing in flight: the ledger and rows are exactly as committed.
     this.exchange.ledger.drainChanged();
-    return false;
   }
 
   private async createLocalUser(): Promise<Bootstrap> {

@@ -1,8 +1,9 @@
 // Stop the venue mid-session and start it again on the same folder: nothing acknowledged may be missing,
 // and the restored book must keep trading with its priorities intact.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src-shared/errors/api-error';
 import { parseCreateOrder } from '../../src-shared/protocol/orders';
@@ -247,6 +248,42 @@ describe('a folder a simulated run left, started without the simulator', () => {
       } finally {
         await again.close();
       }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a folder that cannot be opened', () => {
+  it('is left as it was and free: no new venue.key, no lock held, so the next start in the same process works', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nova-unopenable-'));
+    try {
+      const first = await startVenue({ port: 0, dataDir: dir });
+      await first.close();
+      const setMeta = (key: string, value: string | undefined) => {
+        const db = new Database(join(dir, 'venue.sqlite'));
+        try {
+          if (value === undefined) db.prepare('DELETE FROM meta WHERE key = ?').run(key);
+          else db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
+        } finally {
+          db.close();
+        }
+      };
+      // A roster the venue cannot read fails the start after the venue has opened the folder.
+      setMeta('sim.roster', '{');
+      await expect(startVenue({ port: 0, dataDir: dir })).rejects.toThrow(/sim\.roster/);
+      setMeta('sim.roster', undefined);
+      const again = await startVenue({ port: 0, dataDir: dir });
+      await again.close();
+
+      // Without its key, a folder with accounts is refused before anything is written: no key is made for it.
+      const key = readFileSync(join(dir, 'venue.key'));
+      rmSync(join(dir, 'venue.key'));
+      await expect(startVenue({ port: 0, dataDir: dir })).rejects.toThrow(/venue\.key is missing/);
+      expect(existsSync(join(dir, 'venue.key'))).toBe(false);
+      writeFileSync(join(dir, 'venue.key'), key, { mode: 0o600 });
+      const restored = await startVenue({ port: 0, dataDir: dir });
+      await restored.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

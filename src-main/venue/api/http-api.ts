@@ -249,7 +249,8 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
   // as a key that does not exist.
   app.delete<{ Params: { api_key: string } }>('/api-keys/:api_key', async (request) => {
     const caller = authenticate(request, 'trade');
-    if (venue.localCredentials()?.api_key === request.params.api_key) {
+    const local = venue.localCredentials();
+    if (local?.api_key === request.params.api_key && local.user_id === caller.userId) {
       throw apiError('E0003_PermissionDenied', 'this is the local key, by which the desk and bootstrap.json reach the venue: it cannot be revoked');
     }
     const row = keys.revoke(request.params.api_key, caller.userId);

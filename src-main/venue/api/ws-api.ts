@@ -104,6 +104,9 @@ interface Attribution {
 
 export interface WsApi {
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Frames from now on are dropped; what was taken before is still answered (see close). */
+  stopTaking(): void;
+  /** Every connection closed with 1001: call once the answers to what was taken are out. */
   close(): void;
 }
 
@@ -368,6 +371,7 @@ export function createWsApi(venue: Venue, orderLimit: RateLimiter, partial: Part
     }
   }
 
+  let stopping = false;
   wss.on('connection', (socket: WebSocket) => {
     const session = new Session(socket);
     sessions.add(session);
@@ -376,6 +380,8 @@ export function createWsApi(venue: Venue, orderLimit: RateLimiter, partial: Part
       session.alive = true;
     });
     socket.on('message', (data, isBinary) => {
+      // Stopping: nothing more is taken, since no answer could reach the client (its socket is closing).
+      if (stopping) return;
       const wait = limiter.take(String(socketId(socket)), Date.now());
       if (wait !== undefined) {
         session.overLimit += 1;
@@ -426,7 +432,11 @@ export function createWsApi(venue: Venue, orderLimit: RateLimiter, partial: Part
       }
       wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
     },
+    stopTaking() {
+      stopping = true;
+    },
     close() {
+      stopping = true;
       clearInterval(heartbeat);
       stopFollowing();
       // Going away (1001), said to each client so it knows to reconnect rather than guess from a dropped socket;

@@ -251,6 +251,9 @@ describe('DELETE /api-keys/{api_key} (this venue’s way to revoke a key; interf
   it('refuses the local key the venue hands to the desk and bootstrap.json (403 E0003), which keeps working', async () => {
     const v = venue();
     expectError(await v.call('DELETE', `/api-keys/${v.admin.creds.key}`, { key: v.admin.creds }), 403, 'E0003_PermissionDenied', 'PermissionDenied');
+    // To anyone else it is a key like any other of someone else's: one that does not exist.
+    const other = await v.newTrader({});
+    expectError(await v.call('DELETE', `/api-keys/${v.admin.creds.key}`, { key: other.creds }), 404, 'E0305_ApiKeyNotFound');
     expect((await v.call('GET', `/accounts/${v.admin.userId}`, { key: v.admin.creds })).status).toBe(200);
   });
 

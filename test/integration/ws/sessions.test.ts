@@ -222,6 +222,31 @@ describe('an order op refused by the per-connection message limit', () => {
 });
 
 describe('a venue that stops', () => {
+  it('answers every order it took before the close frame, and takes none it cannot answer', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nova-ws-stop-'));
+    let running = await startVenue({ port: 0, dataDir: dir });
+    try {
+      const boot = running.venue.localCredentials();
+      if (boot === undefined) throw new Error('no local user');
+      const socket = await TestSocket.open(running.wsUrl);
+      await socket.auth(boot.api_key, boot.api_secret);
+      await socket.request({ op: 'sub', channel: 'orders' });
+      // A burst still arriving as the venue stops: some is taken, the rest is not.
+      for (let i = 0; i < 300; i++) socket.send({ op: 'create_order', data: { type: 'limit', side: 'buy', product_id: 'BTC-VND', price: '1000000000', size: '0.001', client_order_id: `stop-${i}` } });
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await running.close();
+      expect(await socket.closed()).toBe(1001);
+      const answered = new Set(socket.frames.flatMap((f) => (f['channel'] === 'orders' && Array.isArray(f['data']) ? (f['data'] as Frame[]).map((o) => o['client_order_id']) : [])));
+
+      running = await startVenue({ port: 0, dataDir: dir });
+      const placed = running.venue.exchange.activeOrders(boot.user_id, {}).map((o) => o.row.clientOrderId);
+      expect(placed.filter((id) => !answered.has(id)), 'orders placed whose answer never came').toEqual([]);
+    } finally {
+      await running.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('closes every connection with 1001 going away, so a client knows to reconnect', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'nova-ws-stop-'));
     const running = await startVenue({ port: 0, dataDir: dir });
