@@ -4,7 +4,7 @@
 // command is not a failed commit: the venue commits what the command changed and goes on serving, whereas a
 // failed write halts it (docs/api.md, E0901), which these tests must not trigger.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BTC, activeOrders, archivedOrders, balanceOf, expectError, expectOrderRecord, getAccount, px, useVenue, type TestVenue, type Trader } from './harness';
+import { BTC, activeOrders, archivedOrders, balanceOf, expectError, expectOrderRecord, getAccount, nanosFromNow, orderReaches, placeOrder, px, useVenue, type TestVenue, type Trader } from './harness';
 import { TestSocket, type Frame } from './ws/ws-client';
 
 const venue = useVenue({ cleanBooks: true });
@@ -137,5 +137,27 @@ describe('a cancel the venue fails to carry out', () => {
     const cancelled = await socket.request({ op: 'cancel_order', data }, (f) => f['type'] === 'error' || f['type'] === 'update');
     expect(cancelled['type'], JSON.stringify(cancelled)).toBe('update');
     expect(cancelled['data']).toEqual([expect.objectContaining({ id: orderId, status: 'cancelled' })]);
+  });
+});
+
+describe('a fault in the clock’s work on one order', () => {
+  it('ends that order DONE E0901 and lets the others due in the same tick go on', async () => {
+    const v = venue();
+    const trader = await v.newTrader({ VND: '100000000000' });
+    const at = nanosFromNow(1_500);
+    const faulted = await placeOrder(v, trader, { product_id: BTC, side: 'BUY', limit_price: px(-500), base_size: '0.001', scheduled_at: at });
+    const healthy = await placeOrder(v, trader, { product_id: BTC, side: 'BUY', limit_price: px(-501), base_size: '0.001', scheduled_at: at });
+    const exchange = v.running.venue.exchange as unknown as { start: (order: { row: { orderId: string } }) => void };
+    const start = exchange.start.bind(exchange);
+    vi.spyOn(exchange, 'start').mockImplementation((order) => {
+      if (order.row.orderId === faulted.order_id) throw new Error('injected fault in exchange.start');
+      start(order);
+    });
+    expect(await orderReaches(v, trader, healthy.order_id, 'ACTIVE')).toMatchObject({ status: 'ACTIVE' });
+    expect(await orderReaches(v, trader, faulted.order_id, 'DONE')).toMatchObject({ done_reason: 'REJECTED', reject_reason: 'E0901_InternalError' });
+    vi.restoreAllMocks();
+    // The faulted order holds nothing: with the healthy one cancelled, nothing is locked.
+    expect((await v.call('DELETE', '/api/v1/order/active', { key: trader.creds, query: { order_id: healthy.order_id } })).status).toBe(200);
+    expect(balanceOf(await getAccount(v, trader), 'VND').locked).toBe(0n);
   });
 });

@@ -439,11 +439,20 @@ export class Exchange {
       // A TWAP is done when its window ends (or it fills), not when its last slice has run.
       if (order.row.expiredAt !== null && order.row.expiredAt <= now) this.finish(order, order.twap !== undefined && order.filledLots >= order.lots ? 'FILLED' : 'EXPIRED', '');
     }
+    let fault: unknown;
     for (const order of due) {
       if (!this.byId.has(order.row.orderId)) continue;
-      if (this.dueToStart(order, now)) this.start(order);
-      else if (order.twap !== undefined && order.twap.slicesLeft > 0 && order.twap.nextAt <= now) this.slice(order);
+      try {
+        if (this.dueToStart(order, now)) this.start(order);
+        else if (order.twap !== undefined && order.twap.slicesLeft > 0 && order.twap.nextAt <= now) this.slice(order);
+      } catch (err) {
+        // A fault in one order's start or slice ends that order (E0901) instead of failing every later tick and
+        // holding up the orders after it; the first fault is still thrown once the others have run.
+        this.endFaulted(order);
+        fault ??= err;
+      }
     }
+    if (fault !== undefined) throw fault;
   }
 
   /** SCHEDULED for its scheduled_at, which has come; a stop already started waits in the stop book instead. */
