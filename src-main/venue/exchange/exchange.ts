@@ -439,7 +439,7 @@ export class Exchange {
       // A TWAP is done when its window ends (or it fills), not when its last slice has run.
       if (order.row.expiredAt !== null && order.row.expiredAt <= now) this.finish(order, order.twap !== undefined && order.filledLots >= order.lots ? 'FILLED' : 'EXPIRED', '');
     }
-    let fault: unknown;
+    let fault: Error | undefined;
     for (const order of due) {
       if (!this.byId.has(order.row.orderId)) continue;
       try {
@@ -449,7 +449,7 @@ export class Exchange {
         // A fault in one order's start or slice ends that order (E0901) instead of failing every later tick and
         // holding up the orders after it; the first fault is still thrown once the others have run.
         this.endFaulted(order);
-        fault ??= err;
+        fault ??= err instanceof Error ? err : new Error(String(err));
       }
     }
     if (fault !== undefined) throw fault;
