@@ -32,14 +32,6 @@ export interface VenueOptions {
   commitEvery?: number;
 }
 
-export interface Bootstrap {
-  user_id: string;
-  api_key: string;
-  api_secret: string;
-  base_url: string;
-  ws_url: string;
-}
-
 /** What one commit made durable. */
 export interface CommittedBatch {
   orders: OrderEvent[];
@@ -82,8 +74,6 @@ export class Venue {
   readonly store: VenueStore;
   readonly keys: KeyRing;
   readonly now: () => bigint;
-  /** Set on the first open of an empty folder; its urls are filled in once the server listens. */
-  createdBootstrap: Bootstrap | undefined;
   private closed = false;
   /** Why a commit failed, once one has: from then on memory holds changes the disk does not (see run). */
   private halted: Error | undefined;
@@ -100,7 +90,7 @@ export class Venue {
   static async open(options: VenueOptions): Promise<Venue> {
     const venue = new Venue(options);
     try {
-      if (venue.fresh) venue.createdBootstrap = await venue.createLocalUser();
+      if (venue.fresh) await venue.createLocalUser();
     } catch (err) {
       await venue.close().catch(() => undefined);
       throw err;
@@ -350,7 +340,7 @@ export class Venue {
     this.exchange.ledger.drainChanged();
   }
 
-  private async createLocalUser(): Promise<Bootstrap> {
+  private async createLocalUser(): Promise<void> {
     this.exchange.createUser({ isAdmin: false, makerFeeRate: '0', takerFeeRate: '0', id: FEE_ACCOUNT_ID });
     const user = this.exchange.createUser({ isAdmin: true, makerFeeRate: DEFAULT_MAKER_FEE_RATE, takerFeeRate: DEFAULT_TAKER_FEE_RATE });
     for (const [asset, amount] of Object.entries(LOCAL_USER_BALANCES)) {
@@ -360,11 +350,10 @@ export class Venue {
       if (isReason(atoms)) throw new Error(`LOCAL_USER_BALANCES ${asset}: ${atoms.reason}`);
       this.exchange.fund(user.id, asset, atoms);
     }
-    const { row, secret } = this.keys.create(user.id, { name: LOCAL_KEY_NAME, readOnly: false, expiredAt: null }, this.now());
+    const { row } = this.keys.create(user.id, { name: LOCAL_KEY_NAME, readOnly: false, expiredAt: null }, this.now());
     const changes = this.exchange.takeChanges();
     changes.apiKeys = [row];
     await this.store.commit(changes);
-    return { user_id: user.id, api_key: row.apiKey, api_secret: secret, base_url: '', ws_url: '' };
   }
 }
 

@@ -9,7 +9,7 @@
 
 import { z } from 'zod';
 import { apiError, type ApiError } from '../errors/api-error';
-import { toAtoms, toInt64, isReason, type Reason } from './decimal';
+import { parseRate, toAtoms, toInt64, isReason, type Reason } from './decimal';
 import { isValidClientOrderId, unknownProduct } from './orders';
 import { findAsset, findProduct } from './products';
 import { shapeError } from './shape';
@@ -398,12 +398,12 @@ export interface SimUserBody {
   readonly takerFeeRate?: string;
 }
 
-/** A trader practises at their own venue's fee tier: at most 10 %, in steps of 0.0001 %. */
-const MAX_FEE_RATE_PPM = 100_000n;
+/** A trader practises at their own venue's fee tier: at most 10 % (parseRate takes up to 100 %). */
+const MAX_FEE_RATE_PPM = 100_000;
 
 function feeRate(field: string, text: string | null | undefined): string | ApiError | undefined {
   if (text == null) return undefined;
-  const ppm = toAtoms(text, 6);
+  const ppm = parseRate(text);
   if (isReason(ppm)) return fromReason(field, ppm);
   if (ppm > MAX_FEE_RATE_PPM) return outOfRange(`${field}: must be at most 0.1`);
   return text;

@@ -9,6 +9,9 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import { apiError, type ApiError } from '../../../src-shared/errors/api-error';
 import type { ApiKeyRow } from '../store';
 
+/** What a request needs of its key: reading, or trading (which a read-only key cannot). */
+export type Scope = 'read' | 'trade';
+
 export interface Caller {
   userId: string;
   apiKey: string;

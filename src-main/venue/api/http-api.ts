@@ -24,7 +24,7 @@ import {
   parseSimUserBody,
   parseTradesQuery,
 } from '../../../src-shared/protocol/queries';
-import type { Caller } from '../accounts/key-ring';
+import type { Caller, Scope } from '../accounts/key-ring';
 import type { LiveOrder } from '../exchange/live-order';
 import type { Market } from '../exchange/market';
 import type { OrderRow, TradeRow } from '../store';
@@ -52,8 +52,6 @@ const MAX_PATH_PARAM = 100;
 
 /** A body of JSON whitespace only: clients send it with Content-Type: application/json and mean "no body". */
 const BLANK_JSON = /^[ \t\r\n]*$/;
-
-type Scope = 'read' | 'trade';
 
 function fail(error: ApiError, reply: FastifyReply): FastifyReply {
   return reply.code(error.httpStatus).send(errorBody(error));

@@ -6,12 +6,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { shapeError } from '../../../src-shared/protocol/shape';
+import type { Scope } from '../accounts/key-ring';
 import type { MarketSimulator } from '../sim/market-simulator';
 
 const SpeedBody = z.object({ speed: z.number() });
 const VolatilityBody = z.object({ volatility: z.number() });
 const ReferencePriceBody = z.object({ product_id: z.string(), price: z.string() });
-type Scope = 'read' | 'trade';
 
 /** The shape here; the ranges and the price's increments are the simulator's to check (E0110, E0104, E0101). */
 function parse<T>(shape: z.ZodType<T>, body: unknown): T {

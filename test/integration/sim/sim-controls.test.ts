@@ -57,8 +57,8 @@ async function call<T>(method: 'GET' | 'POST', urlPath: string, key: Key | undef
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nova-sim-http-'));
   venue = await Venue.open({ dataDir });
-  const boot = venue.createdBootstrap;
-  if (boot === undefined) throw new Error('a fresh venue writes a bootstrap');
+  const boot = venue.localCredentials();
+  if (boot === undefined) throw new Error('a fresh venue has a local user');
   admin = { key: boot.api_key, secret: boot.api_secret };
   sim = new MarketSimulator(venue, { seed: 2024 });
   await sim.setup();

@@ -15,7 +15,7 @@ afterEach(async () => {
 });
 
 function localUser(venue: SimulatedVenue): string {
-  const id = venue.venue.createdBootstrap?.user_id;
+  const id = venue.venue.localCredentials()?.user_id;
   if (id === undefined) throw new Error('a fresh venue has a local user');
   return id;
 }
