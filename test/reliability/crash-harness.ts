@@ -183,7 +183,7 @@ function readFile(dataDir: string, since: bigint): FileView {
       for (const record of readJournal(journalFolder(file), { repair: false, after: position })) {
         const entry = parseJournalEntry(record.seq, record.text);
         for (const o of entry.orders) {
-          if (BigInt(o[27]) >= since) orders.set(o[1], { userId: o[2], clientOrderId: o[3] });
+          if (BigInt(o[6]) >= since) orders.set(o[1], { userId: o[2], clientOrderId: o[3] });
         }
         for (const b of entry.balances) setBalance(b[0], b[1], BigInt(b[2]) + BigInt(b[3]));
       }

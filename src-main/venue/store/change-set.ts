@@ -53,40 +53,21 @@ export type ApiKeyTuple = [
 
 export type BalanceTuple = [userId: string, asset: string, free: Int64, locked: Int64];
 
+/**
+ * An order row: the columns the venue's reads filter, sort or look up by, and `details`, every other field as
+ * one JSON array (ORDER_DETAIL_COLUMNS). Binding 33 values made each order row cost SQLite about 9 µs on
+ * this machine; nine cost about 5.5 (bench/store.ts measures it).
+ */
 export type OrderTuple = [
   seq: number,
   orderId: string,
   userId: string,
   clientOrderId: string,
   productId: string,
-  side: string,
-  type: string,
-  timeInForce: string,
-  postOnly: number,
-  stp: string,
-  stopType: string,
-  limitPrice: string,
-  baseSize: string,
-  quoteSize: string,
-  exactQuoteSize: string,
-  stopTriggerPrice: string,
   status: string,
-  doneReason: string,
-  rejectReason: string,
-  filledBaseSize: string,
-  filledQuoteSize: string,
-  feeTotal: string,
-  makerFeeRate: string,
-  takerFeeRate: string,
-  restingLots: number,
-  holdAsset: string,
-  holdRemaining: Int64,
   createdAt: Int64,
   updatedAt: Int64,
-  cancelRequestedAt: Int64 | null,
-  expiredAt: Int64 | null,
-  scheduledAt: Int64 | null,
-  twapState: string,
+  details: string,
 ];
 
 export type TradeTuple = [
@@ -132,11 +113,7 @@ export const API_KEY_COLUMNS = [
 export const BALANCE_COLUMNS = ['user_id', 'asset', 'free', 'locked'] as const;
 
 export const ORDER_COLUMNS = [
-  'seq', 'order_id', 'user_id', 'client_order_id', 'product_id', 'side', 'type', 'time_in_force', 'post_only',
-  'stp', 'stop_type', 'limit_price', 'base_size', 'quote_size', 'exact_quote_size', 'stop_trigger_price',
-  'status', 'done_reason', 'reject_reason', 'filled_base_size', 'filled_quote_size', 'fee_total',
-  'maker_fee_rate', 'taker_fee_rate', 'resting_lots', 'hold_asset', 'hold_remaining', 'created_at', 'updated_at',
-  'cancel_requested_at', 'expired_at', 'scheduled_at', 'twap_state',
+  'seq', 'order_id', 'user_id', 'client_order_id', 'product_id', 'status', 'created_at', 'updated_at', 'details',
 ] as const;
 
 export const TRADE_COLUMNS = [
@@ -256,12 +233,7 @@ function captureBalance(b: BalanceRow): BalanceTuple {
 export function captureOrder(o: OrderRow): OrderTuple {
   const t = 'orders';
   const id = key(o.orderId, t, 'order_id');
-  return [
-    safeInt(o.seq, t, id, 'seq'),
-    id,
-    text(o.userId, t, id, 'user_id'),
-    text(o.clientOrderId, t, id, 'client_order_id'),
-    text(o.productId, t, id, 'product_id'),
+  const details = [
     text(o.side, t, id, 'side'),
     text(o.type, t, id, 'type'),
     text(o.timeInForce, t, id, 'time_in_force'),
@@ -273,7 +245,6 @@ export function captureOrder(o: OrderRow): OrderTuple {
     text(o.quoteSize, t, id, 'quote_size'),
     text(o.exactQuoteSize, t, id, 'exact_quote_size'),
     text(o.stopTriggerPrice, t, id, 'stop_trigger_price'),
-    text(o.status, t, id, 'status'),
     text(o.doneReason, t, id, 'done_reason'),
     text(o.rejectReason, t, id, 'reject_reason'),
     text(o.filledBaseSize, t, id, 'filled_base_size'),
@@ -283,13 +254,22 @@ export function captureOrder(o: OrderRow): OrderTuple {
     text(o.takerFeeRate, t, id, 'taker_fee_rate'),
     safeInt(o.restingLots, t, id, 'resting_lots'),
     text(o.holdAsset, t, id, 'hold_asset'),
-    int64(o.holdRemaining, t, id, 'hold_remaining'),
+    int64(o.holdRemaining, t, id, 'hold_remaining').toString(),
+    int64OrNull(o.cancelRequestedAt, t, id, 'cancel_requested_at')?.toString() ?? null,
+    int64OrNull(o.expiredAt, t, id, 'expired_at')?.toString() ?? null,
+    int64OrNull(o.scheduledAt, t, id, 'scheduled_at')?.toString() ?? null,
+    text(o.twapState, t, id, 'twap_state'),
+  ];
+  return [
+    safeInt(o.seq, t, id, 'seq'),
+    id,
+    text(o.userId, t, id, 'user_id'),
+    text(o.clientOrderId, t, id, 'client_order_id'),
+    text(o.productId, t, id, 'product_id'),
+    text(o.status, t, id, 'status'),
     int64(o.createdAt, t, id, 'created_at'),
     int64(o.updatedAt, t, id, 'updated_at'),
-    int64OrNull(o.cancelRequestedAt, t, id, 'cancel_requested_at'),
-    int64OrNull(o.expiredAt, t, id, 'expired_at'),
-    int64OrNull(o.scheduledAt, t, id, 'scheduled_at'),
-    text(o.twapState, t, id, 'twap_state'),
+    JSON.stringify(details),
   ];
 }
 

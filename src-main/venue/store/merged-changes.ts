@@ -13,11 +13,12 @@ import type {
   TradeTuple,
   UserTuple,
 } from './change-set';
+import { ORDER_DETAIL_COLUMNS } from './rows';
 
 /** One journal record: the merged change sets of one group commit, as JSON. */
 export interface JournalEntry {
   /** Format of the tuples; a build refuses entries of a format it does not know. */
-  v: typeof JOURNAL_FORMAT;
+  v: typeof JOURNAL_FORMAT | typeof FORMAT_WIDE_ORDERS;
   u: UserTuple[];
   k: ApiKeyTuple[];
   b: BalanceTuple[];
@@ -28,7 +29,8 @@ export interface JournalEntry {
   m: MetaTuple[];
 }
 
-export const JOURNAL_FORMAT = 1;
+/** 2 since migration 5: order tuples hold the columns of the compact order row. Format 1 is still read. */
+export const JOURNAL_FORMAT = 2;
 
 export class MergedChanges {
   readonly users = new Map<string, UserTuple>();
@@ -97,7 +99,30 @@ function bigintsAsText<T extends unknown[]>(tuples: T[]): T[] {
   return tuples;
 }
 
-const TUPLE_LENGTHS = { u: 10, k: 9, b: 4, o: 33, t: 13, c: 7, m: 2 } as const;
+const TUPLE_LENGTHS = { u: 10, k: 9, b: 4, o: 9, t: 13, c: 7, m: 2 } as const;
+
+/** Format 1: an order tuple held every column of the order table before migration 5, in this order. */
+const FORMAT_WIDE_ORDERS = 1;
+const WIDE_ORDER_COLUMNS = [
+  'seq', 'order_id', 'user_id', 'client_order_id', 'product_id', 'side', 'type', 'time_in_force', 'post_only',
+  'stp', 'stop_type', 'limit_price', 'base_size', 'quote_size', 'exact_quote_size', 'stop_trigger_price',
+  'status', 'done_reason', 'reject_reason', 'filled_base_size', 'filled_quote_size', 'fee_total',
+  'maker_fee_rate', 'taker_fee_rate', 'resting_lots', 'hold_asset', 'hold_remaining', 'created_at', 'updated_at',
+  'cancel_requested_at', 'expired_at', 'scheduled_at', 'twap_state',
+] as const;
+const wideIndex = (column: (typeof WIDE_ORDER_COLUMNS)[number]): number => WIDE_ORDER_COLUMNS.indexOf(column);
+const WIDE_DETAIL_INDEXES = ORDER_DETAIL_COLUMNS.map((c) => wideIndex(c));
+
+/** A format 1 order tuple as this build's: the same values, the details gathered as captureOrder writes them. */
+function compactOrder(wide: unknown[]): OrderTuple {
+  const at = (column: (typeof WIDE_ORDER_COLUMNS)[number]): unknown => wide[wideIndex(column)];
+  // Format 1 already wrote int64 values as decimal text, as the details array holds them.
+  const details = WIDE_DETAIL_INDEXES.map((i) => wide[i]);
+  return [
+    at('seq'), at('order_id'), at('user_id'), at('client_order_id'), at('product_id'), at('status'),
+    at('created_at'), at('updated_at'), JSON.stringify(details),
+  ] as OrderTuple;
+}
 
 /**
  * Reads one journal record back as a change set. Only the shape is checked: the values were checked when the
@@ -115,20 +140,23 @@ export function parseJournalEntry(seq: number, json: string): CapturedChangeSet 
   }
   if (typeof entry !== 'object' || entry === null) return fail('not an object');
   const fields = entry as Record<string, unknown>;
-  if (fields.v !== JOURNAL_FORMAT) return fail(`format ${String(fields.v)}, this build reads format ${JOURNAL_FORMAT}`);
+  const wideOrders = fields.v === FORMAT_WIDE_ORDERS;
+  if (fields.v !== JOURNAL_FORMAT && !wideOrders) return fail(`format ${String(fields.v)}, this build reads formats ${FORMAT_WIDE_ORDERS} and ${JOURNAL_FORMAT}`);
   const tuples = (name: keyof typeof TUPLE_LENGTHS): unknown[] => {
     const list = name === 'c' ? (fields.c ?? []) : fields[name];
     if (!Array.isArray(list)) return fail(`${name} is not a list`);
+    const length = name === 'o' && wideOrders ? WIDE_ORDER_COLUMNS.length : TUPLE_LENGTHS[name];
     for (const tuple of list) {
-      if (!Array.isArray(tuple) || tuple.length !== TUPLE_LENGTHS[name]) fail(`${name} holds a row of the wrong shape`);
+      if (!Array.isArray(tuple) || tuple.length !== length) fail(`${name} holds a row of the wrong shape`);
     }
     return list;
   };
+  const orders = tuples('o') as unknown[][];
   return {
     users: tuples('u') as UserTuple[],
     apiKeys: tuples('k') as ApiKeyTuple[],
     balances: tuples('b') as BalanceTuple[],
-    orders: tuples('o') as OrderTuple[],
+    orders: wideOrders ? orders.map(compactOrder) : (orders as OrderTuple[]),
     trades: tuples('t') as TradeTuple[],
     candles: tuples('c') as CandleTuple[],
     meta: tuples('m') as MetaTuple[],

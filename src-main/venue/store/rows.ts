@@ -111,6 +111,18 @@ export interface TradeRow {
   time: bigint;
 }
 
+/**
+ * What an order's `details` array holds, in order. int64 values are decimal text (JSON numbers stop being
+ * exact at 2^53) or null; post_only and resting_lots are numbers. Migration 5 builds the same array from the
+ * columns it replaced, and captureOrder (change-set.ts) writes it.
+ */
+export const ORDER_DETAIL_COLUMNS = [
+  'side', 'type', 'time_in_force', 'post_only', 'stp', 'stop_type', 'limit_price', 'base_size', 'quote_size',
+  'exact_quote_size', 'stop_trigger_price', 'done_reason', 'reject_reason', 'filled_base_size', 'filled_quote_size',
+  'fee_total', 'maker_fee_rate', 'taker_fee_rate', 'resting_lots', 'hold_asset', 'hold_remaining',
+  'cancel_requested_at', 'expired_at', 'scheduled_at', 'twap_state',
+] as const;
+
 const SIDES: readonly Side[] = ['BUY', 'SELL'];
 const ORDER_TYPES: readonly OrderType[] = ['LIMIT', 'MARKET', 'STOP', 'TWAP'];
 const TIMES_IN_FORCE: readonly TimeInForce[] = ['GTC', 'IOC', 'FOK', 'GTT'];
@@ -119,13 +131,25 @@ const DONE_REASONS: readonly DoneReason[] = ['', 'FILLED', 'CANCELED', 'EXPIRED'
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 const UNSIGNED_INTEGER = /^\d+$/;
+const INTEGER = /^-?\d+$/;
 
 /** Reads the columns of one row of one table; every failure names both. Values are never echoed (they may be hashes). */
 /** Interned texts of shared(): as many as there are users, products, fee rates and such, never per order. */
 const SHARED_TEXT = new Map<string, string>();
 
+const NO_DETAILS: ReadonlyMap<string, number> = new Map();
+const DETAIL_INDEXES = new Map<readonly string[], ReadonlyMap<string, number>>();
+function detailIndexOf(names: readonly string[]): ReadonlyMap<string, number> {
+  let index = DETAIL_INDEXES.get(names);
+  if (index === undefined) DETAIL_INDEXES.set(names, (index = new Map(names.map((name, i) => [name, i]))));
+  return index;
+}
+
 class Columns {
   private readonly row: Record<string, unknown>;
+  /** Values of a details column (see withDetails), by name. */
+  private details: unknown[] = [];
+  private detailIndex: ReadonlyMap<string, number> = NO_DETAILS;
 
   constructor(
     private readonly table: string,
@@ -135,19 +159,44 @@ class Columns {
     this.row = raw as Record<string, unknown>;
   }
 
-  private fail(column: string, expected: string): never {
-    const value = this.row[column];
+  /**
+   * Reads the named values of a column that holds a JSON array of them (an order's details) as if each were a
+   * column of its own: int64 values arrive as decimal text and small integers as numbers, and are checked the same.
+   */
+  withDetails(column: string, names: readonly string[]): this {
+    const text = this.row[column];
+    if (typeof text !== 'string') return this.fail(column, 'text');
+    let values: unknown;
+    try {
+      values = JSON.parse(text);
+    } catch {
+      return this.fail(column, 'JSON', false);
+    }
+    if (!Array.isArray(values) || values.length !== names.length) return this.fail(column, `a JSON array of ${names.length} values`, false);
+    this.details = values;
+    this.detailIndex = detailIndexOf(names);
+    return this;
+  }
+
+  private value(column: string): unknown {
+    if (this.detailIndex === NO_DETAILS) return this.row[column];
+    const i = this.detailIndex.get(column);
+    return i === undefined ? this.row[column] : this.details[i];
+  }
+
+  private fail(column: string, expected: string, saying = true): never {
+    const value = this.value(column);
     const got = value === null ? 'null' : value === undefined ? 'nothing' : typeof value;
-    throw new Error(`malformed row in ${this.table}: column ${column} should be ${expected}, got ${got}`);
+    throw new Error(`malformed row in ${this.table}: column ${column} should be ${expected}${saying ? `, got ${got}` : ''}`);
   }
 
   text(column: string): string {
-    const value = this.row[column];
+    const value = this.value(column);
     return typeof value === 'string' ? value : this.fail(column, 'text');
   }
 
   decimal(column: string): string {
-    const value = this.row[column];
+    const value = this.value(column);
     return typeof value === 'string' && DECIMAL.test(value) ? value : this.fail(column, 'a decimal string');
   }
 
@@ -165,43 +214,45 @@ class Columns {
 
   /** One of the allowed values: the constant itself, so no row keeps a copy of its own. */
   oneOf<T extends string>(column: string, allowed: readonly T[]): T {
-    const value = this.row[column];
+    const value = this.value(column);
     const known = typeof value === 'string' ? allowed.find((a) => a === value) : undefined;
     return known ?? this.fail(column, `one of ${allowed.map((a) => `'${a}'`).join(', ')}`);
   }
 
   int64(column: string): bigint {
-    const value = this.row[column];
-    return typeof value === 'bigint' ? value : this.fail(column, 'an integer');
+    const value = this.value(column);
+    if (typeof value === 'bigint') return value;
+    return typeof value === 'string' && this.detailIndex.has(column) && INTEGER.test(value) ? BigInt(value) : this.fail(column, 'an integer');
   }
 
   int64OrNull(column: string): bigint | null {
-    return this.row[column] === null ? null : this.int64(column);
+    return this.value(column) === null ? null : this.int64(column);
   }
 
   /** A non-negative integer kept as decimal text because it may outgrow int64. */
   bigText(column: string): bigint {
-    const value = this.row[column];
+    const value = this.value(column);
     return typeof value === 'string' && UNSIGNED_INTEGER.test(value) ? BigInt(value) : this.fail(column, 'a non-negative integer in text');
   }
 
   safeInt(column: string): number {
-    const value = this.row[column];
+    const value = this.value(column);
     if (typeof value === 'bigint' && value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)) {
       return Number(value);
     }
+    if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
     return this.fail(column, 'a safe integer');
   }
 
   bool(column: string): boolean {
-    const value = this.row[column];
-    if (value === 0n) return false;
-    if (value === 1n) return true;
+    const value = this.value(column);
+    if (value === 0n || value === 0) return false;
+    if (value === 1n || value === 1) return true;
     return this.fail(column, '0 or 1');
   }
 
   blob(column: string, length?: number): Buffer {
-    const value = this.row[column];
+    const value = this.value(column);
     return Buffer.isBuffer(value) && (length === undefined || value.length === length)
       ? value
       : this.fail(column, length === undefined ? 'a blob' : `a blob of ${length} bytes`);
@@ -252,7 +303,7 @@ export function balanceFromRow(raw: unknown): BalanceRow {
 }
 
 export function orderFromRow(raw: unknown): OrderRow {
-  const c = new Columns('orders', raw);
+  const c = new Columns('orders', raw).withDetails('details', ORDER_DETAIL_COLUMNS);
   return {
     orderId: c.text('order_id'),
     seq: c.safeInt('seq'),

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it, vi } from 'vitest';
 import type { ChangeSet, VenueStore } from '../../../src-main/venue/store';
 import { journalFolder, JournalAppender, readJournal } from '../../../src-main/venue/store/journal-file';
-import { apiKey, balance, journalRecords, journalText, open, order, tempDir, trade, user } from './fixtures';
+import { apiKey, balance, journalRecords, journalText, open, order, tempDir, trade, user, wideOrder } from './fixtures';
 
 /** The journal is applied to the tables only when a test reads, closes or hits the bound, never on a timer. */
 const NOT_ON_A_TIMER = { materializeDelayMs: 3_600_000 };
@@ -275,10 +275,28 @@ describe('write-ahead journal', () => {
     appender.append([{ seq: 1, text: JSON.stringify({ v: 99, u: [], k: [], b: [], o: [], t: [], m: [] }) }]);
     appender.close();
 
-    expect(() => open(file)).toThrow('the journal could not be applied to the tables, and keeps everything: journal record 1 is unreadable: format 99, this build reads format 1');
+    expect(() => open(file)).toThrow('the journal could not be applied to the tables, and keeps everything: journal record 1 is unreadable: format 99, this build reads formats 1 and 2');
     const disk = inspector(file);
     expect(disk.journalRows()).toBe(1);
     disk.close();
+  });
+
+  it('applies a record an older build wrote with the wide order tuple (format 1), keeping every value', () => {
+    const file = path.join(tempDir(), 'venue.db');
+    open(file).close();
+    const owner = user(1);
+    const placed = order(owner, 1, { clientOrderId: 'Old-1', holdRemaining: 9_007_199_254_740_993n, expiredAt: 1_900_000_000_000_000_001n, timeInForce: 'GTT', postOnly: true });
+    const bigints = (values: unknown[]): unknown[] => values.map((v) => (typeof v === 'bigint' ? v.toString() : v));
+    const entry = JSON.parse(journalText({ users: [owner] })) as Record<string, unknown>;
+    const text = JSON.stringify({ ...entry, v: 1, o: [bigints(wideOrder(placed))] });
+    const appender = new JournalAppender(journalFolder(file));
+    appender.append([{ seq: 1, text }]);
+    appender.close();
+
+    const store = open(file);
+    expect(store.load().openOrders).toEqual([placed]);
+    expect(store.orderById(owner.id, placed.orderId)).toEqual(placed);
+    store.close();
   });
 
   it('applies records an older build wrote, which have no candles, and candles a newer one wrote', () => {

@@ -2,7 +2,9 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { MIGRATIONS, migrate, schemaVersion, type Migration } from '../../../src-main/venue/store/migrations';
-import { journalRecords, journalText, open, order, tempDir, user } from './fixtures';
+import { captureOrder } from '../../../src-main/venue/store/change-set';
+import { orderFromRow } from '../../../src-main/venue/store/rows';
+import { WIDE_ORDER_COLUMNS, journalRecords, journalText, open, order, tempDir, trade, user, wideOrder } from './fixtures';
 
 function rawDb(file: string): Database.Database {
   const db = new Database(file);
@@ -24,7 +26,7 @@ describe('the venue schema', () => {
   it('creates every table, the journal, the query indexes and the partial open-order index on an empty database', () => {
     const file = path.join(tempDir(), 'venue.db');
     const db = rawDb(file);
-    expect(migrate(db)).toEqual({ from: 0, to: 4 });
+    expect(migrate(db)).toEqual({ from: 0, to: 5 });
 
     expect(names(db, 'table')).toEqual(['api_keys', 'balances', 'candles', 'journal', 'journal_position', 'meta', 'orders', 'schema_migrations', 'trades', 'users']);
     expect(names(db, 'index')).toEqual([
@@ -45,6 +47,7 @@ describe('the venue schema', () => {
       { version: 2n, name: MIGRATIONS[1]?.name },
       { version: 3n, name: MIGRATIONS[2]?.name },
       { version: 4n, name: MIGRATIONS[3]?.name },
+      { version: 5n, name: MIGRATIONS[4]?.name },
     ]);
     db.close();
   });
@@ -87,6 +90,44 @@ describe('the venue schema', () => {
 });
 
 describe('migration runner', () => {
+  it('gathers the order rows of a database from before migration 5 into the compact row, keeping every value and the trades that refer to them', () => {
+    const file = path.join(tempDir(), 'venue.db');
+    const db = rawDb(file);
+    migrate(db, MIGRATIONS.slice(0, 4));
+    const owner = user(1);
+    db.prepare('INSERT INTO users VALUES (?, ?, 0, ?, ?, ?, 0, 0, 0, ?)').run(owner.id, owner.number, owner.makerFeeRate, owner.takerFeeRate, owner.createdAt, '0');
+    // Every kind of value: int64s past 2^53, nulls and set timestamps, post_only, a TWAP's JSON with quotes.
+    const resting = order(owner, 1, {
+      clientOrderId: 'Mixed:Case-1',
+      postOnly: true,
+      holdRemaining: 9_007_199_254_740_993n,
+      expiredAt: 1_900_000_000_000_000_001n,
+      scheduledAt: 1_800_000_000_000_000_003n,
+      type: 'TWAP',
+      timeInForce: 'GTT',
+      twapState: '{"lotsLeft":3,"note":"a \\"quoted\\" word"}',
+    });
+    const done = order(owner, 2, { side: 'SELL', status: 'DONE', doneReason: 'FILLED', filledBaseSize: '0.01', filledQuoteSize: '25000000', feeTotal: '25000', restingLots: 0, holdAsset: 'BTC', holdRemaining: 0n, cancelRequestedAt: 1_750_000_000_000_000_007n });
+    const insert = db.prepare(`INSERT INTO orders (${WIDE_ORDER_COLUMNS.join(', ')}) VALUES (${WIDE_ORDER_COLUMNS.map(() => '?').join(', ')})`);
+    for (const o of [resting, done]) insert.run(wideOrder(o));
+    const fill = trade(1, resting, done);
+    db.prepare('INSERT INTO trades VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
+      fill.seq, fill.id, fill.productId, fill.price, fill.size, fill.takerSide, fill.makerOrderId, fill.takerOrderId, fill.makerUserId, fill.takerUserId, fill.makerFee, fill.takerFee, fill.time,
+    );
+    db.pragma('foreign_keys = ON');
+
+    expect(migrate(db)).toEqual({ from: 4, to: LATEST });
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1n);
+    const rows = db.prepare('SELECT * FROM orders ORDER BY seq').all();
+    expect(rows.map(orderFromRow)).toEqual([resting, done]);
+    // The migration writes the details array exactly as the store does.
+    expect(rows.map((r) => JSON.parse((r as { details: string }).details) as unknown)).toEqual([resting, done].map((o) => JSON.parse(captureOrder(o)[8]) as unknown));
+    expect(db.prepare('PRAGMA foreign_key_check').all()).toEqual([]);
+    expect(() => db.prepare("UPDATE trades SET maker_order_id = 'no-such-order'").run()).toThrow(/FOREIGN KEY constraint failed/);
+    expect(names(db, 'index')).toContain('orders_open');
+    db.close();
+  });
+
   it('applies nothing to a database that is up to date', () => {
     const file = path.join(tempDir(), 'venue.db');
     const db = rawDb(file);

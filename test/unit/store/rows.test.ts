@@ -2,6 +2,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { apiKeyFromRow, orderFromRow, tradeFromRow, userFromRow } from '../../../src-main/venue/store/rows';
+import { captureOrder } from '../../../src-main/venue/store/change-set';
 import { apiKey, balance, open, order, tempDir, trade, user } from './fixtures';
 
 const NEAR_2_62 = 2n ** 62n - 1n;
@@ -153,6 +154,20 @@ describe('row mapping', () => {
     expect(() => tradeFromRow({ taker_side: 'buy' })).toThrow('malformed row in trades: column id should be text, got nothing');
   });
 
+  it('names the detail of an order row that is malformed, as it would a column', () => {
+    const [seq, orderId, userId, clientOrderId, productId, status, createdAt, updatedAt, details] = captureOrder(order(user(1), 1));
+    const row = (d: unknown) => ({ seq: BigInt(seq), order_id: orderId, user_id: userId, client_order_id: clientOrderId, product_id: productId, status, created_at: createdAt, updated_at: updatedAt, details: d });
+    const values = JSON.parse(details) as unknown[];
+    const changed = (i: number, value: unknown) => JSON.stringify(values.map((v, j) => (j === i ? value : v)));
+    expect(orderFromRow(row(details))).toEqual(order(user(1), 1));
+    expect(() => orderFromRow(row('[1,'))).toThrow('malformed row in orders: column details should be JSON');
+    expect(() => orderFromRow(row('[]'))).toThrow('malformed row in orders: column details should be a JSON array of 25 values');
+    expect(() => orderFromRow(row(7n))).toThrow('malformed row in orders: column details should be text, got bigint');
+    expect(() => orderFromRow(row(changed(0, 'UP')))).toThrow("malformed row in orders: column side should be one of 'BUY', 'SELL'");
+    expect(() => orderFromRow(row(changed(20, '1.5')))).toThrow('malformed row in orders: column hold_remaining should be an integer, got string');
+    expect(() => orderFromRow(row(changed(3, 2)))).toThrow('malformed row in orders: column post_only should be 0 or 1, got number');
+  });
+
   it('refuses on load an order whose status is outside the vocabulary', async () => {
     const file = path.join(tempDir(), 'venue.db');
     const store = open(file);
@@ -163,6 +178,6 @@ describe('row mapping', () => {
     raw.prepare("UPDATE orders SET status = 'OPEN'").run();
     raw.close();
     expect(() => store.load()).toThrow("malformed row in orders: column status should be one of 'SUBMITTED', 'ACTIVE', 'DONE', 'SCHEDULED'");
-    expect(() => orderFromRow({})).toThrow('malformed row in orders: column order_id should be text');
+    expect(() => orderFromRow({})).toThrow('malformed row in orders: column details should be text, got nothing');
   });
 });
