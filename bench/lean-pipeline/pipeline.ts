@@ -7,7 +7,10 @@
  * holds, fees and balances, client order ids, the full order record, the journal's checks. docs/performance.md
  * ("What a store built for the target would cost") has its figures.
  *
- *   npx tsx bench/lean-pipeline/pipeline.ts [orders]
+ * `--history-indexes` gives the tables every index the venue's reads use: orders by user and created time, by user
+ * and updated time, by user and client order id, the open orders, and trades by maker, taker and product.
+ *
+ *   npx tsx bench/lean-pipeline/pipeline.ts [orders] [--history-indexes]
  */
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { mkdtempSync } from 'node:fs';
@@ -17,6 +20,7 @@ import { OrderBook } from '../../src-main/venue/engine';
 import { newUuidV7 } from '../../src-main/venue/ids';
 
 const N = Number(process.argv[2] ?? 300_000);
+const HISTORY_INDEXES = process.argv.includes('--history-indexes');
 const IN_FLIGHT = 2_000;
 const BATCH = 64;
 const MAX_LAG = 20_000;
@@ -25,7 +29,7 @@ const dir = mkdtempSync(join(tmpdir(), 'lean-'));
 // Record layout (Float64 slots): kind(1=order,2=trade), seq, user, side, ticks, lots, filled, status, created, 0
 const SLOTS = 10;
 const journal = new Worker(new URL('./journal.mjs', import.meta.url), { workerData: { file: join(dir, 'journal.bin') } });
-const writer = new Worker(new URL('./writer.mjs', import.meta.url), { workerData: { file: join(dir, 'venue.sqlite') } });
+const writer = new Worker(new URL('./writer.mjs', import.meta.url), { workerData: { file: join(dir, 'venue.sqlite'), historyIndexes: HISTORY_INDEXES } });
 const channel = new MessageChannel();
 journal.postMessage({ port: channel.port1 }, [channel.port1]);
 writer.postMessage({ port: channel.port2 }, [channel.port2]);

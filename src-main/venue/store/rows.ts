@@ -133,7 +133,6 @@ const DECIMAL = /^-?\d+(\.\d+)?$/;
 const UNSIGNED_INTEGER = /^\d+$/;
 const INTEGER = /^-?\d+$/;
 
-/** Reads the columns of one row of one table; every failure names both. Values are never echoed (they may be hashes). */
 /** Interned texts of shared(): as many as there are users, products, fee rates and such, never per order. */
 const SHARED_TEXT = new Map<string, string>();
 
@@ -145,6 +144,7 @@ function detailIndexOf(names: readonly string[]): ReadonlyMap<string, number> {
   return index;
 }
 
+/** Reads the columns of one row of one table; every failure names both. Values are never echoed (they may be hashes). */
 class Columns {
   private readonly row: Record<string, unknown>;
   /** Values of a details column (see withDetails), by name. */
