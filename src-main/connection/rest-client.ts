@@ -246,6 +246,15 @@ export class VenueRestClient {
     return answer.api_key;
   }
 
+  /**
+   * DELETE /api-keys/{api_key}: the local venue's addition (the interface names no way to revoke a key). The
+   * key stops working at once; the venue answers with the key.
+   */
+  async revokeApiKey(apiKey: string): Promise<ApiKey> {
+    const answer = await this.send({ method: 'DELETE', path: `/api-keys/${encodeURIComponent(apiKey)}`, schema: ApiKeyResponseSchema, auth: true, idempotent: true, budgets: ['requests'] });
+    return answer.api_key;
+  }
+
   // ---- orders (4.2-4.8)
 
   /**

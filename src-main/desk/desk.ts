@@ -544,10 +544,40 @@ export class Desk implements Disposable {
     return this.status();
   }
 
+  /**
+   * Revokes a key of the local venue there, then forgets it here. A trading key revokes itself, so any user's
+   * key can go; a read-only key cannot, and is revoked with the key in use, which the venue allows for the same
+   * user's keys only. Either way the desk forgets the key only once the venue no longer takes it.
+   */
+  async revokeKey(apiKey: string): Promise<StoredKey[]> {
+    if (this.sessionEnvironment !== 'local') {
+      throw new DeskError('E0101_InvalidArgument', `${NAMES[this.sessionEnvironment]} offers no way to revoke a key: remove it from the desk, and revoke it where it was made`);
+    }
+    const record = this.keys.record('local', apiKey);
+    if (record === undefined) throw new DeskError('E0101_InvalidArgument', `api_key: no key ${apiKey} is stored for ${NAMES.local}`);
+    const own = record.readOnly ? undefined : await this.keys.credentials('local', apiKey);
+    const client = own === undefined ? this.requireSession().rest : new VenueRestClient({ baseUrl: this.addresses('local').baseUrl, credentials: own, maxRetries: 0 });
+    try {
+      await client.revokeApiKey(apiKey);
+    } catch (err) {
+      // Already revoked: the venue refuses the key itself, which is what revoking it was for.
+      if (!(own !== undefined && err instanceof VenueError && err.ref === 'E0005_ApiKeyRevoked')) throw err;
+    } finally {
+      if (client !== this.session?.rest) client.dispose();
+    }
+    return this.forgetKey(apiKey);
+  }
+
+  /** Forgets the key here. On Local, forgetting the key in use goes back to the local user's own key. */
   async forgetKey(apiKey: string): Promise<StoredKey[]> {
+    const environment = this.sessionEnvironment;
     const wasActive = this.sessionKey?.apiKey === apiKey;
-    await this.keys.forget(this.sessionEnvironment, apiKey);
-    if (wasActive) await this.reconnect();
+    await this.keys.forget(environment, apiKey);
+    if (wasActive) {
+      const own = environment === 'local' ? this.file.get().keys.find((k) => k.environment === 'local' && k.origin === 'bootstrap') : undefined;
+      if (own !== undefined) this.keys.use('local', own.apiKey);
+      await this.reconnect();
+    }
     return this.listKeys();
   }
 

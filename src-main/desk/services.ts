@@ -31,6 +31,7 @@ export function deskServices(desk: Desk): DeskServices {
     'keys.import': (r) => desk.importKey(r),
     'keys.use': (r) => desk.useKey(r.api_key),
     'keys.forget': (r) => desk.forgetKey(r.api_key),
+    'keys.revoke': (r) => desk.revokeKey(r.api_key),
     'errors.catalogue': (r) => [...desk.errorCatalogue(r)],
     'settings.get': () => desk.settings(),
     'settings.update': (r) => desk.updateSettings(r),

@@ -314,6 +314,11 @@ export const contract = {
   },
   'keys.use': { request: z.strictObject({ api_key: z.string().min(1).max(256) }), response: ConnectionStatus },
   'keys.forget': { request: z.strictObject({ api_key: z.string().min(1).max(256) }), response: z.array(StoredKey) },
+  /**
+   * Revokes the key on the local venue (it stops working there, on every connection) and removes it from the
+   * desk. Only the local venue can: the interface names no way to revoke a key.
+   */
+  'keys.revoke': { request: z.strictObject({ api_key: z.string().min(1).max(256) }), response: z.array(StoredKey) },
   'errors.catalogue': {
     request: z.strictObject({ ref: z.string().max(80).optional(), category: z.string().max(40).optional() }),
     response: z.array(ErrorCodeView),

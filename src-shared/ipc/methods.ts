@@ -32,6 +32,7 @@ export const METHOD_NAMES = [
   'keys.import',
   'keys.use',
   'keys.forget',
+  'keys.revoke',
   'errors.catalogue',
   'settings.get',
   'settings.update',

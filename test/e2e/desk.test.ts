@@ -378,6 +378,22 @@ describe('the desk in a browser', () => {
     await shot('api-keys');
   });
 
+  it('revokes a key on the local venue from its row', { timeout: 60_000 }, async () => {
+    const keys = page.getByRole('region', { name: 'API keys' });
+    const create = keys.getByRole('form', { name: 'Create API key' });
+    await create.getByLabel('Key name').fill('e2e-revoked');
+    await create.getByLabel('Trade with it').uncheck();
+    await create.getByRole('button', { name: 'Create key' }).click();
+    const row = keys.getByRole('table', { name: 'API keys' }).getByRole('row').filter({ hasText: 'e2e-revoked' });
+    await expect.poll(() => row.count(), { timeout: WAIT }).toBe(1);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await row.getByRole('button', { name: /^Revoke key / }).click();
+    await expect.poll(() => row.count(), { timeout: WAIT }).toBe(0);
+    // The local user's own key has no such button: the desk trades with it.
+    const own = keys.getByRole('table', { name: 'API keys' }).getByRole('row').filter({ hasText: 'Local user' });
+    expect(await own.getByRole('button', { name: /^Revoke key / }).count()).toBe(0);
+  });
+
   it('saves a picture of each panel', { timeout: 60_000 }, async () => {
     const panels: Array<[file: string, region: string | RegExp]> = [
       ['panel-ticket', 'Order ticket'],

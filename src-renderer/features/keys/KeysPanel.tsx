@@ -1,5 +1,5 @@
 /**
- * API keys: create one on the venue, import one made elsewhere, use or remove one. The desk keeps secrets in
+ * API keys: create one on the venue, import one made elsewhere, use, remove or (on the local venue) revoke one. The desk keeps secrets in
  * the keychain and never sends one back across the bridge, so after creation the trader sees the desk's note
  * about where the secret went, not the secret.
  */
@@ -39,6 +39,14 @@ function KeyRow(props: { k: StoredKey }): React.JSX.Element {
             void attempt('keys.forget', { api_key: k.apiKey }).then((keys) => keys && useDesk.getState().setKeys(keys));
           }
         }}>Remove</button>
+        {/* Only the local venue can revoke a key; its own user's first key is the desk's and stays. */}
+        {k.environment === 'local' && k.origin !== 'bootstrap' && (
+          <button type="button" aria-label={`Revoke key ${k.apiKey}`} onClick={() => {
+            if (window.confirm(`Revoke key ${k.apiKey} on the local venue? It stops working everywhere, and the desk forgets it.`)) {
+              void attempt('keys.revoke', { api_key: k.apiKey }).then((keys) => keys && useDesk.getState().setKeys(keys));
+            }
+          }}>Revoke</button>
+        )}
       </td>
     </tr>
   );

@@ -32,6 +32,7 @@ const VALID: Record<MethodName, Record<string, unknown>> = {
   'keys.import': { api_key: 'nk_x', api_secret: 'not-a-real-secret', user_id: 'u' },
   'keys.use': { api_key: 'nk_x' },
   'keys.forget': { api_key: 'nk_x' },
+  'keys.revoke': { api_key: 'nk_x' },
   'errors.catalogue': { ref: 'E0101_InvalidArgument' },
   'settings.get': {},
   'settings.update': { preTrade: { maxDeviationPercent: '5' } },

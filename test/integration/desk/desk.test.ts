@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VenueRestClient } from '../../../src-main/connection/rest-client';
+import { VenueError } from '../../../src-main/connection/venue-error';
 import { dispatch } from '../../../src-main/desk/dispatch';
 import type { MethodName } from '../../../src-shared/ipc/contract';
 import { eventually, openTestDesk, type TestDesk } from './open-desk';
@@ -174,6 +175,52 @@ describe('keys the trader brings', () => {
     expect(await t.secrets.get(`local:${user.api_key.api_key}`)).toBeUndefined();
     await call('keys.use', { api_key: boot.api_key });
     await t.desk.whenLive();
+  });
+
+  it('revokes a key on the local venue, its own trading key, a read-only key and the key in use alike, and forgets each only once the venue refuses it', async () => {
+    const boot = await t.bootstrap();
+    const refusedByVenue = async (apiKey: string, apiSecret: string): Promise<string | undefined> => {
+      const client = new VenueRestClient({ baseUrl: t.desk.venueStatus().baseUrl, credentials: { apiKey, apiSecret }, maxRetries: 0 });
+      try {
+        await client.listActiveOrders();
+        return undefined;
+      } catch (err) {
+        return err instanceof VenueError ? err.ref : String(err);
+      } finally {
+        client.dispose();
+      }
+    };
+    // Another user's trading key, imported: it revokes itself.
+    const admin = new VenueRestClient({ baseUrl: t.desk.venueStatus().baseUrl, credentials: { apiKey: boot.api_key, apiSecret: boot.api_secret } });
+    const other = await admin.createSimUser({ VND: '1000000' });
+    admin.dispose();
+    const otherSecret = other.api_key.api_secret ?? '';
+    await call('keys.import', { api_key: other.api_key.api_key, api_secret: otherSecret, user_id: other.user_id });
+    // The local user's own read-only key: revoked with the key in use.
+    const reader = await call('keys.create', { name: 'to revoke', read_only: true });
+    const readerSecret = (await t.secrets.get(`local:${reader.key.apiKey}`)) ?? '';
+    expect(await refusedByVenue(reader.key.apiKey, readerSecret)).toBeUndefined();
+
+    for (const [apiKey, secret] of [[other.api_key.api_key, otherSecret], [reader.key.apiKey, readerSecret]] as const) {
+      const left = await call('keys.revoke', { api_key: apiKey });
+      expect(left.map((k) => k.apiKey)).not.toContain(apiKey);
+      expect(await t.secrets.get(`local:${apiKey}`)).toBeUndefined();
+      expect(await refusedByVenue(apiKey, secret)).toBe('E0005_ApiKeyRevoked');
+    }
+
+    // The key in use: the desk goes back to the local user's key.
+    const trader = await call('keys.create', { name: 'in use, then revoked', use: true });
+    await t.desk.whenLive();
+    expect((await call('connection.status', {})).apiKey).toBe(trader.key.apiKey);
+    const traderSecret = (await t.secrets.get(`local:${trader.key.apiKey}`)) ?? '';
+    await call('keys.revoke', { api_key: trader.key.apiKey });
+    expect(await refusedByVenue(trader.key.apiKey, traderSecret)).toBe('E0005_ApiKeyRevoked');
+    await t.desk.whenLive();
+    expect((await call('connection.status', {})).apiKey).toBe(boot.api_key);
+
+    // The local user's first key is the desk's own: the venue keeps it, and so does the desk.
+    expect(await refusal('keys.revoke', { api_key: boot.api_key })).toMatch(/^E0003/);
+    expect((await call('keys.list', {})).map((k) => k.apiKey)).toContain(boot.api_key);
   });
 });
 
