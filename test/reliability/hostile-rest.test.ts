@@ -63,6 +63,14 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'GET', path: '/products/BTC-VND/trades', mayAccept: true },
   { method: 'POST', path: '/sim/deposit', mayAccept: false },
   { method: 'POST', path: '/sim/users', mayAccept: true },
+  { method: 'POST', path: '/sim/speed', mayAccept: true },
+  { method: 'POST', path: '/sim/volatility', mayAccept: true },
+  { method: 'POST', path: '/sim/reference-price', mayAccept: true },
+  { method: 'POST', path: '/api-keys', mayAccept: true },
+  { method: 'DELETE', path: '/api-keys/nk_no_such_key', mayAccept: false },
+  { method: 'GET', path: '/accounts/00000000-0000-4000-8000-000000000001', mayAccept: false },
+  { method: 'GET', path: '/products', mayAccept: true },
+  { method: 'GET', path: '/assets', mayAccept: true },
 ];
 
 describe('hostile REST input', () => {
