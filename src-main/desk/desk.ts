@@ -547,7 +547,8 @@ export class Desk implements Disposable {
   /**
    * Revokes a key of the local venue there, then forgets it here. A trading key revokes itself, so any user's
    * key can go; a read-only key cannot, and is revoked with the key in use, which the venue allows for the same
-   * user's keys only. Either way the desk forgets the key only once the venue no longer takes it.
+   * user's keys only (an imported key's scope is not known: refused for scope, it is tried that way too). Either
+   * way the desk forgets the key only once the venue no longer takes it.
    */
   async revokeKey(apiKey: string): Promise<StoredKey[]> {
     if (this.sessionEnvironment !== 'local') {
@@ -556,15 +557,21 @@ export class Desk implements Disposable {
     const record = this.keys.record('local', apiKey);
     if (record === undefined) throw new DeskError('E0101_InvalidArgument', `api_key: no key ${apiKey} is stored for ${NAMES.local}`);
     const own = record.readOnly ? undefined : await this.keys.credentials('local', apiKey);
-    const client = own === undefined ? this.requireSession().rest : new VenueRestClient({ baseUrl: this.addresses('local').baseUrl, credentials: own, maxRetries: 0 });
-    try {
-      await client.revokeApiKey(apiKey);
-    } catch (err) {
-      // Already revoked: the venue refuses the key itself, which is what revoking it was for.
-      if (!(own !== undefined && err instanceof VenueError && err.ref === 'E0005_ApiKeyRevoked')) throw err;
-    } finally {
-      if (client !== this.session?.rest) client.dispose();
+    let revoked = false;
+    if (own !== undefined) {
+      const client = new VenueRestClient({ baseUrl: this.addresses('local').baseUrl, credentials: own, maxRetries: 0 });
+      try {
+        await client.revokeApiKey(apiKey);
+        revoked = true;
+      } catch (err) {
+        // Already revoked: the venue refuses the key itself, which is what revoking it was for.
+        if (err instanceof VenueError && err.ref === 'E0005_ApiKeyRevoked') revoked = true;
+        else if (!(err instanceof VenueError && err.ref === 'E0004_InsufficientScope')) throw err;
+      } finally {
+        client.dispose();
+      }
     }
+    if (!revoked) await this.requireSession().rest.revokeApiKey(apiKey);
     return this.forgetKey(apiKey);
   }
 
@@ -574,8 +581,9 @@ export class Desk implements Disposable {
     const wasActive = this.sessionKey?.apiKey === apiKey;
     await this.keys.forget(environment, apiKey);
     if (wasActive) {
-      const own = environment === 'local' ? this.file.get().keys.find((k) => k.environment === 'local' && k.origin === 'bootstrap') : undefined;
-      if (own !== undefined) this.keys.use('local', own.apiKey);
+      // The running venue's own key: a folder made afresh leaves older local users' keys behind in the file.
+      const own = environment === 'local' ? this.localVenue.localCredentials()?.api_key : undefined;
+      if (own !== undefined && own !== apiKey && this.keys.record('local', own) !== undefined) this.keys.use('local', own);
       await this.reconnect();
     }
     return this.listKeys();

@@ -28,7 +28,7 @@
  * same (another connection wrote to them), nothing is lost: the error is reported by reads, back-pressure and
  * close, and each retries.
  *
- * What it buys. The core's thread never waits for an fsync or for 33-column rows to go into five indexes, and an
+ * What it buys. The core's thread never waits for an fsync or for order rows to go into five indexes, and an
  * acknowledgement never waits behind a table transaction: the core matches, checks and serialises, the journal
  * thread syncs, and the other core writes. A flood that never pauses is still held to the rate at which the
  * writer thread can write the tables. bench/store.ts and bench/committed-orders.ts measure both.

@@ -132,6 +132,8 @@ const DONE_REASONS: readonly DoneReason[] = ['', 'FILLED', 'CANCELED', 'EXPIRED'
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 const UNSIGNED_INTEGER = /^\d+$/;
 const INTEGER = /^-?\d+$/;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
 
 /** Interned texts of shared(): as many as there are users, products, fee rates and such, never per order. */
 const SHARED_TEXT = new Map<string, string>();
@@ -222,7 +224,10 @@ class Columns {
   int64(column: string): bigint {
     const value = this.value(column);
     if (typeof value === 'bigint') return value;
-    return typeof value === 'string' && this.detailIndex.has(column) && INTEGER.test(value) ? BigInt(value) : this.fail(column, 'an integer');
+    if (typeof value !== 'string' || !this.detailIndex.has(column) || !INTEGER.test(value)) return this.fail(column, 'an integer');
+    // As an INTEGER column would: a value past int64 could never be written back.
+    const parsed = BigInt(value);
+    return parsed >= INT64_MIN && parsed <= INT64_MAX ? parsed : this.fail(column, 'an integer that fits in 64 bits');
   }
 
   int64OrNull(column: string): bigint | null {

@@ -41,7 +41,7 @@ export class TableWriter {
     const blobs = { secret_hash: 'unhex(?)', secret_nonce: 'unhex(?)' };
     this.upsertApiKey = db.prepare(upsertSql('api_keys', API_KEY_COLUMNS, ['api_key'], blobs));
     this.upsertBalance = db.prepare(upsertSql('balances', BALANCE_COLUMNS, ['user_id', 'asset']));
-    // A new order is inserted by a statement without the upsert's 32-column DO UPDATE, which costs SQLite about
+    // A new order is inserted by a statement without the upsert's DO UPDATE of every column, which costs SQLite about
     // half as much again per row even when nothing conflicts; an order already stored then takes the upsert.
     this.insertOrder = db.prepare(`${insertSql('orders', ORDER_COLUMNS)} ON CONFLICT (order_id) DO NOTHING`);
     this.upsertOrder = db.prepare(upsertSql('orders', ORDER_COLUMNS, ['order_id']));

@@ -218,6 +218,14 @@ describe('keys the trader brings', () => {
     await t.desk.whenLive();
     expect((await call('connection.status', {})).apiKey).toBe(boot.api_key);
 
+    // A read-only key imported (the desk does not know its scope) cannot revoke itself: the key in use does.
+    const local = new VenueRestClient({ baseUrl: t.desk.venueStatus().baseUrl, credentials: { apiKey: boot.api_key, apiSecret: boot.api_secret } });
+    const madeElsewhere = await local.createApiKey({ name: 'read-only, made outside the desk', read_only: true });
+    local.dispose();
+    await call('keys.import', { api_key: madeElsewhere.api_key, api_secret: madeElsewhere.api_secret ?? '', user_id: boot.user_id });
+    await call('keys.revoke', { api_key: madeElsewhere.api_key });
+    expect(await refusedByVenue(madeElsewhere.api_key, madeElsewhere.api_secret ?? '')).toBe('E0005_ApiKeyRevoked');
+
     // The local user's first key is the desk's own: the venue keeps it, and so does the desk.
     expect(await refusal('keys.revoke', { api_key: boot.api_key })).toMatch(/^E0003/);
     expect((await call('keys.list', {})).map((k) => k.apiKey)).toContain(boot.api_key);

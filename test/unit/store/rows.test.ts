@@ -165,6 +165,9 @@ describe('row mapping', () => {
     expect(() => orderFromRow(row(7n))).toThrow('malformed row in orders: column details should be text, got bigint');
     expect(() => orderFromRow(row(changed(0, 'UP')))).toThrow("malformed row in orders: column side should be one of 'BUY', 'SELL'");
     expect(() => orderFromRow(row(changed(20, '1.5')))).toThrow('malformed row in orders: column hold_remaining should be an integer, got string');
+    // As an INTEGER column would refuse it: a value no commit could write back.
+    expect(() => orderFromRow(row(changed(20, String(2n ** 70n))))).toThrow('malformed row in orders: column hold_remaining should be an integer that fits in 64 bits');
+    expect(() => orderFromRow(row(changed(22, String(-(2n ** 64n)))))).toThrow('malformed row in orders: column expired_at should be an integer that fits in 64 bits');
     expect(() => orderFromRow(row(changed(3, 2)))).toThrow('malformed row in orders: column post_only should be 0 or 1, got number');
   });
 
