@@ -336,18 +336,20 @@ export class VenueSocket {
     }
     await Promise.all(subs);
     if (ws !== this.ws) return;
-    this.setStatus({ state: 'open', attempt: 0, sessions: this.status.sessions + 1, lastError: undefined });
+    // `attempt` goes back to 0 at the first heartbeat answered, not here: a link that drops as soon as it opens
+    // must keep backing off rather than be redialled at once, each time with a full reconcile behind it.
+    this.setStatus({ state: 'open', sessions: this.status.sessions + 1, lastError: undefined });
     this.startHeartbeat(ws);
   }
 
   private async authenticate(ws: WebSocket, credentials: VenueCredentials): Promise<void> {
     try {
-      await this.request('auth', { data: signAuth(credentials) }, undefined, undefined, ws);
+      await this.request('auth', { data: await signAuth(credentials) }, undefined, undefined, ws);
     } catch (err) {
       // Another connection with this key (another desk) may have used this second's signature: the venue
       // takes each signature once. One more try with a later second tells that from wrong credentials.
       if (!(err instanceof VenueError && err.ref === 'E0001_AuthRequired')) throw err;
-      await this.request('auth', { data: signAuth(credentials) }, undefined, undefined, ws);
+      await this.request('auth', { data: await signAuth(credentials) }, undefined, undefined, ws);
     }
   }
 
@@ -356,7 +358,7 @@ export class VenueSocket {
       const sentAt = Date.now();
       this.request('ping', {}, undefined, undefined, ws, this.options.heartbeatTimeoutMs).then(
         () => {
-          if (ws === this.ws) this.setStatus({ latencyMs: Date.now() - sentAt });
+          if (ws === this.ws) this.setStatus({ latencyMs: Date.now() - sentAt, attempt: 0 });
         },
         () => {
           // No pong in time: the link is dead even if TCP has not noticed; replace it.
@@ -488,6 +490,9 @@ export class VenueSocket {
     if (message.type === 'error') {
       const error = venueErrorFromWsEvent(message);
       if (waiting !== undefined) waiting.reject(error);
+      // Unasked, on the auth channel: the key stopped working while connected (expired, revoked), and the
+      // venue sends this connection nothing more of its orders. Staying "open" would show a stale blotter.
+      else if (message.channel === 'auth' && error.category === 'auth') this.refuse(ws, error);
       else this._onDidReceiveError.fire(error);
       return;
     }
@@ -551,9 +556,16 @@ const lastAuthSecond = new Map<string, number>();
 /** How far ahead of the clock a signature may run (the local venue accepts ±30 s). */
 const MAX_AHEAD_SECONDS = 20;
 
-function signAuth(credentials: VenueCredentials): { key: string; timestamp: number; signature: string } {
-  const now = Math.floor(Date.now() / 1000);
-  const timestamp = Math.min(Math.max(now, (lastAuthSecond.get(credentials.apiKey) ?? 0) + 1), now + MAX_AHEAD_SECONDS);
+async function signAuth(credentials: VenueCredentials): Promise<{ key: string; timestamp: number; signature: string }> {
+  // Connections faster than one a second run ahead of the clock; at the limit, wait for a second of our own
+  // rather than sign one already used (the venue would refuse it as a replay, and the key would look wrong).
+  let timestamp: number;
+  for (;;) {
+    const now = Math.floor(Date.now() / 1000);
+    timestamp = Math.max(now, (lastAuthSecond.get(credentials.apiKey) ?? 0) + 1);
+    if (timestamp <= now + MAX_AHEAD_SECONDS) break;
+    await new Promise((resolve) => setTimeout(resolve, (timestamp - now - MAX_AHEAD_SECONDS) * 1000));
+  }
   lastAuthSecond.set(credentials.apiKey, timestamp);
   const signature = createHmac('sha256', credentials.apiSecret).update(authSignaturePayload(credentials.apiKey, timestamp)).digest('hex');
   return { key: credentials.apiKey, timestamp, signature };

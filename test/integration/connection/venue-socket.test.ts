@@ -235,6 +235,42 @@ describe('staying connected', () => {
     await connected(socket, 2);
     gate.cut();
     await connected(socket, 3);
-    expect(socket.currentStatus).toMatchObject({ state: 'open', sessions: 3, attempt: 0 });
+    expect(socket.currentStatus).toMatchObject({ state: 'open', sessions: 3 });
+    // Back to the first attempt's delay once the link has proved itself with a heartbeat.
+    await eventually(() => (socket.currentStatus.attempt === 0 ? true : undefined), 'attempt back to 0 after a heartbeat');
+  });
+
+  it('rides out a link that drops as soon as it opens: never signs a second twice, and backs off', async () => {
+    const socket = open(gate.wsUrl);
+    const refusals = collect<SocketStatus>((l) => socket.onDidChangeStatus(l)).filter((s) => s.state === 'refused');
+    await socket.subscribe('orders');
+    await connected(socket);
+    // Faster than one connection a second: past 20 of them the signatures run out of seconds ahead of the clock.
+    const started = Date.now();
+    for (let cut = 1; cut <= 26; cut++) {
+      const settled = nextEvent(socket.onDidChangeStatus, (s) => s.state === 'refused' || (s.state === 'open' && s.sessions >= cut + 1));
+      gate.cut();
+      const status = await settled;
+      expect(status.state, status.lastError).toBe('open');
+    }
+    expect(refusals).toEqual([]);
+    // Each redial came after a growing delay, not at once: no heartbeat was answered between the cuts.
+    expect(socket.currentStatus.attempt).toBeGreaterThan(0);
+    expect(Date.now() - started).toBeGreaterThan(1_000);
+    const created = await socket.createOrder({ type: 'limit', side: 'buy', product_id: BTC, price: px(-40), size: '0.01' });
+    expect(created.product_id).toBe(BTC);
+  });
+
+  it('stops, and says why, when its key expires while it is connected, rather than stay open without order updates', async () => {
+    const expiresAt = BigInt(Date.now() + 1_500) * 1_000_000n;
+    const key = await venue.client(trader).createApiKey({ expiration_time: expiresAt.toString() });
+    const socket = open(venue.wsUrl, { userId: trader.userId, credentials: { apiKey: key.api_key, apiSecret: key.api_secret ?? '' } });
+    await socket.subscribe('orders');
+    await connected(socket);
+    const refused = nextEvent(socket.onDidChangeStatus, (s) => s.state === 'refused');
+    await new Promise((resolve) => setTimeout(resolve, 1_700));
+    // An order event for this user is what makes the venue check the listening key.
+    await venue.client(trader).placeOrder({ product_id: BTC, side: 'BUY', limit_price: px(-40), base_size: '0.01' });
+    expect((await refused).lastError).toMatch(/^E0002_ApiKeyExpired: /);
   });
 });
