@@ -211,7 +211,7 @@ export class VenueRestClient {
   private readonly _onDidAttempt = new Emitter<RequestAttempt>();
   readonly onDidAttempt: Event<RequestAttempt> = this._onDidAttempt.event;
   private readonly _onDidRecoverPlacement = new Emitter<PlacementRecovery>();
-  /** An order placement lost its answer and was looked up: found, or about to be sent again. */
+  /** An order placement lost its answer and was looked up: found, or not (it is not sent again). */
   readonly onDidRecoverPlacement: Event<PlacementRecovery> = this._onDidRecoverPlacement.event;
 
   constructor(options: VenueRestClientOptions) {
@@ -258,36 +258,25 @@ export class VenueRestClient {
   // ---- orders (4.2-4.8)
 
   /**
-   * POST /api/v1/orders. When the answer is lost (timeout, dropped connection) the order is looked up by its
-   * client_order_id before anything is sent again: found, it is returned; not found, it is sent again with the
-   * same client_order_id. If even the lookup cannot be answered, OutcomeUnknownError carries the
-   * client_order_id so the caller can look again later, and nothing is resent.
+   * POST /api/v1/orders, sent once. When the answer is lost (timeout, dropped connection) the order is looked up
+   * by its client_order_id once the venue has had time to place it: found, it is returned. Not found, it is not
+   * sent again: "not found" cannot tell a request that never arrived from one still on its way, and an order
+   * that traded at once frees its client_order_id, so a resend could trade a second time. OutcomeUnknownError
+   * then carries the client_order_id, for the caller to look for later (the session reconciles it).
    */
   async placeOrder(request: PlaceOrderRequest): Promise<Order> {
     const clientOrderId = request.client_order_id ?? newClientOrderId();
     const body = { ...request, client_order_id: clientOrderId };
     const startedNs = BigInt(Date.now()) * 1_000_000n;
-    const operation = 'POST /api/v1/orders';
-    let lostAnswer = false;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const answer = await this.send({ method: 'POST', path: '/api/v1/orders', schema: OrderResponseSchema, body, auth: true, idempotent: false, budgets: ['requests', 'orders'] });
-        return answer.order;
-      } catch (err) {
-        // Our own earlier attempt is open at the venue under this id: it arrived after all.
-        if (err instanceof VenueError && err.ref === 'E0303_DuplicateClientOrderId' && lostAnswer) {
-          const found = await this.findPlacement(clientOrderId, body, startedNs, 'connection_lost');
-          if (found !== undefined) return found;
-          throw err;
-        }
-        if (!(err instanceof OutcomeUnknownError)) throw err;
-        lostAnswer = true;
-        await sleep(this.settleMs);
-        const found = await this.findPlacement(clientOrderId, body, startedNs, err.reason);
-        if (found !== undefined) return found;
-        // Looked up and not there: it never arrived, so giving up leaves nothing behind at the venue.
-        if (attempt >= this.maxRetries) throw new VenueUnreachableError(operation, err.reason === 'timeout' ? 'ETIMEDOUT' : 'ECONNRESET');
-      }
+    try {
+      const answer = await this.send({ method: 'POST', path: '/api/v1/orders', schema: OrderResponseSchema, body, auth: true, idempotent: false, budgets: ['requests', 'orders'] });
+      return answer.order;
+    } catch (err) {
+      if (!(err instanceof OutcomeUnknownError)) throw err;
+      await sleep(this.settleMs);
+      const found = await this.findPlacement(clientOrderId, body, startedNs, err.reason);
+      if (found !== undefined) return found;
+      throw new OutcomeUnknownError('POST /api/v1/orders', err.reason, clientOrderId);
     }
   }
 

@@ -4,8 +4,7 @@
  *   catalogue's title, explanation and action, so a window can explain it and a caller can decide to retry.
  * - OutcomeUnknownError: the request may or may not have reached the venue (timeout, connection dropped after
  *   sending). An order in that state must be looked up before anything is sent again.
- * - VenueUnreachableError: nothing reached the venue (no connection; or an order that was looked up after
- *   its answer was lost, not found, and could not be sent again), so nothing changed there.
+ * - VenueUnreachableError: nothing reached the venue (no connection), so nothing changed there.
  * - VenueProtocolError: the venue answered with something that is not the API's format.
  *
  * None of them ever holds a credential: messages are built from the venue's answer and the path only.
