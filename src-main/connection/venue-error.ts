@@ -10,6 +10,7 @@
  * None of them ever holds a credential: messages are built from the venue's answer and the path only.
  */
 import { parseErrorMessage } from '../../src-shared/errors/api-error';
+import { refOfWsMessage } from '../../src-shared/errors/ws-messages';
 import { errorRecord, findErrorRecord, type ErrorAction, type ErrorCodeRecord, type ErrorRef } from '../../src-shared/errors/catalogue';
 import { ErrorResponseSchema, GenericErrorResponseSchema } from '../../src-shared/protocol/records';
 
@@ -165,7 +166,8 @@ export function venueErrorFromResponse(status: number, body: unknown, retryAfter
 /** A WebSocket error event: its message names the reference, its integer code is one of 7.4's. */
 export function venueErrorFromWsEvent(event: { readonly message: string; readonly code: number }): VenueError {
   const parsed = parseErrorMessage(event.message);
-  const record = (parsed === undefined ? undefined : findErrorRecord(parsed.ref)) ?? errorRecord(refForWsCode(event.code));
+  // A venue may send 7.4's text alone ("insufficient balance"): the text names the reference, else the code.
+  const record = (parsed === undefined ? undefined : findErrorRecord(parsed.ref)) ?? errorRecord(refOfWsMessage(event.message) ?? refForWsCode(event.code));
   return new VenueError({
     ref: parsed?.ref ?? record.ref,
     description: parsed?.description ?? event.message,
@@ -185,6 +187,9 @@ function refForWsCode(code: number): ErrorRef {
       return 'E0004_InsufficientScope';
     case 404:
       return 'E0301_OrderNotFound';
+    case 409:
+      // 7.4: "conflict (insufficient balance, position limit)"; the venue's own text stays the description.
+      return 'E0201_InsufficientBalance';
     default:
       return 'E0901_InternalError';
   }

@@ -11,6 +11,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { ApiError, apiError } from '../../../src-shared/errors/api-error';
+import { WS_MESSAGE_OF } from '../../../src-shared/errors/ws-messages';
 import { parseWsCreateOrder } from '../../../src-shared/protocol/orders';
 import { errorEventFor, parseClientMessage, parseWsCancelOrder, type Channel, type MarketDataChannel } from '../../../src-shared/protocol/ws';
 import type { Caller } from '../accounts/key-ring';
@@ -43,19 +44,6 @@ export const CLOSE_SLOW_CONSUMER = 1008;
 const CLOSE_GOING_AWAY = 1001;
 export const CLOSE_RATE_LIMIT = 1008;
 
-/** The message texts the interface's 7.4 lists, by reference. */
-const MESSAGE_OF: Partial<Record<string, string>> = {
-  E0001_AuthRequired: 'authentication required',
-  E0002_ApiKeyExpired: 'authentication failed',
-  E0005_ApiKeyRevoked: 'authentication failed',
-  E0004_InsufficientScope: 'read-only api key',
-  E0104_InvalidSymbol: 'invalid product',
-  E0201_InsufficientBalance: 'insufficient balance',
-  E0202_PostOnlyWouldMatch: 'post only would match',
-  E0301_OrderNotFound: 'order not found',
-  E0302_OrderAlreadyDone: 'order already done',
-};
-
 /** The 7.4 text for an invalid field: which field decides it. */
 function fieldMessage(description: string): string | undefined {
   const field = description.split(':')[0] ?? '';
@@ -69,7 +57,7 @@ function fieldMessage(description: string): string | undefined {
 
 /** The error with the interface's message text in front of the specific reason. */
 function withListedMessage(err: ApiError): ApiError {
-  const listed = MESSAGE_OF[err.ref] ?? fieldMessage(err.description);
+  const listed = WS_MESSAGE_OF[err.ref] ?? fieldMessage(err.description);
   if (listed === undefined || err.description.startsWith(listed)) return err;
   return new ApiError(err.ref, `${listed} (${err.description})`, err.httpStatus);
 }
@@ -357,7 +345,7 @@ export function createWsApi(venue: Venue, orderLimit: RateLimiter, partial: Part
         // The engine's refusals arrive as a rejected order; the interface also names them as errors.
         if (placed.doneReason === 'REJECTED' && placed.rejectReason !== '') {
           const ref = placed.rejectReason as ApiError['ref'];
-          return fail(session, frame, apiError(ref, MESSAGE_OF[ref] ?? 'order rejected'));
+          return fail(session, frame, apiError(ref, WS_MESSAGE_OF[ref] ?? 'order rejected'));
         }
         return;
       }

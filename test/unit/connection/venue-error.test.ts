@@ -1,0 +1,26 @@
+// How the desk reads a WebSocket error from a venue that follows the interface's 7.4 to the letter: an integer
+// code and a listed text, with no error reference in the message (the local venue always sends one).
+import { describe, expect, it } from 'vitest';
+import { venueErrorFromWsEvent } from '../../../src-main/connection/venue-error';
+
+describe('a WebSocket error without a reference', () => {
+  it('takes the reference from 7.4’s text, so a refusal is not reported as the venue failing', () => {
+    expect(venueErrorFromWsEvent({ code: 409, message: 'insufficient balance' })).toMatchObject({ ref: 'E0201_InsufficientBalance', category: 'trading', description: 'insufficient balance', wsCode: 409 });
+    expect(venueErrorFromWsEvent({ code: 409, message: 'order already done' })).toMatchObject({ ref: 'E0302_OrderAlreadyDone', wsCode: 409 });
+    expect(venueErrorFromWsEvent({ code: 409, message: 'Post only would match' })).toMatchObject({ ref: 'E0202_PostOnlyWouldMatch' });
+    expect(venueErrorFromWsEvent({ code: 400, message: 'invalid price' })).toMatchObject({ ref: 'E0101_InvalidArgument' });
+    expect(venueErrorFromWsEvent({ code: 404, message: 'order not found' })).toMatchObject({ ref: 'E0301_OrderNotFound' });
+    expect(venueErrorFromWsEvent({ code: 409, message: 'position limit reached' })).toMatchObject({ ref: 'E0210_OrderLimitExceeded' });
+  });
+
+  it('falls back on the code: 409 is the interface’s conflict, not an internal error; the text stays the description', () => {
+    const conflict = venueErrorFromWsEvent({ code: 409, message: 'something the venue could not do' });
+    expect(conflict).toMatchObject({ ref: 'E0201_InsufficientBalance', description: 'something the venue could not do' });
+    expect(conflict.ref).not.toBe('E0901_InternalError');
+    expect(venueErrorFromWsEvent({ code: 500, message: 'internal error' })).toMatchObject({ ref: 'E0901_InternalError' });
+  });
+
+  it('keeps a reference the message names over its text', () => {
+    expect(venueErrorFromWsEvent({ code: 409, message: 'E0302_OrderAlreadyDone: order already done (it was filled)' })).toMatchObject({ ref: 'E0302_OrderAlreadyDone', description: 'order already done (it was filled)' });
+  });
+});
