@@ -28,6 +28,9 @@ import {
 import { VenueSocket, type SocketStatus, type VenueSocketOptions } from './venue-socket';
 import { OutcomeUnknownError, VenueError } from './venue-error';
 
+
+/** Trades read per product after a reconnection: the venue's recent-trades default. */
+const BACKFILL_TRADES = 100;
 export interface VenueSessionOptions {
   readonly baseUrl: string;
   readonly wsUrl: string;
@@ -70,6 +73,7 @@ export interface TradesChange {
   readonly productId: string;
   /** Oldest first. */
   readonly trades: readonly PublicTrade[];
+  /** 'poll': read from the REST endpoint, by a poller or after a reconnection (and may repeat trades already sent). */
   readonly source: 'stream' | 'poll';
 }
 
@@ -397,7 +401,21 @@ export class VenueSession implements Disposable {
     changed += await this.readOrders(behind);
     await this.settlePlacements();
     await this.refreshAccount().catch((err: unknown) => this._onDidFail.fire(err as Error));
+    await this.backfillTrades().catch((err: unknown) => this._onDidFail.fire(err as Error));
     return { connection, changed, read: active.length + history.length + behind.length };
+  }
+
+  /**
+   * The venue sends no trades snapshot on `sub`: trades made while the socket was down would never reach the
+   * tape. After each (re)connection the recent trades of every streamed product are read once, oldest first;
+   * the tape keeps each trade id once, so what it already has is not doubled.
+   */
+  private async backfillTrades(): Promise<void> {
+    for (const productId of this.watched) {
+      if (this.pollers.has(productId)) continue;
+      const trades = await this.rest.listTrades(productId, BACKFILL_TRADES);
+      if (trades.length > 0) this._onDidReceiveTrades.fire({ productId, trades: [...trades].reverse(), source: 'poll' });
+    }
   }
 
   /** Read orders one by one (by id or client_order_id) into the blotter; the number that changed. */

@@ -172,6 +172,42 @@ describe('the desk’s orders after a venue restart', () => {
   });
 });
 
+describe('the tape', () => {
+  it('is sent the trades made while the socket was down, once it comes back', async () => {
+    const alice = await venue.newAccount();
+    const bob = await venue.newAccount();
+    const session = deskSession(alice);
+    // The renderer's tape keeps each trade id once, so a trade sent twice (streamed, then read back) is fine.
+    const tape = new Set<string>();
+    session.onDidReceiveTrades(({ productId, trades }) => {
+      if (productId === BTC) for (const t of trades) tape.add(t.id);
+    });
+    await session.start();
+    await session.watchMarket(BTC);
+    const trade = async (ticks: number): Promise<void> => {
+      await venue.client(bob).placeOrder(limit('SELL', ticks));
+      await venue.client(alice).placeOrder(limit('BUY', ticks));
+    };
+    await trade(51);
+
+    const dropped = nextEvent(session.onDidChangeConnection, (c) => c.sync === 'reconnecting');
+    gate.block();
+    gate.cut();
+    await dropped;
+    await trade(52);
+    await trade(53);
+    gate.unblock();
+    await session.whenLive();
+    await trade(54);
+
+    const venueTape = (await venue.client(alice).listTrades(BTC, 4)).map((t) => t.id);
+    await eventually(() => (venueTape.every((id) => tape.has(id)) ? true : undefined), 'every trade on the desk’s tape', 5_000).catch(() => undefined);
+    expect(venueTape.filter((id) => !tape.has(id))).toEqual([]);
+    await venue.client(alice).cancelAllOrders();
+    await venue.client(bob).cancelAllOrders();
+  });
+});
+
 describe('books', () => {
   it('keeps the level2 book equal to the venue’s, through a lost update', async () => {
     const alice = await venue.newAccount();
