@@ -36,7 +36,7 @@ import { DeskEvents } from './desk-events';
 import { DeskFile, type KeyRecord } from './desk-file';
 import type { EmbeddedVenue } from './embedded-venue';
 import { KeyVault, type RevealSecretOnce } from './key-vault';
-import { preTradeIssues } from './pre-trade';
+import { limitPriceOf, preTradeIssues } from './pre-trade';
 
 export interface DeskOptions {
   /** The desk's data folder: desk.json, and the local venue's folder under it. */
@@ -167,15 +167,22 @@ export class Desk implements Disposable {
   }
 
   private async connect(): Promise<void> {
+    // A desk closed while this waited its turn (or while it awaits below) starts nothing more.
+    if (this.disposed) return;
     this.closeSession();
     const environment = this.file.get().active;
     this.sessionEnvironment = environment;
     this.detail = '';
     const { baseUrl, wsUrl } = this.addresses(environment);
     if (environment === 'local') await this.keys.adoptBootstrap(this.localVenue.localCredentials());
+    if (this.disposed) return;
     this.publicClient = new VenueRestClient({ ...this.options.session?.rest, baseUrl });
     const key = this.keys.activeKey(environment);
     const credentials = key === undefined ? undefined : await this.keys.credentials(environment, key.apiKey);
+    if (this.disposed) {
+      this.closeSession();
+      return;
+    }
     if (key === undefined || credentials === undefined) {
       this.detail =
         key === undefined
@@ -285,18 +292,23 @@ export class Desk implements Disposable {
     const environment = this.sessionEnvironment;
     const { settings } = this.file.get();
     const product = (await this.listProducts()).find((p) => p.id === request.product_id);
-    // The market is only read when a check needs it: an order is not slowed by checks that are off.
+    // Checks that need the product's market are never skipped for want of it: the venue would refuse it anyway.
+    if (product === undefined) throw new DeskError('E0104_InvalidSymbol', `product_id: ${request.product_id} is not traded on ${NAMES[environment]}`);
+    // The market is only read when a check needs it: an order is not slowed by checks that are off. A limit
+    // price of "0" is a market order's (the interface asks for it), so the notional check needs the market too.
     const needsMarket =
       request.override_checks !== true &&
-      (settings.preTrade.maxDeviationPercent !== '' || (settings.preTrade.maxNotional !== '' && request.limit_price === undefined));
+      (settings.preTrade.maxDeviationPercent !== '' || (settings.preTrade.maxNotional !== '' && limitPriceOf(request) === undefined));
     const issues = preTradeIssues(request, {
       environmentName: NAMES[environment],
       confirmOrders: settings.confirmOrders[environment],
       settings: settings.preTrade,
-      market: { price: needsMarket && product !== undefined ? await this.referencePrice(request.product_id) : undefined },
-      quoteAsset: product?.quote_asset_id ?? '',
+      market: { price: needsMarket ? await this.referencePrice(request.product_id) : undefined },
+      quoteAsset: product.quote_asset_id,
     });
     if (issues.length > 0) return { status: 'held', issues };
+    // Checked against one venue, sent to that venue: a switch while the checks awaited sends nothing.
+    if (session !== this.session) throw new DeskError('E0902_ServiceUnavailable', `the desk switched away from ${NAMES[environment]} while the order was checked: it was not sent`);
     const { confirmed: _confirmed, override_checks: _override, ...order } = request;
     return { status: 'placed', order: await session.placeOrder(order) };
   }
@@ -371,8 +383,12 @@ export class Desk implements Disposable {
   // ---- market data
 
   async listProducts(): Promise<Product[]> {
-    this.products ??= await this.rest().listProducts();
-    return this.products;
+    if (this.products !== undefined) return this.products;
+    const client = this.rest();
+    const products = await client.listProducts();
+    // Kept only while the client that read it is still the current one: a switch meanwhile means another venue.
+    if (client === this.session?.rest || client === this.publicClient) this.products = products;
+    return products;
   }
 
   async watch(productId: string): Promise<BookSnapshot> {
@@ -397,6 +413,9 @@ export class Desk implements Disposable {
   }
 
   private watchOnSession(session: VenueSession, productId: string): void {
+    // A watch that came while the session was being made may have started polling publicly: one source a product.
+    this.publicPollers.get(productId)?.dispose();
+    this.publicPollers.delete(productId);
     void session.watchMarket(productId);
     session.socket.subscribe('candles', [productId]).catch(() => undefined);
   }
@@ -488,7 +507,13 @@ export class Desk implements Disposable {
    */
   async importKey(request: ParsedRequest<'keys.import'>): Promise<{ key: StoredKey; note: string }> {
     const environment = request.environment ?? this.sessionEnvironment;
-    const userId = request.user_id ?? (await this.discoverUserId(environment, request.api_key, request.api_secret));
+    // Tried on the venue whenever it can be reached, a user id given or not: a mistyped secret must not
+    // replace a working one in the keychain.
+    const discovered = await this.discoverUserId(environment, request.api_key, request.api_secret);
+    if (request.user_id !== undefined && discovered !== undefined && discovered !== request.user_id) {
+      throw new DeskError('E0101_InvalidArgument', `user_id: this key trades for user ${discovered}, not ${request.user_id}; it was not stored`);
+    }
+    const userId = request.user_id ?? discovered;
     const record: KeyRecord = {
       environment,
       apiKey: request.api_key,

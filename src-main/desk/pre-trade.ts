@@ -26,6 +26,11 @@ function positive(text: string | undefined): Decimal | undefined {
   return value.isZero() ? undefined : value;
 }
 
+/** The order's limit price, or undefined for none: a market order's "0" included. */
+export function limitPriceOf(order: PlaceOrderRequest): Decimal | undefined {
+  return positive(order.limit_price);
+}
+
 export function preTradeIssues(order: PlaceOrderRequest, context: PreTradeContext): PreTradeIssue[] {
   const issues: PreTradeIssue[] = [];
   if (context.confirmOrders && order.confirmed !== true) {

@@ -1,0 +1,107 @@
+// What a window asks the desk stays true to the venue it trades on: a product list read from another venue is
+// not kept, a market order's "0" limit does not skip the notional check, an import never stores a secret the
+// venue refuses, and a desk closed while it reconnects starts nothing more. Found by a review; each test fails
+// on the code before its fix.
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dispatch } from '../../../src-main/desk/dispatch';
+import type { MethodName } from '../../../src-shared/ipc/contract';
+import { openTestDesk, type TestDesk } from './open-desk';
+
+let t: TestDesk;
+const call: TestDesk['call'] = (method, request) => t.call(method, request);
+
+async function refusal(method: MethodName, request: unknown): Promise<string> {
+  const result = await dispatch(t.services, method, request);
+  if (result.ok) throw new Error(`${method} was not refused`);
+  return result.error.message;
+}
+
+/** A venue at another address whose product list answers slowly, and lists a product the local venue has not. */
+function slowOtherVenue(): Promise<{ server: Server; baseUrl: string; wsUrl: string }> {
+  const server = createServer((req, res) => {
+    if (req.url === '/products') {
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ products: [{ id: 'FAKE-VND', base_asset_id: 'FAKE', quote_asset_id: 'VND', price_increment: '1', size_increment: '1', min_size: '1', max_size: '1000', min_notional: '1', status: 'online' }] }));
+      }, 400);
+      return;
+    }
+    res.writeHead(404, { 'content-type': 'application/json' });
+    res.end('{"error":{"code":"NotFound","message":"E0105_RouteNotFound: no such route"}}');
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      resolve({ server, baseUrl: `http://127.0.0.1:${port}`, wsUrl: `ws://127.0.0.1:${port}/ws` });
+    });
+  });
+}
+
+beforeAll(async () => {
+  t = await openTestDesk();
+  await t.desk.whenLive();
+  await call('settings.update', { preTrade: { maxDeviationPercent: '10', maxNotional: '' } });
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+describe('the desk against the venue it trades on', () => {
+  it('keeps no product list read from the venue it switched away from, so the price check still holds a far order', async () => {
+    // A reference price for the check: quotes on both sides of 2,500,000,000.
+    for (const [side, price] of [['BUY', '2400000000'], ['SELL', '2600000000']] as const) {
+      await call('orders.place', { product_id: 'BTC-VND', side, limit_price: price, base_size: '0.001', override_checks: true });
+    }
+    const far = { product_id: 'BTC-VND', side: 'BUY' as const, limit_price: '1000000000', base_size: '0.001' };
+    expect((await call('orders.place', far)).status).toBe('held');
+
+    const other = await slowOtherVenue();
+    try {
+      await call('environments.configure', { id: 'development', baseUrl: other.baseUrl, wsUrl: other.wsUrl });
+      await call('environments.switch', { id: 'development' });
+      const lateList = call('market.products', {});
+      await call('environments.switch', { id: 'local' });
+      await t.desk.whenLive();
+      await lateList;
+      expect((await call('market.products', {})).map((p) => p.id)).toContain('BTC-VND');
+      expect((await call('orders.place', far)).status).toBe('held');
+    } finally {
+      other.server.close();
+      await call('orders.cancelAll', {});
+    }
+  });
+
+  it('holds a market order above the notional limit whether it leaves the limit price out or sends the interface’s "0"', async () => {
+    await call('settings.update', { preTrade: { maxDeviationPercent: '', maxNotional: '1000' } });
+    try {
+      await call('orders.place', { product_id: 'BTC-VND', side: 'SELL', limit_price: '2600000000', base_size: '0.001', override_checks: true });
+      const market = { product_id: 'BTC-VND', side: 'BUY' as const, type: 'MARKET' as const, base_size: '0.001', time_in_force: 'IOC' as const };
+      expect(await call('orders.place', market)).toMatchObject({ status: 'held', issues: [{ check: 'max_notional' }] });
+      expect(await call('orders.place', { ...market, limit_price: '0' })).toMatchObject({ status: 'held', issues: [{ check: 'max_notional' }] });
+    } finally {
+      await call('settings.update', { preTrade: { maxDeviationPercent: '10', maxNotional: '' } });
+      await call('orders.cancelAll', {});
+    }
+  });
+
+  it('tries an imported key on the venue even when the trader names its user, and keeps the working secret when it is refused', async () => {
+    const boot = await t.bootstrap();
+    const wrong = await refusal('keys.import', { api_key: boot.api_key, api_secret: `${boot.api_secret}x`, user_id: boot.user_id });
+    expect(wrong).toMatch(/^E0001_AuthRequired: Local refused this key/);
+    expect(await t.secrets.get(`local:${boot.api_key}`)).toBe(boot.api_secret);
+    expect((await call('connection.status', {})).state).toBe('live');
+  });
+
+  it('starts no session once closed, even when it was reconnecting', async () => {
+    const other = await openTestDesk();
+    await other.desk.whenLive();
+    const boot = await other.bootstrap();
+    const reconnecting = other.call('keys.use', { api_key: boot.api_key }).catch(() => undefined);
+    await other.close();
+    await reconnecting;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(other.desk.status().state).toBe('no_key');
+  });
+});
