@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { EnvironmentId, Settings } from '../../src-shared/ipc/contract';
+import { EnvironmentId, LayoutJson, Settings } from '../../src-shared/ipc/contract';
 
 export const KeyRecord = z.strictObject({
   environment: EnvironmentId,
@@ -31,7 +31,7 @@ const DeskFileSchema = z.strictObject({
   keys: z.array(KeyRecord),
   activeKeys: z.strictObject({ local: z.string().optional(), development: z.string().optional(), production: z.string().optional() }),
   settings: Settings,
-  layouts: z.record(z.string(), z.json()),
+  layouts: z.record(z.string(), LayoutJson),
 });
 export type DeskFileContent = z.infer<typeof DeskFileSchema>;
 
@@ -67,7 +67,13 @@ export class DeskFile {
     } catch (err) {
       throw new Error(`${path} is not JSON (${err instanceof Error ? err.message : String(err)}); move it aside to start afresh`);
     }
-    const parsed = DeskFileSchema.safeParse(json);
+    let parsed: ReturnType<typeof DeskFileSchema.safeParse>;
+    try {
+      parsed = DeskFileSchema.safeParse(json);
+    } catch (err) {
+      // A file no build would have written (a layout nested past what the stack holds, say).
+      throw new Error(`${path} is not a desk file (${err instanceof Error ? err.message : String(err)}); move it aside to start afresh`);
+    }
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       throw new Error(`${path} is not a desk file (${issue === undefined ? 'unexpected shape' : `${issue.path.join('.')}: ${issue.message}`}); move it aside to start afresh`);

@@ -630,9 +630,11 @@ export class Desk implements Disposable {
   }
 
   updateSettings(change: ParsedRequest<'settings.update'>): Settings {
+    // A key sent as undefined (structured clone keeps it) changes nothing, as a key left out does.
+    const given = <T extends object>(part: T | undefined): Partial<T> => Object.fromEntries(Object.entries(part ?? {}).filter(([, v]) => v !== undefined)) as Partial<T>;
     this.file.update((draft) => {
-      Object.assign(draft.settings.preTrade, change.preTrade);
-      Object.assign(draft.settings.confirmOrders, change.confirmOrders);
+      Object.assign(draft.settings.preTrade, given(change.preTrade));
+      Object.assign(draft.settings.confirmOrders, given(change.confirmOrders));
     });
     this.events.emit('environments.changed', this.environments());
     return this.settings();
@@ -643,9 +645,9 @@ export class Desk implements Disposable {
   }
 
   saveLayout(name: string, layout: unknown): string[] {
-    if (JSON.stringify(layout).length > MAX_LAYOUT_BYTES) throw new DeskError('E0103_BodyTooLarge', `layout: larger than ${MAX_LAYOUT_BYTES} bytes`);
+    if (Buffer.byteLength(JSON.stringify(layout)) > MAX_LAYOUT_BYTES) throw new DeskError('E0103_BodyTooLarge', `layout: larger than ${MAX_LAYOUT_BYTES} bytes`);
     this.file.update((draft) => {
-      draft.layouts[name] = layout as (typeof draft.layouts)[string];
+      draft.layouts[name] = layout;
     });
     return this.layouts();
   }

@@ -191,9 +191,34 @@ export const ErrorCodeView = z.object({
   http_status: z.number(),
 });
 
-/** A saved layout: whatever JSON the renderer keeps, bounded (checked in main by size and depth). */
-export const LayoutJson: z.ZodType<unknown> = z.json();
 export const MAX_LAYOUT_BYTES = 256 * 1024;
+export const MAX_LAYOUT_DEPTH = 64;
+
+/** Whether a value nests deeper than `limit`, found without recursion: a hostile value cannot overflow the stack. */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [item, depth] = next;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth >= limit) return true;
+    for (const child of Array.isArray(item) ? (item as unknown[]) : Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/**
+ * A saved layout: whatever JSON the renderer keeps, at most MAX_LAYOUT_DEPTH deep (checked before zod walks it:
+ * a value deep enough to overflow the stack on a cold start would keep the desk from opening its file), and at
+ * most MAX_LAYOUT_BYTES (checked in main).
+ */
+export const LayoutJson: z.ZodType<unknown> = z
+  .unknown()
+  .transform((value, ctx) => {
+    if (!nestsDeeperThan(value, MAX_LAYOUT_DEPTH)) return value;
+    ctx.addIssue({ code: 'custom', message: `must nest at most ${MAX_LAYOUT_DEPTH} levels` });
+    return z.NEVER;
+  })
+  .pipe(z.json());
 const layoutName = z
   .string()
   .regex(/^[\w .-]{1,64}$/, 'must be 1-64 letters, digits, spaces, ".", "-" or "_"')

@@ -2,8 +2,12 @@
 // not kept, a market order's "0" limit does not skip the notional check, an import never stores a secret the
 // venue refuses, and a desk closed while it reconnects starts nothing more. Found by a review; each test fails
 // on the code before its fix.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DeskFile } from '../../../src-main/desk/desk-file';
 import { dispatch } from '../../../src-main/desk/dispatch';
 import type { MethodName } from '../../../src-shared/ipc/contract';
 import { openTestDesk, type TestDesk } from './open-desk';
@@ -92,6 +96,35 @@ describe('the desk against the venue it trades on', () => {
     expect(wrong).toMatch(/^E0001_AuthRequired: Local refused this key/);
     expect(await t.secrets.get(`local:${boot.api_key}`)).toBe(boot.api_secret);
     expect((await call('connection.status', {})).state).toBe('live');
+  });
+
+  it('refuses a layout nested deeper than 64 levels, which a cold start could not read back, and keeps one that is not', async () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 1_600; i++) deep = [deep];
+    expect(await refusal('layouts.save', { name: 'Deep', layout: deep })).toMatch(/^E0101_InvalidArgument: .*must nest at most 64 levels/);
+    let fine: unknown = 'leaf';
+    for (let i = 0; i < 60; i++) fine = { panel: fine };
+    expect(await call('layouts.save', { name: 'Nested', layout: fine })).toContain('Nested');
+    expect(await call('layouts.load', { name: 'Nested' })).toEqual(fine);
+    expect(await call('layouts.list', {})).not.toContain('Deep');
+  });
+
+  it('names a desk file holding such a layout (written by hand) as one to move aside, rather than crash', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nova-deskfile-'));
+    try {
+      const deep = `${'['.repeat(100_000)}1${']'.repeat(100_000)}`;
+      const text = `{"active":"local","addresses":{},"keys":[],"activeKeys":{},"settings":{},"layouts":{"Deep":${deep}}}`;
+      writeFileSync(join(dir, 'desk.json'), text);
+      expect(() => DeskFile.open(dir)).toThrow(/move it aside to start afresh/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('takes a setting sent as undefined (the bridge keeps such keys) as left unchanged', async () => {
+    const before = await call('settings.get', {});
+    const result = await dispatch(t.services, 'settings.update', { preTrade: { maxNotional: undefined } });
+    expect(result).toMatchObject({ ok: true, value: before });
   });
 
   it('starts no session once closed, even when it was reconnecting', async () => {
