@@ -128,7 +128,9 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
   function applyPreset(percent: number): void {
     // Size a market order from the far side's best price, as that is roughly where it fills.
     const book = useDesk.getState().books[productId];
-    const price = ticket.price || (ticket.side === 'BUY' ? book?.asks[0]?.price : book?.bids[0]?.price) || '';
+    // A price box the ticket does not show (market, exact quote) holds no price the trader means.
+    const shown = ticket.type === 'MARKET' || ticket.sizeMode === 'exact_quote' ? '' : ticket.price;
+    const price = shown || (ticket.side === 'BUY' ? book?.asks[0]?.price : book?.bids[0]?.price) || '';
     const size = presetSize(percent, ticket.side, productId, price, ctx);
     if (size !== '') edit({ size, sizeMode: 'base' });
   }
@@ -168,6 +170,11 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
             <option value="exact_quote">{quote} exact (FOK)</option>
           </select>
         </label>
+        {ticket.sizeMode === 'exact_quote' && (
+          <label>{base} for it
+            <input inputMode="decimal" autoComplete="off" aria-label={`${base} for the exact amount`} placeholder={product ? `step ${product.size_increment}` : base} value={ticket.exactBase} onChange={(e) => edit({ exactBase: e.target.value })} />
+          </label>
+        )}
         <FieldError id="ticket-size-error" text={err('size')} />
         <div className="presets" role="group" aria-label="Size presets">
           {PRESETS.map((pct, i) => (

@@ -21,6 +21,8 @@ export interface TicketForm {
   sizeMode: SizeMode;
   /** Base size, or the quote amount when sizeMode is not 'base'. */
   size: string;
+  /** An exact-quote order's base size: the venue needs both, and derives the limit price from them. */
+  exactBase: string;
   price: string;
   /** '' = the venue's default for the type. */
   timeInForce: '' | TimeInForce;
@@ -40,6 +42,7 @@ export const EMPTY_TICKET: TicketForm = {
   type: 'LIMIT',
   sizeMode: 'base',
   size: '',
+  exactBase: '',
   price: '',
   timeInForce: '',
   postOnly: false,
@@ -100,7 +103,9 @@ export function ticketRequest(form: TicketForm): PlaceOrderRequest {
     else if (form.sizeMode === 'quote') body.quote_size = size;
     else body.exact_quote_size = size;
   }
-  if (price !== '' && form.type !== 'MARKET') body.limit_price = price;
+  if (form.sizeMode === 'exact_quote' && form.exactBase.trim() !== '') body.base_size = form.exactBase.trim();
+  // The venue derives an exact-quote order's limit price; a price typed before that mode was chosen is not sent.
+  if (price !== '' && form.type !== 'MARKET' && form.sizeMode !== 'exact_quote') body.limit_price = price;
   if (form.timeInForce !== '') body.time_in_force = form.timeInForce;
   if (form.postOnly) body.post_only = true;
   if (form.stp !== '') body.stp = form.stp;
@@ -186,9 +191,10 @@ export function bookNotional(rules: ProductRules, levels: readonly BookLevel[], 
   return left > 0 ? undefined : notional;
 }
 
-function reference(order: NewOrderRequest, ctx: TicketContext, rules: ProductRules): { notional: bigint; fromBook: boolean } | undefined {
-  if (order.exactQuoteAtoms > 0n) return { notional: order.exactQuoteAtoms, fromBook: false };
-  if (order.quoteAtoms > 0n) return { notional: order.quoteAtoms, fromBook: false };
+function reference(order: NewOrderRequest, ctx: TicketContext, rules: ProductRules): { notional: bigint; fromBook: boolean; feesIncluded?: true } | undefined {
+  // A size in quote is what the trader pays (buy) or receives (sell) with the fee counted in, as the venue holds it.
+  if (order.exactQuoteAtoms > 0n) return { notional: order.exactQuoteAtoms, fromBook: false, feesIncluded: true };
+  if (order.quoteAtoms > 0n) return { notional: order.quoteAtoms, fromBook: false, feesIncluded: true };
   if (order.limitTicks > 0) return { notional: BigInt(notionalAtoms(rules, order.limitTicks, order.baseLots)), fromBook: false };
   if (order.stopTriggerTicks > 0) {
     return { notional: BigInt(notionalAtoms(rules, order.stopTriggerTicks, order.baseLots)), fromBook: false };
@@ -218,10 +224,17 @@ export function checkTicket(form: TicketForm, ctx: TicketContext): TicketCheck {
   const rate = parsed.postOnly ? ppm(ctx.makerFeeRate) : ppm(ctx.takerFeeRate);
   let estimate: Estimate | undefined;
   if (ref !== undefined) {
-    const fee = feeAtoms(ref.notional, rate);
-    const total = parsed.side === 'BUY' ? ref.notional + fee : ref.notional - fee;
+    let notional = ref.notional;
+    let fee = feeAtoms(notional, rate);
+    let total = parsed.side === 'BUY' ? notional + fee : notional - fee;
+    if (ref.feesIncluded === true) {
+      // The quote amount is the total: the trade's own notional is what leaves room for its fee.
+      total = ref.notional;
+      notional = parsed.side === 'BUY' ? (total * 1_000_000n) / (1_000_000n + rate) : (total * 1_000_000n + 999_999n - rate) / (1_000_000n - rate);
+      fee = parsed.side === 'BUY' ? total - notional : notional - total;
+    }
     estimate = {
-      notional: formatAtoms(ref.notional, quote.decimals),
+      notional: formatAtoms(notional, quote.decimals),
       fee: formatAtoms(fee, quote.decimals),
       total: formatAtoms(total, quote.decimals),
       quoteAsset: quote.id,

@@ -58,10 +58,28 @@ describe('order ticket checks', () => {
     expect(check.estimate).toMatchObject({ notional: '500001000', fromBook: true });
   });
 
-  it('sends a market buy sized in quote', () => {
-    const check = checkTicket({ ...EMPTY_TICKET, type: 'MARKET', sizeMode: 'quote', size: '1000000' }, ctx);
-    expect(check.request).toMatchObject({ quote_size: '1000000' });
-    expect(check.estimate?.notional).toBe('1000000');
+  it('sends a market order sized in quote, the fee counted in the quote amount as the venue counts it', () => {
+    const buy = checkTicket({ ...EMPTY_TICKET, type: 'MARKET', sizeMode: 'quote', size: '1000000' }, ctx);
+    expect(buy.request).toMatchObject({ quote_size: '1000000' });
+    // 1,000,000 VND at most, fee included: 998,003 of trade and 1,997 of taker fee (0.2%).
+    expect(buy.estimate).toMatchObject({ notional: '998003', fee: '1997', total: '1000000' });
+    const sell = checkTicket({ ...EMPTY_TICKET, side: 'SELL', type: 'MARKET', sizeMode: 'quote', size: '1000000' }, ctx);
+    // 1,000,000 VND received after the fee: 1,002,005 of trade.
+    expect(sell.estimate).toMatchObject({ notional: '1002005', fee: '2005', total: '1000000' });
+  });
+
+  it('sends an exact-quote order with its base size and no price, whatever the price box held before', () => {
+    const form: TicketForm = { ...EMPTY_TICKET, sizeMode: 'exact_quote', size: '2505000', exactBase: '0.001', price: '2400000000' };
+    expect(ticketRequest(form)).toEqual({ product_id: 'BTC-VND', side: 'BUY', type: 'LIMIT', exact_quote_size: '2505000', base_size: '0.001' });
+    const check = checkTicket(form, ctx);
+    expect(check.errors).toEqual({});
+    expect(check.request).toMatchObject({ exact_quote_size: '2505000', base_size: '0.001' });
+  });
+
+  it('lets a quote-sized market buy spend the whole free balance', () => {
+    const check = checkTicket({ ...EMPTY_TICKET, type: 'MARKET', sizeMode: 'quote', size: '1000000000' }, ctx);
+    expect(check.errors).toEqual({});
+    expect(check.request).toMatchObject({ quote_size: '1000000000' });
   });
 
   it('requires a trigger and stop type for a stop order and sends them', () => {
