@@ -36,12 +36,20 @@ export const createMarketSlice: StateCreator<DeskState, [], [], MarketSlice> = (
     set((s) => {
       const known = s.trades[productId] ?? [];
       const seen = new Set(known.map((t) => t.id));
-      const fresh = incoming.filter((t) => !seen.has(t.id)).sort((a, b) => (a.time < b.time ? 1 : a.time > b.time ? -1 : 0));
+      const fresh = incoming.filter((t) => !seen.has(t.id));
       if (fresh.length === 0) return {};
-      return { trades: { ...s.trades, [productId]: [...fresh, ...known].slice(0, TAPE_LENGTH) } };
+      // Newest first across both: a REST read can bring trades older than some the stream already showed.
+      const merged = [...fresh, ...known].sort((a, b) => compareNanosDesc(a.time, b.time));
+      return { trades: { ...s.trades, [productId]: merged.slice(0, TAPE_LENGTH) } };
     }),
   setTicker: (ticker) => set((s) => ({ tickers: { ...s.tickers, [ticker.productId]: ticker } })),
   addCandles: (productId, candles) =>
     set((s) => ({ candles: { ...s.candles, [productId]: upsertCandles(s.candles[productId] ?? [], candles) } })),
   clearMarketData: () => set({ books: {}, trades: {}, tickers: {}, candles: {} }),
 });
+
+/** Newest first by UNIX-nanosecond digit strings (compared as numbers: lengths may differ). */
+function compareNanosDesc(a: string, b: string): number {
+  if (a.length !== b.length) return b.length - a.length;
+  return a < b ? 1 : a > b ? -1 : 0;
+}

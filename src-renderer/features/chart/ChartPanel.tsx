@@ -24,7 +24,7 @@ export function ChartPanel(props: { productId: string; height: number }): React.
       // The venue's candles are the record; the tape fills in when the venue has sent none yet.
       const candles = venue.length > 0 ? venue : mergeTrades([], s.trades[productId] ?? []);
       const orders: PriceLine[] = Object.values(s.openOrders)
-        .filter((o) => o.product_id === productId && o.limit_price !== '0')
+        .filter((o) => o.product_id === productId && o.status === 'ACTIVE' && o.limit_price !== '0')
         .map((o) => ({ price: o.limit_price, side: side(o.side) }));
       const fills: FillMark[] = s.fills.filter((f) => f.productId === productId).slice(0, 200).map((f) => ({ time: f.time, price: f.price, side: side(f.side) }));
       chart.draw(candles, orders, fills);

@@ -101,7 +101,8 @@ export function buildLadder(input: LadderInput): Ladder {
   const asks = group(input.asks, 'ask', step, priceIncrement, sizeIncrement, input.depth);
 
   for (const order of input.orders) {
-    if (order.product_id !== input.productId || order.status === 'DONE' || order.limit_price === '0') continue;
+    // Only what rests on the book: a SCHEDULED stop or timed order is not at its price yet.
+    if (order.product_id !== input.productId || order.status !== 'ACTIVE' || order.limit_price === '0') continue;
     const ticks = toUnits(order.limit_price, priceIncrement);
     const size = toUnits(order.base_size, sizeIncrement);
     const filled = toUnits(order.filled_base_size, sizeIncrement);

@@ -57,6 +57,10 @@ describe('desk store', () => {
     s.addTrades('BTC-VND', [trade(1), trade(2)]);
     s.addTrades('BTC-VND', [trade(2), trade(3)]);
     expect(useDesk.getState().trades['BTC-VND']?.map((t) => t.id)).toEqual(['t3', 't2', 't1']);
+    // A read over REST that arrives after the stream brings an older trade: it goes below the newer ones.
+    s.addTrades('BTC-VND', [trade(4)]);
+    s.addTrades('BTC-VND', [trade(0), trade(3)]);
+    expect(useDesk.getState().trades['BTC-VND']?.map((t) => t.id)).toEqual(['t4', 't3', 't2', 't1', 't0']);
     s.addTrades('BTC-VND', Array.from({ length: TAPE_LENGTH + 10 }, (_, i) => trade(i + 10)));
     expect(useDesk.getState().trades['BTC-VND']).toHaveLength(TAPE_LENGTH);
   });

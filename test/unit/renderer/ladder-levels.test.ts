@@ -55,7 +55,7 @@ describe('depth ladder', () => {
   it('marks the trader\'s open orders on their level with what is left to fill', () => {
     const ladder = buildLadder({
       productId: 'BTC-VND', bids, asks, step: '10000', depth: 10,
-      orders: [order({}), order({ order_id: 'done', status: 'DONE' }), order({ order_id: 'eth', product_id: 'ETH-VND' })],
+      orders: [order({}), order({ order_id: 'done', status: 'DONE' }), order({ order_id: 'eth', product_id: 'ETH-VND' }), order({ order_id: 'stop', status: 'SCHEDULED', type: 'STOP' })],
     });
     expect(ladder.bids[1]?.mine).toEqual([{ orderId: 'o1', size: '0.15' }]);
     expect(ladder.bids.flatMap((r) => r.mine)).toHaveLength(1);
