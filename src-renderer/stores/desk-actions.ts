@@ -7,6 +7,18 @@ import { BridgeError, call } from '../bridge';
 import { useDesk } from './desk-store';
 import { errorNotice } from './notices-slice';
 
+/**
+ * Which venue and account the store shows: it moves on at every switch of environment or key (feed.ts). An
+ * answer asked for before a switch belongs to the previous venue and is dropped, not shown as this one's.
+ */
+let viewEpoch = 0;
+export function currentView(): number {
+  return viewEpoch;
+}
+export function nextView(): void {
+  viewEpoch += 1;
+}
+
 /** The answer, or undefined after the failure has been shown to the trader. */
 export async function attempt<M extends MethodName>(method: M, request: Request<M>): Promise<Response<M> | undefined> {
   try {
@@ -22,7 +34,9 @@ export async function attempt<M extends MethodName>(method: M, request: Request<
 }
 
 export async function refreshOrders(): Promise<void> {
+  const view = currentView();
   const [open, history] = await Promise.all([attempt('orders.active', {}), attempt('orders.history', { limit: 1000, sort: '-updated_at' })]);
+  if (view !== currentView()) return;
   const s = useDesk.getState();
   if (open !== undefined) s.setOpenOrders(open);
   if (history !== undefined) s.setHistory(history.filter((o) => o.status === 'DONE'));
@@ -31,8 +45,9 @@ export async function refreshOrders(): Promise<void> {
 export async function cancelOrders(orderIds: readonly string[]): Promise<void> {
   if (orderIds.length === 0) return;
   if (orderIds.length === 1) {
+    const view = currentView();
     const order = await attempt('orders.cancel', { order_id: orderIds[0] ?? '' });
-    if (order !== undefined) useDesk.getState().applyOrders([order]);
+    if (order !== undefined && view === currentView()) useDesk.getState().applyOrders([order]);
     return;
   }
   for (let i = 0; i < orderIds.length; i += 100) await attempt('orders.cancelBulk', { order_ids: orderIds.slice(i, i + 100) });

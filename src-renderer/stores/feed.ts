@@ -4,7 +4,7 @@
  */
 import type { EventName, EventPayload } from '../../src-shared/ipc/contract';
 import { call } from '../bridge';
-import { attempt, refreshOrders } from './desk-actions';
+import { attempt, currentView, nextView, refreshOrders } from './desk-actions';
 import { useDesk } from './desk-store';
 import { readLayout } from './layout-slice';
 import { notifyFills } from './fill-alerts';
@@ -21,11 +21,13 @@ function watchedProducts(): string[] {
 
 async function loadMarket(productId: string): Promise<void> {
   const s = useDesk.getState();
+  const view = currentView();
   const [book, trades, candles] = await Promise.all([
     attempt('market.watch', { product_id: productId }),
     attempt('market.trades', { product_id: productId, limit: 200 }),
     attempt('market.candles', { product_id: productId }),
   ]);
+  if (view !== currentView()) return;
   if (book !== undefined) s.setBook(book);
   if (trades !== undefined) s.addTrades(productId, trades);
   if (candles !== undefined) s.addCandles(productId, candles);
@@ -33,9 +35,12 @@ async function loadMarket(productId: string): Promise<void> {
 
 let fillsLoading: Promise<void> | undefined;
 let fillsAgain = false;
+/** Whether any caller since the last fetch began asked to be told of new fills. */
+let fillsAlert = false;
 
 /** One fetch at a time; a request during one runs once more after it, so a burst of fills costs two. */
 function loadFills(alert: boolean): Promise<void> {
+  fillsAlert ||= alert;
   if (fillsLoading !== undefined) {
     fillsAgain = true;
     return fillsLoading;
@@ -43,22 +48,26 @@ function loadFills(alert: boolean): Promise<void> {
   fillsLoading = (async () => {
     do {
       fillsAgain = false;
+      const tell = fillsAlert;
+      fillsAlert = false;
+      const view = currentView();
       const fills = await call('orders.fills', { limit: 1000 }).catch(() => undefined);
-      if (fills === undefined) continue;
+      if (fills === undefined || view !== currentView()) continue;
       const fresh = useDesk.getState().addFills(fills);
-      if (alert) notifyFills(fresh);
+      if (tell) notifyFills(fresh);
     } while (fillsAgain);
   })().finally(() => (fillsLoading = undefined));
   return fillsLoading;
 }
 
 async function loadAccount(): Promise<void> {
+  const view = currentView();
   const [account, connection] = await Promise.all([
     call('account.get', {}).catch(() => undefined),
     call('connection.status', {}).catch(() => undefined),
   ]);
   const s = useDesk.getState();
-  if (account !== undefined) s.setAccount(account);
+  if (account !== undefined && view === currentView()) s.setAccount(account);
   if (connection !== undefined) s.setConnection(connection);
 }
 
@@ -114,9 +123,14 @@ export function startFeed(subscribe?: Subscribe): () => void {
       // Another environment or key is another venue or account: nothing shown so far belongs to it.
       const switched = before !== undefined && (before.environment !== now.environment || before.apiKey !== now.apiKey);
       if (switched) {
+        nextView();
+        const view = currentView();
         state.clearAccountData();
         state.clearMarketData();
         for (const id of watching) void loadMarket(id);
+        // What the desk lists also depends on the venue: its keys and its products.
+        void attempt('keys.list', {}).then((keys) => keys && view === currentView() && useDesk.getState().setKeys(keys));
+        void attempt('market.products', {}).then((products) => products && view === currentView() && useDesk.getState().setProducts(products));
       }
       if (switched || (now.state === 'live' && before?.state !== 'live')) void Promise.all([refreshOrders(), loadFills(false), loadAccount()]);
     }),
