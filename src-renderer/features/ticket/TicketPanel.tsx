@@ -12,7 +12,7 @@ import { useDesk } from '../../stores/desk-store';
 import { Panel } from '../../ui/Panel';
 import { statusOf } from '../blotters/order-columns';
 import { formatDecimal } from '../../ui/decimal-text';
-import { checkTicket, presetSize, type TicketContext, type TicketField, type TicketForm } from './ticket-check';
+import { checkTicket, describeOrder, presetSize, type TicketContext, type TicketField, type TicketForm } from './ticket-check';
 
 const PRESETS = [25, 50, 75, 100] as const;
 const NO_LEVELS: never[] = [];
@@ -116,11 +116,12 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
   };
 
   const onKey = (e: KeyboardEvent): void => {
-    const key = e.key.toLowerCase();
-    if (e.altKey && key === 'b') edit({ side: 'BUY' });
-    else if (e.altKey && key === 's') edit({ side: 'SELL' });
-    else if (e.altKey && /^[1-4]$/.test(key)) applyPreset(PRESETS[Number(key) - 1] ?? 100);
-    else if (e.ctrlKey && key === 'enter') submit();
+    // Alt shortcuts by key position: on macOS Option+S types "ß", and e.key would never be "s".
+    const code = e.code;
+    if (e.altKey && code === 'KeyB') edit({ side: 'BUY' });
+    else if (e.altKey && code === 'KeyS') edit({ side: 'SELL' });
+    else if (e.altKey && /^Digit[1-4]$/.test(code)) applyPreset(PRESETS[Number(code.slice(5)) - 1] ?? 100);
+    else if (e.ctrlKey && e.key === 'Enter') submit();
     else return;
     e.preventDefault();
   };
@@ -249,10 +250,7 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
       </form>
       {pending !== undefined && (
         <div className="confirm" role="dialog" aria-label="Confirm order">
-          <p>
-            {pending.request.side} {pending.request.base_size ?? pending.request.quote_size ?? pending.request.exact_quote_size} {pending.request.product_id}
-            {pending.request.limit_price !== undefined ? ` at ${formatDecimal(pending.request.limit_price)}` : ' at market'}
-          </p>
+          <p>{describeOrder(pending.request, base, quote)}</p>
           {pending.issues.map((issue) => <p key={issue.check} className="field-error">{issue.message}</p>)}
           <button type="button" onClick={() => void send(pending.request, { confirmed: true, ...(pending.issues.length > 0 && { override_checks: true }) })}>
             {pending.issues.length > 0 ? 'Send anyway' : 'Confirm'}

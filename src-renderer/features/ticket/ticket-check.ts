@@ -10,6 +10,7 @@ import { parseCreateOrder, type NewOrderRequest } from '../../../src-shared/prot
 import { notionalAtoms, productRules, type ProductRules } from '../../../src-shared/protocol/product-rules';
 import type { AssetBalance, BookLevel } from '../../../src-shared/protocol/records';
 import type { OrderSide, OrderType, StopType, TimeInForce } from '../../../src-shared/protocol/vocabulary';
+import { formatNanosIso } from '../../ui/decimal-text';
 
 export type SizeMode = 'base' | 'quote' | 'exact_quote';
 export type StpChoice = '' | 'CANCEL_TAKER' | 'CANCEL_MAKER' | 'CANCEL_BOTH';
@@ -282,4 +283,26 @@ export function presetSize(percent: number, side: OrderSide, productId: string, 
   const perLotWithFee = perLot + feeAtoms(perLot, ppm(ctx.takerFeeRate));
   const lots = spend / perLotWithFee;
   return lots > 0n ? formatUnits(Math.min(Number(lots), rules.maxLots), rules.spec.sizeIncrement) : '';
+}
+
+/**
+ * The order as the confirmation shows it: every field that is sent, in words, with the unit of each amount, so
+ * what the trader confirms is what goes out (a quote amount never reads as a base size).
+ */
+export function describeOrder(request: PlaceOrderRequest, baseAsset: string, quoteAsset: string): string {
+  const type = request.type ?? 'LIMIT';
+  const parts: string[] = [request.side];
+  if (request.exact_quote_size !== undefined) parts.push(`${request.base_size ?? '?'} ${baseAsset} for exactly ${request.exact_quote_size} ${quoteAsset}, fees included`);
+  else if (request.quote_size !== undefined) parts.push(`${request.quote_size} ${quoteAsset} worth of ${baseAsset}`);
+  else parts.push(`${request.base_size ?? '?'} ${baseAsset}`);
+  parts.push(`on ${request.product_id}, ${type}`);
+  if (request.exact_quote_size !== undefined) parts.push('at the price the venue derives');
+  else if (request.limit_price !== undefined && request.limit_price !== '0') parts.push(`at ${request.limit_price} ${quoteAsset}`);
+  else parts.push('at market');
+  if (request.stop_trigger_price !== undefined) parts.push(`when the last trade reaches ${request.stop_trigger_price} (${request.order_stop_type ?? 'STOP_LOSS'})`);
+  if (request.time_in_force !== undefined) parts.push(request.time_in_force);
+  if (request.post_only === true) parts.push('post-only');
+  if (request.scheduled_at !== undefined) parts.push(`from ${formatNanosIso(request.scheduled_at)}`);
+  if (request.expired_at !== undefined) parts.push(`until ${formatNanosIso(request.expired_at)}`);
+  return parts.join(' ');
 }

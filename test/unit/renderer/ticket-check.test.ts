@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EMPTY_TICKET, checkTicket, presetSize, ticketRequest, type TicketContext, type TicketForm } from '../../../src-renderer/features/ticket/ticket-check';
+import { EMPTY_TICKET, checkTicket, describeOrder, presetSize, ticketRequest, type TicketContext, type TicketForm } from '../../../src-renderer/features/ticket/ticket-check';
 
 const NOW = 1_800_000_000_000_000_000n;
 const ctx: TicketContext = {
@@ -113,5 +113,15 @@ describe('order ticket checks', () => {
     // 1e9 VND at 2.5e9 per BTC with 0.2% fee: 0.3992 BTC fits, 0.3993 does not.
     expect(presetSize(100, 'BUY', 'BTC-VND', '2500000000', ctx)).toBe('0.3992');
     expect(presetSize(100, 'BUY', 'BTC-VND', '', ctx)).toBe('');
+  });
+
+  it('describes the order to confirm with every field sent and the unit of each amount', () => {
+    expect(describeOrder({ product_id: 'BTC-VND', side: 'BUY', type: 'MARKET', quote_size: '1000000' }, 'BTC', 'VND')).toBe('BUY 1000000 VND worth of BTC on BTC-VND, MARKET at market');
+    expect(describeOrder({ product_id: 'BTC-VND', side: 'BUY', type: 'LIMIT', exact_quote_size: '2505000', base_size: '0.001' }, 'BTC', 'VND')).toBe(
+      'BUY 0.001 BTC for exactly 2505000 VND, fees included on BTC-VND, LIMIT at the price the venue derives',
+    );
+    expect(describeOrder({ product_id: 'BTC-VND', side: 'SELL', type: 'STOP', base_size: '0.1', limit_price: '2400000000', stop_trigger_price: '2450000000', order_stop_type: 'STOP_LOSS', time_in_force: 'GTC', post_only: true }, 'BTC', 'VND')).toBe(
+      'SELL 0.1 BTC on BTC-VND, STOP at 2400000000 VND when the last trade reaches 2450000000 (STOP_LOSS) GTC post-only',
+    );
   });
 });
