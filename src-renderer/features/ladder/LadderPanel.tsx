@@ -128,7 +128,7 @@ export function LadderPanel(props: { productId: string; height: number }): React
         <div className="bar" ref={keep('bar')} aria-hidden="true" />
         <button type="button" className="price" ref={keep('price')} title="Use this price in the ticket" onClick={() => {
           const level = at();
-          if (level !== undefined) edit({ price: level.price, side: level.side === 'bid' ? 'BUY' : 'SELL', type: 'LIMIT' });
+          if (level !== undefined) edit({ price: level.price, pricedFor: productId, side: level.side === 'bid' ? 'BUY' : 'SELL', type: 'LIMIT' });
         }} />
         <span className="size num" ref={keep('size')} />
         <span className="total num muted" ref={keep('total')} />

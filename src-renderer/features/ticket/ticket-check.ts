@@ -25,6 +25,8 @@ export interface TicketForm {
   /** An exact-quote order's base size: the venue needs both, and derives the limit price from them. */
   exactBase: string;
   price: string;
+  /** The product a ladder click took the price from; '' when the trader typed it. */
+  pricedFor: string;
   /** '' = the venue's default for the type. */
   timeInForce: '' | TimeInForce;
   postOnly: boolean;
@@ -45,6 +47,7 @@ export const EMPTY_TICKET: TicketForm = {
   size: '',
   exactBase: '',
   price: '',
+  pricedFor: '',
   timeInForce: '',
   postOnly: false,
   stp: '',
@@ -209,6 +212,10 @@ export function checkTicket(form: TicketForm, ctx: TicketContext): TicketCheck {
   if (rules === undefined) return { errors: { type: `unknown product ${form.productId}` } };
   const body = ticketRequest(form);
   const errors: TicketCheck['errors'] = {};
+  // A price clicked on another product's ladder is a valid-looking number for the wrong market.
+  if (form.pricedFor !== '' && form.pricedFor !== form.productId && form.type !== 'MARKET') {
+    errors.price = `taken from the ${form.pricedFor} ladder; this ticket trades ${form.productId}`;
+  }
   if (form.expiresAt !== '' && localTimeToNanos(form.expiresAt) === undefined) errors.expiresAt = 'not a date and time';
   if (form.scheduledAt !== '' && localTimeToNanos(form.scheduledAt) === undefined) errors.scheduledAt = 'not a date and time';
   if (Object.keys(errors).length > 0) return { errors };

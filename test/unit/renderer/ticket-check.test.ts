@@ -76,6 +76,13 @@ describe('order ticket checks', () => {
     expect(check.request).toMatchObject({ exact_quote_size: '2505000', base_size: '0.001' });
   });
 
+  it('refuses a price clicked on another product\'s ladder, and takes one from its own', () => {
+    const other = checkTicket(limit({ pricedFor: 'ETH-VND' }), ctx);
+    expect(other.request).toBeUndefined();
+    expect(other.errors.price).toMatch(/ETH-VND ladder; this ticket trades BTC-VND/);
+    expect(checkTicket(limit({ pricedFor: 'BTC-VND' }), ctx).request).toBeDefined();
+  });
+
   it('lets a quote-sized market buy spend the whole free balance', () => {
     const check = checkTicket({ ...EMPTY_TICKET, type: 'MARKET', sizeMode: 'quote', size: '1000000000' }, ctx);
     expect(check.errors).toEqual({});
