@@ -364,6 +364,19 @@ describe('the desk in a browser', () => {
     await page.getByRole('region', { name: 'Trades ETH-VND' }).waitFor({ timeout: WAIT });
   });
 
+  it('keeps a popped-out panel that follows the desk product on it when the main window changes it', { timeout: 60_000 }, async () => {
+    const popup = page.waitForEvent('popup');
+    await page.getByRole('button', { name: 'Pop out Depth ladder' }).click();
+    const window = await popup;
+    await window.getByRole('region', { name: 'Depth ladder BTC-VND' }).waitFor({ timeout: WAIT });
+    await page.getByLabel('Desk product').selectOption('ETH-VND');
+    await window.getByRole('region', { name: 'Depth ladder ETH-VND' }).waitFor({ timeout: WAIT });
+    await page.getByLabel('Desk product').selectOption('BTC-VND');
+    await window.getByRole('region', { name: 'Depth ladder BTC-VND' }).waitFor({ timeout: WAIT });
+    await dockBack(window);
+    await page.getByRole('region', { name: 'Depth ladder BTC-VND' }).waitFor({ timeout: WAIT });
+  });
+
   it('creates a read-only API key on the venue and lists it without its secret', { timeout: 60_000 }, async () => {
     const keys = page.getByRole('region', { name: 'API keys' });
     const create = keys.getByRole('form', { name: 'Create API key' });

@@ -12,7 +12,16 @@ export function PoppedOutPanel(props: { target: PopOutTarget }): React.JSX.Eleme
   const deskProduct = useDesk((s) => s.layout.productId);
   const [linked, setLinked] = useState(target.productId);
   const [height, setHeight] = useState(window.innerHeight);
-  const channel = useMemo(() => workspaceChannel(() => undefined), []);
+  const channel = useMemo(
+    () =>
+      workspaceChannel((m) => {
+        // Followed here too when this panel follows the desk product.
+        if (m.type !== 'desk-product') return;
+        const s = useDesk.getState();
+        s.setLayout({ ...s.layout, productId: m.productId });
+      }),
+    [],
+  );
   const productId = linked ?? deskProduct;
 
   useEffect(() => {

@@ -17,8 +17,10 @@ export const LAYOUT_NAME = 'workspace';
 const ROW_PX = 200;
 const SAVE_DELAY_MS = 500;
 
-function popOut(panel: PanelPlacement, productId: string): void {
-  if (openPopOut({ id: panel.id, kind: panel.kind, productId }) !== null) useDesk.getState().updatePanel(panel.id, { poppedOut: true });
+/** A panel that follows the desk product goes on following it in its own window. */
+function popOut(panel: PanelPlacement): void {
+  const target = { id: panel.id, kind: panel.kind, ...(panel.productId !== undefined && { productId: panel.productId }) };
+  if (openPopOut(target) !== null) useDesk.getState().updatePanel(panel.id, { poppedOut: true });
 }
 
 /** The panel the trader is in: the one holding focus, else the one last clicked. */
@@ -41,7 +43,7 @@ function Slot(props: { panel: PanelPlacement; deskProduct: string }): React.JSX.
         <button type="button" aria-label={`Wider ${title}`} onClick={() => s.updatePanel(panel.id, { width: Math.min(3, panel.width + 1) })}>+W</button>
         <button type="button" aria-label={`Shorter ${title}`} onClick={() => s.updatePanel(panel.id, { height: Math.max(1, panel.height - 1) })}>−H</button>
         <button type="button" aria-label={`Taller ${title}`} onClick={() => s.updatePanel(panel.id, { height: Math.min(5, panel.height + 1) })}>+H</button>
-        <button type="button" aria-label={`Pop out ${title}`} onClick={() => popOut(panel, productId)}>⧉</button>
+        <button type="button" aria-label={`Pop out ${title}`} onClick={() => popOut(panel)}>⧉</button>
         <button type="button" aria-label={`Close ${title}`} onClick={() => s.removePanel(panel.id)}>✕</button>
       </div>
       <PanelView kind={panel.kind} productId={productId} height={panel.height * ROW_PX} />
@@ -58,9 +60,12 @@ export function Workspace(): React.JSX.Element {
     const channel = workspaceChannel((m) => {
       const s = useDesk.getState();
       if (m.type === 'dock') s.updatePanel(m.id, { poppedOut: false });
-      else s.updatePanel(m.id, { productId: m.productId });
+      else if (m.type === 'link') s.updatePanel(m.id, { productId: m.productId });
     });
-    return channel.close;
+    const unsubscribe = useDesk.subscribe((state, prev) => {
+      if (state.layout.productId !== prev.layout.productId) channel.post({ type: 'desk-product', productId: state.layout.productId });
+    });
+    return () => (unsubscribe(), channel.close());
   }, []);
 
   useEffect(() => {
@@ -74,7 +79,7 @@ export function Workspace(): React.JSX.Element {
       const panel = s.layout.panels.find((p) => p.id === id && p.poppedOut !== true);
       if (panel === undefined) return;
       e.preventDefault();
-      popOut(panel, panel.productId ?? s.layout.productId);
+      popOut(panel);
     };
     window.addEventListener('pointerdown', remember, true);
     window.addEventListener('keydown', popOutCurrent);

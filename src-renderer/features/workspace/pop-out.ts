@@ -1,7 +1,8 @@
 /**
  * Popped-out panels: a panel opens in its own window (window.open in browser mode; Electron's side opens its own
  * windows later) with its own store fed by the same bridge, so it stays live. The windows of one desk talk over
- * a BroadcastChannel: a popped-out panel asks to go back into the workspace, or links itself to a product.
+ * a BroadcastChannel: a popped-out panel asks to go back into the workspace, or links itself to a product, and
+ * the workspace tells every panel that follows the desk product when it changes.
  */
 import type { PanelKind } from '../../stores/layout-slice';
 
@@ -9,7 +10,9 @@ const CHANNEL = 'nova-desk-workspace';
 
 export type WorkspaceMessage =
   | { type: 'dock'; id: string }
-  | { type: 'link'; id: string; productId: string | undefined };
+  | { type: 'link'; id: string; productId: string | undefined }
+  /** The workspace's desk product, which a popped-out panel that follows it shows. */
+  | { type: 'desk-product'; productId: string };
 
 export interface PopOutTarget {
   id: string;
