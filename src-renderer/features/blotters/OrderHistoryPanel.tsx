@@ -1,5 +1,5 @@
 // Order history with the venue's archived filters: products, status, time range, client order id, sort.
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { Order } from '../../../src-shared/protocol/records';
 import { ARCHIVED_SORTS, ORDER_STATUSES, type ArchivedSort, type OrderStatus } from '../../../src-shared/protocol/vocabulary';
 import { attempt } from '../../stores/desk-actions';
@@ -24,6 +24,9 @@ export function OrderHistoryPanel(props: { height: number }): React.JSX.Element 
   const products = useDesk((s) => s.products);
   const [filters, setFilters] = useState<Filters>({ productId: '', status: '', from: '', to: '', clientOrderId: '', sort: '-updated_at' });
   const [searched, setSearched] = useState<Order[] | undefined>();
+  // A search answered by the previous venue or account is not this one's history.
+  const view = useDesk((s) => `${s.connection?.environment ?? ''} ${s.connection?.apiKey ?? ''}`);
+  useEffect(() => setSearched(undefined), [view]);
   const [shown, setShown] = useState<readonly Order[]>([]);
   const set = (patch: Partial<Filters>): void => setFilters((f) => ({ ...f, ...patch }));
 

@@ -71,6 +71,9 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
   const [pending, setPending] = useState<Pending | undefined>();
   const [sending, setSending] = useState(false);
   const [sent, setSent] = useState<Order | undefined>();
+  // The last order sent belongs to the venue it was sent to.
+  const view = useDesk((s) => `${s.connection?.environment ?? ''} ${s.connection?.apiKey ?? ''}`);
+  useEffect(() => setSent(undefined), [view]);
   const last = useLatest(sent);
   const formRef = useRef<HTMLFormElement>(null);
 
