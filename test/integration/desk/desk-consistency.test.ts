@@ -9,17 +9,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeskFile } from '../../../src-main/desk/desk-file';
 import { dispatch } from '../../../src-main/desk/dispatch';
-import type { MethodName } from '../../../src-shared/ipc/contract';
 import { openTestDesk, type TestDesk } from './open-desk';
 
 let t: TestDesk;
 const call: TestDesk['call'] = (method, request) => t.call(method, request);
 
-async function refusal(method: MethodName, request: unknown): Promise<string> {
-  const result = await dispatch(t.services, method, request);
-  if (result.ok) throw new Error(`${method} was not refused`);
-  return result.error.message;
-}
+const refusal: TestDesk['refusal'] = (method, request) => t.refusal(method, request);
 
 /** A venue at another address whose product list answers slowly, and lists a product the local venue has not. */
 function slowOtherVenue(): Promise<{ server: Server; baseUrl: string; wsUrl: string }> {

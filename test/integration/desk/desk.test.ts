@@ -4,19 +4,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VenueRestClient } from '../../../src-main/connection/rest-client';
 import { VenueError } from '../../../src-main/connection/venue-error';
-import { dispatch } from '../../../src-main/desk/dispatch';
-import type { MethodName } from '../../../src-shared/ipc/contract';
 import { eventually, openTestDesk, type TestDesk } from './open-desk';
 
 let t: TestDesk;
 
 const call: TestDesk['call'] = (method, request) => t.call(method, request);
 
-async function refusal(method: MethodName, request: unknown): Promise<string> {
-  const result = await dispatch(t.services, method, request);
-  if (result.ok) throw new Error(`${method} was not refused`);
-  return result.error.message;
-}
+const refusal: TestDesk['refusal'] = (method, request) => t.refusal(method, request);
 
 beforeAll(async () => {
   t = await openTestDesk();

@@ -22,6 +22,8 @@ export interface TestDesk {
   readonly venue: EmbeddedVenue;
   /** A bridge call as a window makes it (parsed both ways, errors scrubbed); throws the refusal's message. */
   call<M extends MethodName>(method: M, request: Request<M>): Promise<Response<M>>;
+  /** The message of the refusal a bridge call of any shape gets; throws if it is not refused. */
+  refusal(method: MethodName, request: unknown): Promise<string>;
   /** The local user's key (bootstrap.json names it) and its secret (only the keychain holds it). */
   bootstrap(): Promise<{ user_id: string; api_key: string; api_secret: string }>;
   /** Closes the desk, empties its keychain service and removes its data folder. */
@@ -47,6 +49,11 @@ export async function openTestDesk(): Promise<TestDesk> {
       const result = await dispatch(services, method, request, (text) => desk.keys.scrub(text));
       if (!result.ok) throw new Error(result.error.message);
       return result.value as Response<M>;
+    },
+    refusal: async (method, request) => {
+      const result = await dispatch(services, method, request);
+      if (result.ok) throw new Error(`${method} was not refused`);
+      return result.error.message;
     },
     services,
     secrets,
