@@ -5,7 +5,7 @@
  * it rather than being silently replaced. Written whole to a temporary file and renamed, so a crash never
  * leaves half a file.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { EnvironmentId, LayoutJson, Settings } from '../../src-shared/ipc/contract';
@@ -91,7 +91,14 @@ export class DeskFile {
     change(draft);
     const checked = DeskFileSchema.parse(draft);
     const temporary = `${this.path}.tmp`;
-    writeFileSync(temporary, JSON.stringify(checked, null, 2) + '\n', { mode: 0o600 });
+    // Synced before it replaces the file: a power cut must leave the old file or the new one, never an empty one.
+    const fd = openSync(temporary, 'w', 0o600);
+    try {
+      writeFileSync(fd, JSON.stringify(checked, null, 2) + '\n');
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(temporary, this.path);
     this.content = checked;
   }

@@ -51,6 +51,7 @@ export interface DeskOptions {
 }
 
 const NAMES: Readonly<Record<EnvironmentId, string>> = { local: 'Local', development: 'Development', production: 'Production' };
+const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 /** How deep a book reaches a window: a ladder's worth. */
 export const BOOK_DEPTH = 50;
 const MAX_CANDLES = 60;
@@ -124,6 +125,16 @@ export class Desk implements Disposable {
   }
 
   async configureEnvironment(request: ParsedRequest<'environments.configure'>): Promise<EnvironmentsView> {
+    // Every request carries the API secret in a header (interface section 5): Production only over TLS, except
+    // on this machine's loopback (a venue or tunnel the trader runs here).
+    if (request.id === 'production') {
+      for (const [field, url] of [['baseUrl', request.baseUrl], ['wsUrl', request.wsUrl]] as const) {
+        const { protocol, hostname } = new URL(url);
+        if ((protocol === 'http:' || protocol === 'ws:') && !LOOPBACK_HOSTS.has(hostname)) {
+          throw new DeskError('E0101_InvalidArgument', `${field}: Production must be reached over TLS (https:, wss:); the API secret travels with every request`);
+        }
+      }
+    }
     this.file.update((draft) => {
       draft.addresses[request.id] = { baseUrl: request.baseUrl, wsUrl: request.wsUrl };
     });

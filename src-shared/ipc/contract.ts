@@ -171,6 +171,16 @@ export const PreTradeSettings = z.object({
   /** Hold an order whose notional (quote asset) is above this. '' = off. */
   maxNotional: z.union([decimal, z.literal('')]),
 });
+
+/**
+ * What a window may set: a limit that is on is above 0 ("0" would read as on and act as off). A file an
+ * earlier build wrote with "0" still opens, as PreTradeSettings.
+ */
+const positiveLimit = decimal.refine((text) => /[1-9]/.test(text), 'must be above 0; leave it empty to turn the check off');
+const PreTradeSettingsChange = z.strictObject({
+  maxDeviationPercent: z.union([positiveLimit, z.literal('')]),
+  maxNotional: z.union([positiveLimit, z.literal('')]),
+});
 export type PreTradeSettings = z.infer<typeof PreTradeSettings>;
 
 export const Settings = z.object({
@@ -351,7 +361,7 @@ export const contract = {
   'settings.get': { request: empty, response: Settings },
   'settings.update': {
     request: z.strictObject({
-      preTrade: PreTradeSettings.partial().strict().optional(),
+      preTrade: PreTradeSettingsChange.partial().optional(),
       confirmOrders: z.strictObject({ local: z.boolean(), development: z.boolean(), production: z.boolean() }).partial().optional(),
     }),
     response: Settings,

@@ -122,6 +122,23 @@ describe('the desk against the venue it trades on', () => {
     expect(result).toMatchObject({ ok: true, value: before });
   });
 
+  it('refuses a pre-trade limit of 0, which would read as on and act as off', async () => {
+    expect(await refusal('settings.update', { preTrade: { maxNotional: '0' } })).toMatch(/^E0101_InvalidArgument: .*must be above 0; leave it empty to turn the check off/);
+    expect(await refusal('settings.update', { preTrade: { maxDeviationPercent: '0.000' } })).toMatch(/must be above 0/);
+    expect((await call('settings.update', { preTrade: { maxNotional: '0.5' } })).preTrade.maxNotional).toBe('0.5');
+    await call('settings.update', { preTrade: { maxNotional: '' } });
+  });
+
+  it('sends Production its secret only over TLS, except on this machine’s loopback', async () => {
+    expect(await refusal('environments.configure', { id: 'production', baseUrl: 'http://venue.example.com', wsUrl: 'wss://venue.example.com/ws' })).toMatch(/^E0101_InvalidArgument: baseUrl: Production must be reached over TLS/);
+    expect(await refusal('environments.configure', { id: 'production', baseUrl: 'https://venue.example.com', wsUrl: 'ws://venue.example.com/ws' })).toMatch(/wsUrl: Production must be reached over TLS/);
+    const view = await call('environments.configure', { id: 'production', baseUrl: 'https://venue.example.com', wsUrl: 'wss://venue.example.com/ws' });
+    expect(view.environments.find((e) => e.id === 'production')?.baseUrl).toBe('https://venue.example.com');
+    // Development may be plain HTTP (a test venue), and so may Production on loopback.
+    await call('environments.configure', { id: 'development', baseUrl: 'http://dev.example.com', wsUrl: 'ws://dev.example.com/ws' });
+    await call('environments.configure', { id: 'production', baseUrl: 'http://127.0.0.1:9', wsUrl: 'ws://127.0.0.1:9/ws' });
+  });
+
   it('starts no session once closed, even when it was reconnecting', async () => {
     const other = await openTestDesk();
     await other.desk.whenLive();
