@@ -131,8 +131,9 @@ export function buildLadder(input: LadderInput): Ladder {
       };
     });
   };
-  const bestBid = bids[0];
-  const bestAsk = asks[0];
-  const spread = bestBid !== undefined && bestAsk !== undefined ? formatUnits(bestAsk.ticks - bestBid.ticks, priceIncrement) : '';
+  // From the book's own best prices: grouped buckets round bids down and asks up, which would widen it.
+  const bestBid = input.bids[0] === undefined ? undefined : toUnits(input.bids[0].price, priceIncrement);
+  const bestAsk = input.asks[0] === undefined ? undefined : toUnits(input.asks[0].price, priceIncrement);
+  const spread = bestBid === undefined || bestAsk === undefined || isReason(bestBid) || isReason(bestAsk) ? '' : formatUnits(bestAsk - bestBid, priceIncrement);
   return { asks: rows(asks, 'ask'), bids: rows(bids, 'bid'), spread };
 }

@@ -38,6 +38,8 @@ describe('depth ladder', () => {
 
   it('groups bids down and asks up to the step and sums sizes exactly', () => {
     const ladder = buildLadder({ productId: 'BTC-VND', bids, asks, step: '100000', depth: 10, orders: [] });
+    // The spread is the book's, not the buckets' (which round it wider).
+    expect(ladder.spread).toBe('20000');
     expect(ladder.bids.map((r) => [r.price, r.size, r.orderCount])).toEqual([
       ['2499900000', '0.75', 3],
       ['2499800000', '1', 1],
