@@ -28,9 +28,9 @@ import {
 import { VenueSocket, type SocketStatus, type VenueSocketOptions } from './venue-socket';
 import { OutcomeUnknownError, VenueError } from './venue-error';
 
-
 /** Trades read per product after a reconnection: the venue's recent-trades default. */
 const BACKFILL_TRADES = 100;
+
 export interface VenueSessionOptions {
   readonly baseUrl: string;
   readonly wsUrl: string;

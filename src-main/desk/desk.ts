@@ -27,7 +27,7 @@ import type { Candle } from '../../src-shared/protocol/ws';
 import { DisposableStore, type Disposable } from '../connection/events';
 import type { BookView } from '../connection/local-book';
 import { MarketPoller } from '../connection/market-poller';
-import { VenueRestClient } from '../connection/rest-client';
+import { VenueRestClient, type VenueCredentials } from '../connection/rest-client';
 import { VenueError } from '../connection/venue-error';
 import { VenueSession, type VenueSessionOptions } from '../connection/venue-session';
 import type { SecretStore } from '../secrets';
@@ -548,15 +548,24 @@ export class Desk implements Disposable {
       return undefined;
     }
     if (baseUrl === '') return undefined;
-    const client = new VenueRestClient({ baseUrl, credentials: { apiKey, apiSecret }, maxRetries: 0 });
-    try {
-      const [order] = await client.listOrderHistory({ limit: 1 });
-      return order?.user_id;
-    } catch (err) {
-      if (err instanceof VenueError && (err.ref === 'E0001_AuthRequired' || err.ref === 'E0002_ApiKeyExpired' || err.ref === 'E0005_ApiKeyRevoked')) {
-        throw new DeskError(err.ref, `${NAMES[environment]} refused this key (${err.description}); it was not stored`);
+    return this.withKey(baseUrl, { apiKey, apiSecret }, async (client) => {
+      try {
+        const [order] = await client.listOrderHistory({ limit: 1 });
+        return order?.user_id;
+      } catch (err) {
+        if (err instanceof VenueError && (err.ref === 'E0001_AuthRequired' || err.ref === 'E0002_ApiKeyExpired' || err.ref === 'E0005_ApiKeyRevoked')) {
+          throw new DeskError(err.ref, `${NAMES[environment]} refused this key (${err.description}); it was not stored`);
+        }
+        return undefined;
       }
-      return undefined;
+    });
+  }
+
+  /** A call made with a key other than the session's, on a client of its own that is closed after it. */
+  private async withKey<T>(baseUrl: string, credentials: VenueCredentials, work: (client: VenueRestClient) => Promise<T>): Promise<T> {
+    const client = new VenueRestClient({ baseUrl, credentials, maxRetries: 0 });
+    try {
+      return await work(client);
     } finally {
       client.dispose();
     }
@@ -593,20 +602,19 @@ export class Desk implements Disposable {
     const record = this.keys.record('local', apiKey);
     if (record === undefined) throw new DeskError('E0101_InvalidArgument', `api_key: no key ${apiKey} is stored for ${NAMES.local}`);
     const own = record.readOnly ? undefined : await this.keys.credentials('local', apiKey);
-    let revoked = false;
-    if (own !== undefined) {
-      const client = new VenueRestClient({ baseUrl: this.addresses('local').baseUrl, credentials: own, maxRetries: 0 });
-      try {
-        await client.revokeApiKey(apiKey);
-        revoked = true;
-      } catch (err) {
-        // Already revoked: the venue refuses the key itself, which is what revoking it was for.
-        if (err instanceof VenueError && err.ref === 'E0005_ApiKeyRevoked') revoked = true;
-        else if (!(err instanceof VenueError && err.ref === 'E0004_InsufficientScope')) throw err;
-      } finally {
-        client.dispose();
-      }
-    }
+    const revoked =
+      own !== undefined &&
+      (await this.withKey(this.addresses('local').baseUrl, own, async (client) => {
+        try {
+          await client.revokeApiKey(apiKey);
+          return true;
+        } catch (err) {
+          // Already revoked: the venue refuses the key itself, which is what revoking it was for.
+          if (err instanceof VenueError && err.ref === 'E0005_ApiKeyRevoked') return true;
+          if (err instanceof VenueError && err.ref === 'E0004_InsufficientScope') return false;
+          throw err;
+        }
+      }));
     if (!revoked) await this.requireSession().rest.revokeApiKey(apiKey);
     return this.forgetKey(apiKey);
   }

@@ -5,6 +5,7 @@ import type { Product, PublicTrade } from '../../src-shared/protocol/records';
 import type { Candle } from '../../src-shared/protocol/ws';
 import { upsertCandles } from '../features/chart/candles';
 import type { DeskState } from './desk-store';
+import { compareDecimal } from '../ui/decimal-text';
 
 /** The tape keeps this many trades per product, newest first. */
 export const TAPE_LENGTH = 500;
@@ -39,7 +40,7 @@ export const createMarketSlice: StateCreator<DeskState, [], [], MarketSlice> = (
       const fresh = incoming.filter((t) => !seen.has(t.id));
       if (fresh.length === 0) return {};
       // Newest first across both: a REST read can bring trades older than some the stream already showed.
-      const merged = [...fresh, ...known].sort((a, b) => compareNanosDesc(a.time, b.time));
+      const merged = [...fresh, ...known].sort((a, b) => compareDecimal(b.time, a.time));
       return { trades: { ...s.trades, [productId]: merged.slice(0, TAPE_LENGTH) } };
     }),
   setTicker: (ticker) => set((s) => ({ tickers: { ...s.tickers, [ticker.productId]: ticker } })),
@@ -47,9 +48,3 @@ export const createMarketSlice: StateCreator<DeskState, [], [], MarketSlice> = (
     set((s) => ({ candles: { ...s.candles, [productId]: upsertCandles(s.candles[productId] ?? [], candles) } })),
   clearMarketData: () => set({ books: {}, trades: {}, tickers: {}, candles: {} }),
 });
-
-/** Newest first by UNIX-nanosecond digit strings (compared as numbers: lengths may differ). */
-function compareNanosDesc(a: string, b: string): number {
-  if (a.length !== b.length) return b.length - a.length;
-  return a < b ? 1 : a > b ? -1 : 0;
-}

@@ -139,12 +139,8 @@ const INT64_MAX = 2n ** 63n - 1n;
 const SHARED_TEXT = new Map<string, string>();
 
 const NO_DETAILS: ReadonlyMap<string, number> = new Map();
-const DETAIL_INDEXES = new Map<readonly string[], ReadonlyMap<string, number>>();
-function detailIndexOf(names: readonly string[]): ReadonlyMap<string, number> {
-  let index = DETAIL_INDEXES.get(names);
-  if (index === undefined) DETAIL_INDEXES.set(names, (index = new Map(names.map((name, i) => [name, i]))));
-  return index;
-}
+/** Where each of an order's details sits in its array. */
+const ORDER_DETAIL_INDEX: ReadonlyMap<string, number> = new Map(ORDER_DETAIL_COLUMNS.map((name, i) => [name, i]));
 
 /** Reads the columns of one row of one table; every failure names both. Values are never echoed (they may be hashes). */
 class Columns {
@@ -165,7 +161,7 @@ class Columns {
    * Reads the named values of a column that holds a JSON array of them (an order's details) as if each were a
    * column of its own: int64 values arrive as decimal text and small integers as numbers, and are checked the same.
    */
-  withDetails(column: string, names: readonly string[]): this {
+  withDetails(column: string, index: ReadonlyMap<string, number>): this {
     const text = this.row[column];
     if (typeof text !== 'string') return this.fail(column, 'text');
     let values: unknown;
@@ -174,9 +170,9 @@ class Columns {
     } catch {
       return this.fail(column, 'JSON', false);
     }
-    if (!Array.isArray(values) || values.length !== names.length) return this.fail(column, `a JSON array of ${names.length} values`, false);
+    if (!Array.isArray(values) || values.length !== index.size) return this.fail(column, `a JSON array of ${index.size} values`, false);
     this.details = values;
-    this.detailIndex = detailIndexOf(names);
+    this.detailIndex = index;
     return this;
   }
 
@@ -308,7 +304,7 @@ export function balanceFromRow(raw: unknown): BalanceRow {
 }
 
 export function orderFromRow(raw: unknown): OrderRow {
-  const c = new Columns('orders', raw).withDetails('details', ORDER_DETAIL_COLUMNS);
+  const c = new Columns('orders', raw).withDetails('details', ORDER_DETAIL_INDEX);
   return {
     orderId: c.text('order_id'),
     seq: c.safeInt('seq'),
