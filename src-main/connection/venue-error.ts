@@ -116,6 +116,9 @@ function refForStatus(status: number, wireCode: string | undefined): ErrorRef {
       return 'E0003_PermissionDenied';
     case 404:
       return 'E0105_RouteNotFound';
+    case 409:
+      // The interface names 409 only as its conflict (7.4: insufficient balance, position limit), never a failure.
+      return 'E0201_InsufficientBalance';
     case 413:
       return 'E0103_BodyTooLarge';
     case 415:
@@ -132,7 +135,8 @@ function refForStatus(status: number, wireCode: string | undefined): ErrorRef {
 function fromMessage(message: string, status: number, wireCode: string | undefined, extra: { wsCode?: number; retryAfterMs?: number }): VenueError {
   const parsed = parseErrorMessage(message);
   const known = parsed === undefined ? undefined : findErrorRecord(parsed.ref);
-  const record = known ?? errorRecord(refForStatus(status, wireCode));
+  // A venue may send 7.4's text alone over REST too: the text names the reference, else the status.
+  const record = known ?? errorRecord(refOfWsMessage(message) ?? refForStatus(status, wireCode));
   return new VenueError({
     ref: parsed?.ref ?? record.ref,
     description: parsed?.description ?? message,

@@ -1,7 +1,7 @@
 // How the desk reads a WebSocket error from a venue that follows the interface's 7.4 to the letter: an integer
 // code and a listed text, with no error reference in the message (the local venue always sends one).
 import { describe, expect, it } from 'vitest';
-import { venueErrorFromWsEvent } from '../../../src-main/connection/venue-error';
+import { venueErrorFromResponse, venueErrorFromWsEvent } from '../../../src-main/connection/venue-error';
 
 describe('a WebSocket error without a reference', () => {
   it('takes the reference from 7.4’s text, so a refusal is not reported as the venue failing', () => {
@@ -22,5 +22,17 @@ describe('a WebSocket error without a reference', () => {
 
   it('keeps a reference the message names over its text', () => {
     expect(venueErrorFromWsEvent({ code: 409, message: 'E0302_OrderAlreadyDone: order already done (it was filled)' })).toMatchObject({ ref: 'E0302_OrderAlreadyDone', description: 'order already done (it was filled)' });
+  });
+});
+
+describe('a REST error without a reference', () => {
+  it('takes the reference from the text, then the status: a 409 is a conflict, not the venue failing', () => {
+    expect(venueErrorFromResponse(409, { error: { code: 'FailedPrecondition', message: 'order already done' } }, null)).toMatchObject({ ref: 'E0302_OrderAlreadyDone', httpStatus: 409 });
+    expect(venueErrorFromResponse(409, { code: 9, message: 'insufficient balance', details: [] }, null)).toMatchObject({ ref: 'E0201_InsufficientBalance' });
+    const conflict = venueErrorFromResponse(409, { error: { code: 'Aborted', message: 'something the venue could not do' } }, null);
+    expect(conflict).toMatchObject({ ref: 'E0201_InsufficientBalance', description: 'something the venue could not do', httpStatus: 409 });
+    expect(venueErrorFromResponse(409, 'not json', null)).toMatchObject({ ref: 'E0201_InsufficientBalance', description: 'HTTP 409' });
+    expect(venueErrorFromResponse(404, { error: { code: 'NotFound', message: 'order not found' } }, null)).toMatchObject({ ref: 'E0301_OrderNotFound' });
+    expect(venueErrorFromResponse(500, { error: { code: 'Internal', message: 'boom' } }, null)).toMatchObject({ ref: 'E0901_InternalError' });
   });
 });
