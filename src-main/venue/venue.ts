@@ -4,8 +4,8 @@
  * venue's fee account and the local user (funded, admin) and writes bootstrap.json.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { apiError } from '../../src-shared/errors/api-error';
 import { isReason, toAtoms } from '../../src-shared/protocol/decimal';
 import { DEFAULT_MAKER_FEE_RATE, DEFAULT_TAKER_FEE_RATE, LOCAL_USER_BALANCES, findAsset } from '../../src-shared/protocol/products';
@@ -15,7 +15,7 @@ import type { Level2Change } from '../../src-shared/protocol/ws';
 import { Exchange, FEE_ACCOUNT_ID, STARTING_BALANCES_KEY, type OrderEvent } from './exchange/exchange';
 import { RECENT_TRADES, bookSequenceKey } from './exchange/market';
 import { PublishedBook } from './market-data/level2';
-import { lockDataFolder, openStore, type FolderLock, type Snapshot, type TradeRow, type VenueStore } from './store';
+import { lockDataFolder, openStore, type ApiKeyRow, type FolderLock, type Snapshot, type TradeRow, type VenueStore } from './store';
 
 export interface VenueOptions {
   dataDir: string;
@@ -122,7 +122,7 @@ export class Venue {
         // (REST hashes still match, WebSocket signatures would not) and bootstrap.json would be written wrong.
         throw new Error(`${keyFile} is missing, and this folder has accounts whose API secrets are derived from it: put it back (from a backup), or start on an empty folder`);
       }
-      this.keys = new KeyRing(masterKey(keyFile));
+      this.keys = openKeyRing(keyFile, snapshot.apiKeys);
       this.exchange = new Exchange({
         now: this.now,
         newId: () => newUuidV7(),
@@ -324,7 +324,6 @@ export class Venue {
     for (const b of snapshot.balances) this.exchange.ledger.restore(b.userId, b.asset, b.free, b.locked);
     const starting = snapshot.meta[STARTING_BALANCES_KEY];
     if (starting !== undefined) this.exchange.restoreStartingBalances(starting);
-    this.keys.load(snapshot.apiKeys);
     // Only an order that has traded has fills to restore: asking for all 100,000 resting ones costs a query
     // over a JSON list of every id.
     const tradesByOrder = this.store.tradesByOrder(snapshot.openOrders.filter((o) => o.filledBaseSize !== '0').map((o) => o.orderId));
@@ -357,9 +356,34 @@ export class Venue {
   }
 }
 
-function masterKey(file: string): Buffer {
-  if (!existsSync(file)) writeFileSync(file, randomBytes(32), { mode: 0o600, flag: 'wx' });
-  return readFileSync(file);
+/** The folder's master key (made for a fresh folder), checked against the keys it derived. */
+function openKeyRing(file: string, stored: readonly ApiKeyRow[]): KeyRing {
+  if (!existsSync(file)) writeDurably(file, randomBytes(32));
+  try {
+    const keys = new KeyRing(readFileSync(file));
+    keys.load(stored);
+    return keys;
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new Error(`${file} is not the master key of this folder's API secrets (${reason}): put the right one back (from a backup), or start on an empty folder`, { cause: err });
+  }
+}
+
+/** Written once, synced with its folder: accounts committed after it must never outlive it in a power cut. */
+function writeDurably(file: string, bytes: Buffer): void {
+  const fd = openSync(file, 'wx', 0o600);
+  try {
+    writeSync(fd, bytes);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  const folder = openSync(dirname(file), 'r');
+  try {
+    fsyncSync(folder);
+  } finally {
+    closeSync(folder);
+  }
 }
 
 /** Wall-clock nanoseconds that never go backwards within a run, so created_at orders match seq order. */

@@ -1,5 +1,6 @@
 // Stop the venue mid-session and start it again on the same folder: nothing acknowledged may be missing,
 // and the restored book must keep trading with its priorities intact.
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -281,6 +282,15 @@ describe('a folder that cannot be opened', () => {
       rmSync(join(dir, 'venue.key'));
       await expect(startVenue({ port: 0, dataDir: dir })).rejects.toThrow(/venue\.key is missing/);
       expect(existsSync(join(dir, 'venue.key'))).toBe(false);
+      // Another key, or the same one with a byte more, would derive other secrets: refused, bootstrap.json untouched.
+      const bootstrap = readFileSync(join(dir, 'bootstrap.json'), 'utf8');
+      for (const wrong of [randomBytes(32), Buffer.concat([key, Buffer.from('\n')])]) {
+        writeFileSync(join(dir, 'venue.key'), wrong, { mode: 0o600 });
+        await expect(startVenue({ port: 0, dataDir: dir })).rejects.toThrow(/venue\.key is not the master key of this folder's API secrets/);
+        expect(readFileSync(join(dir, 'bootstrap.json'), 'utf8')).toBe(bootstrap);
+      }
+      writeFileSync(join(dir, 'venue.key'), Buffer.alloc(0), { mode: 0o600 });
+      await expect(startVenue({ port: 0, dataDir: dir })).rejects.toThrow(/venue\.key is not the master key.*at least 32 bytes/);
       writeFileSync(join(dir, 'venue.key'), key, { mode: 0o600 });
       const restored = await startVenue({ port: 0, dataDir: dir });
       await restored.close();

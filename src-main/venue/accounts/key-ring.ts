@@ -33,7 +33,16 @@ export class KeyRing {
     if (masterKey.length < 32) throw new Error('the venue master key must be at least 32 bytes');
   }
 
+  /**
+   * Takes the stored keys, refusing them if this master key did not derive their secrets: with another key every
+   * WebSocket signature would fail while REST hashes still matched, and the local secret handed to the desk
+   * would be wrong. One key tells: a master key derives all of a folder's secrets or none of them.
+   */
   load(rows: readonly ApiKeyRow[]): void {
+    const sample = rows[0];
+    if (sample !== undefined && !timingSafeEqual(hashSecret(this.derive(sample.apiKey, sample.secretNonce)), sample.secretHash)) {
+      throw new Error(`it did not derive the secret of API key ${sample.apiKey}`);
+    }
     for (const row of rows) this.keys.set(row.apiKey, row);
   }
 
