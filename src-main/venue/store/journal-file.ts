@@ -9,9 +9,14 @@
  *   u64 LE  seq of the frame's first record (the others follow it, consecutive across frames and segments)
  *   body    per record: u32 LE byte length of its text, then the text (UTF-8)
  *
+ * Builds before this layout framed each record alone (u32 length of the text, u32 CRC-32 of the seq's 8 bytes
+ * then the text, u64 seq, the text); their segments are still read, since a folder they left may hold
+ * acknowledged records the tables do not.
+ *
  * An append is acknowledged only after its fdatasync, and nothing is appended after a failed one, so only the
- * last frame of the last segment can be torn: it was never acknowledged and is cut off. A bad frame anywhere
- * else (one that a whole frame follows) is damage to acknowledged data, and opening refuses it.
+ * last frame of the last segment can be torn: it was never acknowledged and is cut off, its bytes kept beside
+ * the segment (`<segment>.torn-<offset>`) for anyone who wants to look. A bad frame anywhere else (one that a
+ * whole frame follows) is damage to acknowledged data, and opening refuses it.
  *
  * A flat file instead of a SQLite table: the text is written once, with one writev and one fdatasync for
  * everything that arrived together, and never goes through a B-tree, the WAL and a checkpoint (the table did all
@@ -93,6 +98,20 @@ function frameAt(bytes: Buffer, at: number): { records: JournalRecord[]; end: nu
   return { records, end };
 }
 
+/** A frame of the layout before one frame per append: a single record, its seq inside the checksum. */
+function recordFrameAt(bytes: Buffer, at: number): { records: JournalRecord[]; end: number } | undefined {
+  if (at + HEADER_BYTES > bytes.length) return undefined;
+  const end = at + HEADER_BYTES + bytes.readUInt32LE(at);
+  if (end === at + HEADER_BYTES || end > bytes.length) return undefined;
+  const text = bytes.subarray(at + HEADER_BYTES, end);
+  if (crc32(text, crc32(bytes.subarray(at + 8, at + HEADER_BYTES))) !== bytes.readUInt32LE(at + 4)) return undefined;
+  return { records: [{ seq: Number(bytes.readBigUInt64LE(at + 8)), text: text.toString('utf8') }], end };
+}
+
+function anyFrameAt(bytes: Buffer, at: number): { records: JournalRecord[]; end: number } | undefined {
+  return frameAt(bytes, at) ?? recordFrameAt(bytes, at);
+}
+
 /**
  * The records of a segment's whole frames up to the first bad one, where that starts, and whether a whole later
  * frame (records after the last good one) follows it somewhere: then the bad one is damage, not a torn tail.
@@ -100,14 +119,14 @@ function frameAt(bytes: Buffer, at: number): { records: JournalRecord[]; end: nu
 function parseSegment(bytes: Buffer): { records: JournalRecord[]; validBytes: number; wholeFrameAfter: boolean } {
   const records: JournalRecord[] = [];
   let at = 0;
-  for (let next = frameAt(bytes, at); next !== undefined; next = frameAt(bytes, at)) {
+  for (let next = anyFrameAt(bytes, at); next !== undefined; next = anyFrameAt(bytes, at)) {
     records.push(...next.records);
     at = next.end;
   }
   const lastSeq = records.at(-1)?.seq ?? -1;
   let wholeFrameAfter = false;
   for (let probe = at + 1; probe < bytes.length && !wholeFrameAfter; probe += 1) {
-    const later = frameAt(bytes, probe);
+    const later = anyFrameAt(bytes, probe);
     wholeFrameAfter = later !== undefined && (later.records[0]?.seq ?? -1) > lastSeq;
   }
   return { records, validBytes: at, wholeFrameAfter };
@@ -134,6 +153,9 @@ export function readJournal(folder: string, options: { repair: boolean; after?: 
         throw new Error(`the journal is damaged: ${file} is unreadable from byte ${parsed.validBytes}, and acknowledged records follow`);
       }
       if (options.repair) {
+        const torn = `${file}.torn-${parsed.validBytes}`;
+        fs.writeFileSync(torn, bytes.subarray(parsed.validBytes));
+        syncFile(torn);
         fs.truncateSync(file, parsed.validBytes);
         syncFile(file);
       }

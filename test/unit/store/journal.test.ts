@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { crc32 } from 'node:zlib';
 import { describe, expect, it, vi } from 'vitest';
 import type { ChangeSet, VenueStore } from '../../../src-main/venue/store';
 import { journalFolder, JournalAppender, readJournal } from '../../../src-main/venue/store/journal-file';
@@ -331,6 +332,44 @@ describe('write-ahead journal', () => {
     expect(journalRecords(file).map((r) => r.seq)).toEqual([3]);
     store.close();
     expect(open(file).load().openOrders).toEqual([order(owner, 1), order(owner, 3)]);
+  });
+
+  it('applies a segment an older build wrote with a frame per record, and cuts off its torn last record', () => {
+    const file = path.join(tempDir(), 'venue.db');
+    open(file).close();
+    const owner = user(1);
+    // The layout before one frame per append: u32 text length, u32 CRC-32 of the seq's 8 bytes then the text, u64 seq, text.
+    const recordFrame = (seq: number, text: string): Buffer => {
+      const body = Buffer.from(text, 'utf8');
+      const header = Buffer.alloc(16);
+      header.writeUInt32LE(body.length, 0);
+      header.writeBigUInt64LE(BigInt(seq), 8);
+      header.writeUInt32LE(crc32(body, crc32(header.subarray(8, 16))), 4);
+      return Buffer.concat([header, body]);
+    };
+    const whole = Buffer.concat([
+      recordFrame(1, journalText({ users: [owner] })),
+      recordFrame(2, journalText({ orders: [order(owner, 1)] })),
+      recordFrame(3, journalText({ orders: [order(owner, 2)] })),
+    ]);
+    fs.mkdirSync(journalFolder(file));
+    const segment = path.join(journalFolder(file), '0000000000000001.log');
+    fs.writeFileSync(segment, whole.subarray(0, whole.length - 5));
+
+    const store = open(file);
+    expect(store.load().openOrders).toEqual([order(owner, 1)]);
+    store.close();
+  });
+
+  it('keeps the bytes of a torn last frame beside its segment when it cuts them off', () => {
+    const { file, segments } = journalOnly();
+    const [segment = ''] = segments;
+    const bytes = fs.readFileSync(segment);
+    const lastStart = 16 + bytes.readUInt32LE(0) + 16 + bytes.readUInt32LE(16 + bytes.readUInt32LE(0));
+    fs.truncateSync(segment, bytes.length - 7);
+
+    open(file).close();
+    expect(fs.readFileSync(`${segment}.torn-${lastStart}`)).toEqual(bytes.subarray(lastStart, bytes.length - 7));
   });
 
   it('refuses to open when a damaged record has a whole one after it in the same segment: that is no torn tail', () => {
