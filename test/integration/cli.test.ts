@@ -1,6 +1,6 @@
 // `npm run venue` as the venue contract describes it: the listening line, bootstrap.json, exit codes, SIGTERM.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,8 +15,8 @@ interface Run {
   exit: Promise<number | null>;
 }
 
-function runVenue(args: string[]): Run {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+function runVenue(args: string[], user: { uid?: number; gid?: number } = {}): Run {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], ...user });
   const run: Run = { child, stdout: '', stderr: '', exit: new Promise((resolve) => child.on('exit', (code) => resolve(code))) };
   // A test that fails half-way must not leave its venue running.
   onTestFinished(() => {
@@ -173,4 +173,36 @@ describe('npm run venue', () => {
     run.child.kill('SIGTERM');
     expect(await run.exit).toBe(0);
   });
+
+  it('refuses at start, naming the place, a data folder or journal folder it cannot write', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'nova-cli-'));
+    onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
+    const data = join(folder, 'venue-data');
+    const first = runVenue(['--port', '0', '--data', data]);
+    await listening(first);
+    first.child.kill('SIGTERM');
+    expect(await first.exit).toBe(0);
+    // Root writes anywhere: as root the venue runs as nobody, on a folder that nobody owns.
+    const asRoot = process.getuid?.() === 0;
+    const owner = asRoot ? { uid: 65534, gid: 65534 } : {};
+    if (asRoot) execFileSync('chown', ['-R', '65534:65534', folder]);
+    const refusal = async (): Promise<string> => {
+      const run = runVenue(['--port', '0', '--data', data], owner);
+      expect(await run.exit).toBe(1);
+      return run.stderr;
+    };
+
+    const journal = join(data, 'venue.sqlite.journal');
+    chmodSync(journal, 0o555);
+    expect(await refusal()).toMatch(`the journal folder ${journal} cannot be written`);
+    chmodSync(journal, 0o755);
+    chmodSync(data, 0o555);
+    expect(await refusal()).toMatch(`the data folder ${data} cannot be locked for this venue`);
+    chmodSync(data, 0o755);
+    const again = runVenue(['--port', '0', '--data', data], owner);
+    await listening(again);
+    again.child.kill('SIGTERM');
+    expect(await again.exit).toBe(0);
+  });
 });
+

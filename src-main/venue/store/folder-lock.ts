@@ -16,14 +16,19 @@ export interface FolderLock {
 }
 
 export function lockDataFolder(dataDir: string, nativeBinding: string | undefined): FolderLock {
-  const db = new Database(join(dataDir, LOCK_FILE), { timeout: WAIT_MS, ...(nativeBinding === undefined ? {} : { nativeBinding }) });
+  const file = join(dataDir, LOCK_FILE);
+  let db: Database.Database | undefined;
   try {
+    db = new Database(file, { timeout: WAIT_MS, ...(nativeBinding === undefined ? {} : { nativeBinding }) });
     db.pragma('locking_mode = EXCLUSIVE');
     db.exec('BEGIN EXCLUSIVE');
   } catch (err) {
-    db.close();
+    db?.close();
     if ((err as { code?: unknown }).code === 'SQLITE_BUSY') throw new Error(`another venue is running on ${dataDir}: stop it first, or start this one on another folder`);
-    throw err;
+    // SQLite's own words ("attempt to write a readonly database") name neither the file nor the cause.
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new Error(`the data folder ${dataDir} cannot be locked for this venue (${file}: ${reason}): the venue needs to write in it`, { cause: err });
   }
-  return { release: () => db.close() };
+  const held = db;
+  return { release: () => held.close() };
 }

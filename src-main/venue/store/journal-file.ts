@@ -187,6 +187,22 @@ export function deleteJournal(folder: string): void {
 }
 
 /**
+ * Refuses a journal folder that cannot take a segment, at open rather than at the first order, whose answer
+ * would be a 500 and the venue's halt (and a supervisor's restart, the same again).
+ */
+export function checkWritable(folder: string): void {
+  const probe = path.join(folder, '.writable');
+  try {
+    fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(probe, '');
+    fs.rmSync(probe);
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new Error(`the journal folder ${folder} cannot be written (${reason}): the venue could not make an order durable`, { cause: err });
+  }
+}
+
+/**
  * Appends to the journal folder, each call one frame with one writev and one fdatasync: once append() returns,
  * the records survive a power cut. Used by the journal thread alone (journal-thread.ts).
  */

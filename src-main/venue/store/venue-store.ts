@@ -13,7 +13,7 @@ import { captureChangeSet, type CapturedChangeSet, type ChangeSet } from './chan
 import { openDatabase } from './database';
 import { GroupCommit, type GroupCommitStats } from './group-commit';
 import { Journal, type JournalStats } from './journal';
-import { deleteJournal, journalFolder, readJournal } from './journal-file';
+import { checkWritable, deleteJournal, journalFolder, readJournal } from './journal-file';
 import { JournalWriter } from './journal-writer';
 import { StoreWriter } from './store-writer';
 import { TableWriter } from './table-writer';
@@ -439,6 +439,7 @@ export function openStore(file: string, options: StoreOptions = {}): VenueStore 
     const folder = journalFolder(file);
     tables.apply(readJournal(folder, { repair: true, after: tables.position() }));
     deleteJournal(folder);
+    checkWritable(folder);
     // From here this connection only reads (the writer thread writes, with its own cache): a small cache is
     // enough, and the pages the restore scans once would otherwise stay resident, ~55 MB at 100,000 resting.
     db.pragma(`cache_size = -${READ_CACHE_KIB}`);
