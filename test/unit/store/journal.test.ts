@@ -352,7 +352,7 @@ describe('write-ahead journal', () => {
       recordFrame(2, journalText({ orders: [order(owner, 1)] })),
       recordFrame(3, journalText({ orders: [order(owner, 2)] })),
     ]);
-    fs.mkdirSync(journalFolder(file));
+    fs.mkdirSync(journalFolder(file), { recursive: true });
     const segment = path.join(journalFolder(file), '0000000000000001.log');
     fs.writeFileSync(segment, whole.subarray(0, whole.length - 5));
 
