@@ -417,7 +417,8 @@ export class Exchange {
       if (filter.productIds !== undefined && !filter.productIds.includes(order.row.productId)) continue;
       out.push(order);
     }
-    return out.sort((a, b) => a.row.seq - b.row.seq);
+    // Not by seq: a triggered stop or a TWAP slice takes a fresh one (its place in the queue), not a new age.
+    return out.sort((a, b) => (a.row.createdAt === b.row.createdAt ? a.row.seq - b.row.seq : a.row.createdAt < b.row.createdAt ? -1 : 1));
   }
 
   liveOrder(orderId: string): LiveOrder | undefined {

@@ -125,6 +125,18 @@ describe('TWAP', () => {
     expect(balanceOf(await getAccount(v, buyer), 'VND')).toEqual({ balance: 1_000_000_000n, free: 1_000_000_000n, locked: 0n });
   });
 
+  it('stays listed among the active orders by when it arrived, though each slice moves its priority', async () => {
+    const v = venue();
+    const seller = await v.newTrader({ BTC: '1' });
+    const buyer = await v.newTrader({ VND: '1000000000' });
+    await placeOrder(v, seller, limit('SELL', px(1), '0.01'));
+    const sliced = await placeOrder(v, buyer, twap(BTC, px(0), '0.003', 3_000));
+    const later = await placeOrder(v, buyer, limit('BUY', px(-5), '0.001'));
+    // The second slice comes a second after the first: the TWAP's seq is then newer than the later order's.
+    await sleep(1_300);
+    expect((await activeOrders(v, buyer)).map((o) => o.order_id)).toEqual([sliced.order_id, later.order_id]);
+  });
+
   it('a capped buy takes only the asks at or below its cap, never the ones above', async () => {
     const v = venue();
     const seller = await v.newTrader({ BTC: '1' });
