@@ -6,12 +6,15 @@ import type { DeskState } from './desk-store';
 
 export interface AccountSlice {
   account?: Account;
+  /** Why there is no account to show while connected (the desk's words), e.g. a key whose user id is unknown. */
+  accountProblem?: string;
   connection?: ConnectionStatus;
   environments?: EnvironmentsView;
   venue?: VenueStatus;
   settings?: Settings;
   keys: StoredKey[];
   setAccount: (account: Account) => void;
+  setAccountProblem: (problem: string) => void;
   setConnection: (connection: ConnectionStatus) => void;
   setEnvironments: (environments: EnvironmentsView) => void;
   setVenue: (venue: VenueStatus) => void;
@@ -21,7 +24,8 @@ export interface AccountSlice {
 
 export const createAccountSlice: StateCreator<DeskState, [], [], AccountSlice> = (set) => ({
   keys: [],
-  setAccount: (account) => set({ account }),
+  setAccount: (account) => set({ account, accountProblem: undefined }),
+  setAccountProblem: (accountProblem) => set({ accountProblem }),
   setConnection: (connection) => set({ connection }),
   setEnvironments: (environments) => set({ environments }),
   setVenue: (venue) => set({ venue }),

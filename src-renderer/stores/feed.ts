@@ -62,12 +62,17 @@ function loadFills(alert: boolean): Promise<void> {
 
 async function loadAccount(): Promise<void> {
   const view = currentView();
+  let problem: string | undefined;
   const [account, connection] = await Promise.all([
-    call('account.get', {}).catch(() => undefined),
+    call('account.get', {}).catch((err: unknown) => {
+      problem = err instanceof Error ? err.message : String(err);
+      return undefined;
+    }),
     call('connection.status', {}).catch(() => undefined),
   ]);
   const s = useDesk.getState();
   if (account !== undefined && view === currentView()) s.setAccount(account);
+  if (account === undefined && problem !== undefined && view === currentView()) s.setAccountProblem(problem);
   if (connection !== undefined) s.setConnection(connection);
 }
 

@@ -64,7 +64,7 @@ export const createOrdersSlice: StateCreator<DeskState, [], [], OrdersSlice> = (
   },
   setOpenOrders: (orders) => set({ openOrders: Object.fromEntries(orders.filter(isOpen).map((o) => [o.order_id, o])) }),
   setHistory: (orders) => set({ history: orders.slice(0, BLOTTER_LIMIT) }),
-  clearAccountData: () => set({ openOrders: {}, history: [], fills: [], account: undefined }),
+  clearAccountData: () => set({ openOrders: {}, history: [], fills: [], account: undefined, accountProblem: undefined }),
   addFills: (incoming) => {
     const known = new Set(get().fills.map((f) => `${f.tradeId}/${f.orderId}`));
     const fresh = incoming.filter((f) => !known.has(`${f.tradeId}/${f.orderId}`));

@@ -7,8 +7,9 @@ const percent = (rate: string): string => `${formatDecimal(multiplyDecimal(rate,
 
 export function AccountPanel(): React.JSX.Element {
   const account = useDesk((s) => s.account);
+  const problem = useDesk((s) => s.accountProblem);
   if (account === undefined) {
-    return <Panel title="Account"><p className="muted">No account yet: connect with an API key.</p><table aria-label="Balances"><tbody /></table></Panel>;
+    return <Panel title="Account"><p className="muted">{problem ?? 'No account yet: connect with an API key.'}</p><table aria-label="Balances"><tbody /></table></Panel>;
   }
   const { order_stats: orders, trading_stats: trading } = account.stats;
   return (

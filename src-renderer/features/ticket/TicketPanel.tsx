@@ -39,7 +39,7 @@ function useTicketContext(productId: string, needsBook: boolean): TicketContext 
   return useMemo(
     () => ({
       now: BigInt(Date.now()) * 1_000_000n,
-      balances: account?.asset_balances ?? [],
+      balances: account?.asset_balances,
       makerFeeRate: account?.maker_fee_rate ?? '0',
       takerFeeRate: account?.taker_fee_rate ?? '0',
       bids: book?.bids ?? NO_LEVELS,

@@ -63,7 +63,8 @@ export type TicketField = 'price' | 'size' | 'timeInForce' | 'postOnly' | 'stp' 
 export interface TicketContext {
   /** UNIX nanoseconds. */
   now: bigint;
-  balances: readonly AssetBalance[];
+  /** Undefined while the account is not known (a key imported without its user id): the venue checks them. */
+  balances: readonly AssetBalance[] | undefined;
   makerFeeRate: string;
   takerFeeRate: string;
   /** Best first on each side; used to estimate orders without a limit price. */
@@ -165,8 +166,11 @@ function fieldError(description: string): [TicketField, string] {
   return [field, friendly === '' ? description : friendly];
 }
 
-function freeOf(balances: readonly AssetBalance[], asset: string): string {
-  return balances.find((b) => b.asset === asset)?.free ?? '0';
+/** Free atoms of the asset; undefined when the account is not known: a balance the desk cannot see is not zero. */
+function freeAtoms(balances: readonly AssetBalance[] | undefined, asset: { id: string; decimals: number }): bigint | undefined {
+  if (balances === undefined) return undefined;
+  const free = toAtoms(balances.find((b) => b.asset === asset.id)?.free ?? '0', asset.decimals);
+  return isReason(free) ? undefined : free;
 }
 
 function ppm(rate: string): bigint {
@@ -251,16 +255,16 @@ export function checkTicket(form: TicketForm, ctx: TicketContext): TicketCheck {
   }
 
   if (parsed.side === 'SELL' && parsed.baseLots > 0) {
-    const free = toAtoms(freeOf(ctx.balances, base.id), base.decimals);
+    const free = freeAtoms(ctx.balances, base);
     const need = toAtoms(formatUnits(parsed.baseLots, rules.spec.sizeIncrement), base.decimals);
-    if (!isReason(free) && !isReason(need) && need > free) {
+    if (free !== undefined && !isReason(need) && need > free) {
       return { errors: { balance: `needs ${formatAtoms(need, base.decimals)} ${base.id}, ${formatAtoms(free, base.decimals)} ${base.id} free` }, ...(estimate && { estimate }) };
     }
   }
   if (parsed.side === 'BUY' && estimate !== undefined) {
-    const free = toAtoms(freeOf(ctx.balances, quote.id), quote.decimals);
+    const free = freeAtoms(ctx.balances, quote);
     const need = toAtoms(estimate.total, quote.decimals);
-    if (!isReason(free) && !isReason(need) && need > free) {
+    if (free !== undefined && !isReason(need) && need > free) {
       return { errors: { balance: `needs about ${estimate.total} ${quote.id}, ${formatAtoms(free, quote.decimals)} ${quote.id} free` }, estimate };
     }
   }
@@ -276,15 +280,15 @@ export function presetSize(percent: number, side: OrderSide, productId: string, 
   if (rules === undefined) return '';
   const pct = BigInt(Math.round(percent));
   if (side === 'SELL') {
-    const free = toAtoms(freeOf(ctx.balances, rules.base.id), rules.base.decimals);
+    const free = freeAtoms(ctx.balances, rules.base);
     const lot = toAtoms(rules.spec.sizeIncrement, rules.base.decimals);
-    if (isReason(free) || isReason(lot)) return '';
+    if (free === undefined || isReason(lot)) return '';
     const lots = (free * pct) / 100n / lot;
     return lots > 0n ? formatUnits(Math.min(Number(lots), rules.maxLots), rules.spec.sizeIncrement) : '';
   }
   const ticks = toUnits(price, rules.spec.priceIncrement);
-  const free = toAtoms(freeOf(ctx.balances, rules.quote.id), rules.quote.decimals);
-  if (isReason(ticks) || ticks === 0 || isReason(free)) return '';
+  const free = freeAtoms(ctx.balances, rules.quote);
+  if (isReason(ticks) || ticks === 0 || free === undefined) return '';
   const spend = (free * pct) / 100n;
   const perLot = BigInt(ticks * rules.quoteAtomsPerTickLot);
   const perLotWithFee = perLot + feeAtoms(perLot, ppm(ctx.takerFeeRate));

@@ -52,6 +52,16 @@ describe('order ticket checks', () => {
     expect(checkTicket(limit({ side: 'SELL', size: '0.5' }), ctx).request).toBeDefined();
   });
 
+  it('leaves the balance to the venue while the account is not known, rather than reading it as zero', () => {
+    // A key imported without its user id: the desk learns the account from the first order, so none may be blocked.
+    const unknown = { ...ctx, balances: undefined };
+    expect(checkTicket(limit({ size: '0.5' }), unknown)).toMatchObject({ errors: {}, request: { base_size: '0.5' } });
+    expect(checkTicket(limit({ side: 'SELL', size: '0.6' }), unknown).request).toBeDefined();
+    expect(presetSize(100, 'SELL', 'BTC-VND', '', unknown)).toBe('');
+    expect(presetSize(100, 'BUY', 'BTC-VND', '2500000000', unknown)).toBe('');
+    expect(checkTicket(limit({ size: '0.5' }), { ...ctx, balances: [] }).errors.balance).toMatch(/0 VND free/);
+  });
+
   it('estimates a market order by walking the book', () => {
     const check = checkTicket({ ...EMPTY_TICKET, type: 'MARKET', size: '0.2' }, ctx);
     expect(check.request).toEqual({ product_id: 'BTC-VND', side: 'BUY', type: 'MARKET', base_size: '0.2' });
