@@ -12,6 +12,11 @@ export const BLOTTER_LIMIT = 100_000;
 export interface OrdersSlice {
   openOrders: Record<string, Order>;
   history: Order[];
+  /**
+   * Whether the history of the account shown has been read. Until then a done order is no news: a new session
+   * replays the account's recent orders before the history arrives, and old refusals must not come back as new.
+   */
+  historyLoaded: boolean;
   fills: Fill[];
   /** Orders new or changed: merged by id. */
   applyOrders: (orders: Order[]) => void;
@@ -30,12 +35,13 @@ function isOpen(order: Order): boolean {
 export const createOrdersSlice: StateCreator<DeskState, [], [], OrdersSlice> = (set, get) => ({
   openOrders: {},
   history: [],
+  historyLoaded: false,
   fills: [],
   applyOrders: (orders) => {
     // The venue ends some orders itself (post-only that would take, FOK not filled, self-trade): the order is
     // answered, not refused, so the reason is told here, once, with the catalogue's words.
     const finished = new Set(get().history.map((o) => o.order_id));
-    const ended = orders.filter((o) => !isOpen(o) && (o.reject_reason ?? '') !== '' && !finished.has(o.order_id));
+    const ended = !get().historyLoaded ? [] : orders.filter((o) => !isOpen(o) && (o.reject_reason ?? '') !== '' && !finished.has(o.order_id));
     set((s) => {
       const open = { ...s.openOrders };
       const done: Order[] = [];
@@ -63,8 +69,8 @@ export const createOrdersSlice: StateCreator<DeskState, [], [], OrdersSlice> = (
     }
   },
   setOpenOrders: (orders) => set({ openOrders: Object.fromEntries(orders.filter(isOpen).map((o) => [o.order_id, o])) }),
-  setHistory: (orders) => set({ history: orders.slice(0, BLOTTER_LIMIT) }),
-  clearAccountData: () => set({ openOrders: {}, history: [], fills: [], account: undefined, accountProblem: undefined }),
+  setHistory: (orders) => set({ history: orders.slice(0, BLOTTER_LIMIT), historyLoaded: true }),
+  clearAccountData: () => set({ openOrders: {}, history: [], historyLoaded: false, fills: [], account: undefined, accountProblem: undefined }),
   addFills: (incoming) => {
     const known = new Set(get().fills.map((f) => `${f.tradeId}/${f.orderId}`));
     const fresh = incoming.filter((f) => !known.has(`${f.tradeId}/${f.orderId}`));

@@ -20,7 +20,7 @@ const fill = (tradeId: string, time: string) => ({
 });
 
 beforeEach(() => {
-  useDesk.setState({ openOrders: {}, history: [], fills: [], trades: {}, notices: [], layout: DEFAULT_LAYOUT });
+  useDesk.setState({ openOrders: {}, history: [], historyLoaded: true, fills: [], trades: {}, notices: [], layout: DEFAULT_LAYOUT });
 });
 
 describe('desk store', () => {
@@ -126,6 +126,17 @@ describe('error notices', () => {
     expect(notices).toHaveLength(1);
     expect(notices[0]?.title).not.toBe('E0202_PostOnlyWouldMatch');
     expect(notices[0]?.detail).toContain('REJECTED');
+  });
+
+  it('does not explain again, after a switch, the refusals a new session replays before the history is read', () => {
+    const s = useDesk.getState();
+    const refused = (id: string) => order(id, { status: 'DONE', done_reason: 'CANCELED', reject_reason: 'E0203_FillOrKillNotFilled', updated_at: '3' });
+    s.clearAccountData();
+    s.applyOrders([refused('old-1'), refused('old-2')]);
+    expect(useDesk.getState().notices).toEqual([]);
+    s.setHistory([refused('old-1'), refused('old-2')]);
+    s.applyOrders([refused('new-1')]);
+    expect(useDesk.getState().notices.map((n) => n.ref)).toEqual(['E0203_FillOrKillNotFilled']);
   });
 
   it('does not explain an order that simply filled or was cancelled', () => {
