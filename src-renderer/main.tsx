@@ -4,6 +4,7 @@ import { on } from './bridge';
 import { PoppedOutPanel } from './features/workspace/PoppedOutPanel';
 import { LAYOUT_NAME, Workspace } from './features/workspace/Workspace';
 import { popOutTarget } from './features/workspace/pop-out';
+import { useDesk } from './stores/desk-store';
 import { loadEverything, loadSavedLayout, startFeed } from './stores/feed';
 import './ui/theme.css';
 
@@ -13,6 +14,10 @@ if (root === null) throw new Error('index.html lost its #root element');
 const target = popOutTarget(location.search);
 // The layout first, so the feed watches the products the restored panels show.
 void loadSavedLayout(LAYOUT_NAME)
+  .then(() => {
+    const s = useDesk.getState();
+    if (target?.deskProductId !== undefined) s.setLayout({ ...s.layout, productId: target.deskProductId });
+  })
   .then(loadEverything)
   .finally(() => startFeed(on));
 

@@ -377,6 +377,17 @@ describe('the desk in a browser', () => {
     await page.getByRole('region', { name: 'Depth ladder BTC-VND' }).waitFor({ timeout: WAIT });
   });
 
+  it('pops a panel out on the desk product just chosen, before the layout holding it is saved', { timeout: 60_000 }, async () => {
+    await page.getByLabel('Desk product').selectOption('ETH-VND');
+    const popup = page.waitForEvent('popup');
+    await page.getByRole('button', { name: 'Pop out Depth ladder' }).click();
+    const window = await popup;
+    await window.getByRole('region', { name: 'Depth ladder ETH-VND' }).waitFor({ timeout: WAIT });
+    await dockBack(window);
+    await page.getByLabel('Desk product').selectOption('BTC-VND');
+    await page.getByRole('region', { name: 'Depth ladder BTC-VND' }).waitFor({ timeout: WAIT });
+  });
+
   it('creates a read-only API key on the venue and lists it without its secret', { timeout: 60_000 }, async () => {
     const keys = page.getByRole('region', { name: 'API keys' });
     const create = keys.getByRole('form', { name: 'Create API key' });

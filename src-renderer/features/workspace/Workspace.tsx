@@ -19,7 +19,7 @@ const SAVE_DELAY_MS = 500;
 
 /** A panel that follows the desk product goes on following it in its own window. */
 function popOut(panel: PanelPlacement): void {
-  const target = { id: panel.id, kind: panel.kind, ...(panel.productId !== undefined && { productId: panel.productId }) };
+  const target = { id: panel.id, kind: panel.kind, deskProductId: useDesk.getState().layout.productId, ...(panel.productId !== undefined && { productId: panel.productId }) };
   if (openPopOut(target) !== null) useDesk.getState().updatePanel(panel.id, { poppedOut: true });
 }
 

@@ -18,6 +18,8 @@ export interface PopOutTarget {
   id: string;
   kind: PanelKind;
   productId?: string;
+  /** The desk product when it popped out: the saved layout may not hold it yet (it is saved after a pause). */
+  deskProductId?: string;
 }
 
 /** What this window shows when it is a popped-out panel; undefined for the workspace. */
@@ -27,12 +29,14 @@ export function popOutTarget(search: string): PopOutTarget | undefined {
   const kind = params.get('kind') as PanelKind | null;
   if (id === null || kind === null) return undefined;
   const productId = params.get('product');
-  return { id, kind, ...(productId !== null && { productId }) };
+  const deskProductId = params.get('desk');
+  return { id, kind, ...(productId !== null && { productId }), ...(deskProductId !== null && { deskProductId }) };
 }
 
 export function popOutUrl(target: PopOutTarget): string {
   const params = new URLSearchParams({ panel: target.id, kind: target.kind });
   if (target.productId !== undefined) params.set('product', target.productId);
+  if (target.deskProductId !== undefined) params.set('desk', target.deskProductId);
   return `${location.pathname}?${params.toString()}`;
 }
 
