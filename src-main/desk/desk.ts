@@ -529,6 +529,7 @@ export class Desk implements Disposable {
       environment,
       apiKey: request.api_key,
       name: request.name ?? 'Imported key',
+      // The interface tells neither of a key it did not just make: the keys panel shows both as not known.
       readOnly: false,
       expiredAt: '0',
       createdAt: '0',
@@ -615,8 +616,28 @@ export class Desk implements Disposable {
           throw err;
         }
       }));
-    if (!revoked) await this.requireSession().rest.revokeApiKey(apiKey);
+    if (!revoked) await this.revokeWithAnotherKey(record, apiKey);
     return this.forgetKey(apiKey);
+  }
+
+  /**
+   * A key that cannot revoke itself (read-only) is revoked by a trading key of its own user: one stored here,
+   * else the key in use. The venue takes no other user's, so that one is not tried: its 404 would read as if the
+   * key did not exist.
+   */
+  private async revokeWithAnotherKey(record: KeyRecord, apiKey: string): Promise<void> {
+    const { userId } = record;
+    const sibling = userId === undefined ? undefined : (await this.keys.list('local')).find((k) => k.userId === userId && k.apiKey !== apiKey && !k.readOnly && k.storedIn !== 'missing');
+    const credentials = sibling === undefined ? undefined : await this.keys.credentials('local', sibling.apiKey);
+    if (credentials !== undefined) {
+      await this.withKey(this.addresses('local').baseUrl, credentials, (client) => client.revokeApiKey(apiKey));
+      return;
+    }
+    const inUse = this.sessionKey?.userId;
+    if (userId !== undefined && inUse !== undefined && inUse !== userId) {
+      throw new DeskError('E0003_PermissionDenied', `key ${apiKey} is read-only and belongs to user ${userId}, and no trading key of that user is stored here: import one (or use it) to revoke this key`);
+    }
+    await this.requireSession().rest.revokeApiKey(apiKey);
   }
 
   /** Forgets the key here. On Local, forgetting the key in use goes back to the local user's own key. */

@@ -16,6 +16,17 @@ async function reloadKeys(): Promise<void> {
   if (keys !== undefined) useDesk.getState().setKeys(keys);
 }
 
+/** The interface shows a key's scope and expiry only when it makes the key: of an imported one the desk knows neither. */
+function scopeOf(k: StoredKey): string {
+  if (k.origin === 'imported') return 'not known';
+  return k.readOnly ? 'read-only' : 'trading';
+}
+
+function expiryOf(k: StoredKey): string {
+  if (k.origin === 'imported') return 'not known';
+  return k.expiredAt === '0' ? 'never' : formatNanosIso(k.expiredAt);
+}
+
 function KeyRow(props: { k: StoredKey }): React.JSX.Element {
   const { k } = props;
   return (
@@ -23,8 +34,8 @@ function KeyRow(props: { k: StoredKey }): React.JSX.Element {
       <td>{k.name || '—'}</td>
       <td><code>{k.apiKey}</code></td>
       <td>{k.environment}</td>
-      <td>{k.readOnly ? 'read-only' : 'trading'}</td>
-      <td>{k.expiredAt === '0' ? 'never' : formatNanosIso(k.expiredAt)}</td>
+      <td>{scopeOf(k)}</td>
+      <td>{expiryOf(k)}</td>
       <td>{k.origin}</td>
       <td>{k.storedIn}</td>
       <td>

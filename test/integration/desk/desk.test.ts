@@ -220,6 +220,22 @@ describe('keys the trader brings', () => {
     await call('keys.revoke', { api_key: madeElsewhere.api_key });
     expect(await refusedByVenue(madeElsewhere.api_key, madeElsewhere.api_secret ?? '')).toBe('E0005_ApiKeyRevoked');
 
+    // Another user's read-only key: revoked with that user's trading key stored here, not with the key in use.
+    const second = new VenueRestClient({ baseUrl: t.desk.venueStatus().baseUrl, credentials: { apiKey: boot.api_key, apiSecret: boot.api_secret } });
+    const owner = await second.createSimUser({ VND: '1000000' });
+    second.dispose();
+    const ownerKey = { apiKey: owner.api_key.api_key, apiSecret: owner.api_key.api_secret ?? '' };
+    const ownerClient = new VenueRestClient({ baseUrl: t.desk.venueStatus().baseUrl, credentials: ownerKey });
+    const ownersReader = await ownerClient.createApiKey({ name: 'read-only of another user', read_only: true });
+    ownerClient.dispose();
+    await call('keys.import', { api_key: ownersReader.api_key, api_secret: ownersReader.api_secret ?? '', user_id: owner.user_id });
+    expect(await refusal('keys.revoke', { api_key: ownersReader.api_key })).toMatch(/^E0003_PermissionDenied: key .* no trading key of that user is stored here/);
+    expect(await refusedByVenue(ownersReader.api_key, ownersReader.api_secret ?? '')).toBeUndefined();
+    await call('keys.import', { api_key: ownerKey.apiKey, api_secret: ownerKey.apiSecret, user_id: owner.user_id });
+    await call('keys.revoke', { api_key: ownersReader.api_key });
+    expect(await refusedByVenue(ownersReader.api_key, ownersReader.api_secret ?? '')).toBe('E0005_ApiKeyRevoked');
+    expect((await call('connection.status', {})).apiKey).toBe(boot.api_key);
+
     // The local user's first key is the desk's own: the venue keeps it, and so does the desk.
     expect(await refusal('keys.revoke', { api_key: boot.api_key })).toMatch(/^E0003/);
     expect((await call('keys.list', {})).map((k) => k.apiKey)).toContain(boot.api_key);
