@@ -8,6 +8,15 @@ import { addDecimal, compareDecimal } from '../../ui/decimal-text';
 
 export const MINUTE_NANOS = 60_000_000_000n;
 
+/**
+ * The chart's time for a UNIX nanosecond instant: seconds that, drawn as UTC (all the chart library knows),
+ * read as the trader's local time, as the tape and blotters show it.
+ */
+export function chartSeconds(nanos: string): number {
+  const ms = Number(BigInt(nanos) / 1_000_000n);
+  return Math.floor(ms / 1000) - new Date(ms).getTimezoneOffset() * 60;
+}
+
 export function minuteStart(nanos: string): string {
   const t = BigInt(nanos);
   return (t - (t % MINUTE_NANOS)).toString();

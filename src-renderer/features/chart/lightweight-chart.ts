@@ -12,12 +12,12 @@ import {
   type UTCTimestamp,
 } from 'lightweight-charts';
 import type { CandleChart } from './candle-chart';
+import { chartSeconds } from './candles';
 
 const COLORS = { up: '#2ebd85', down: '#f6465d', grid: '#2a2f3a', text: '#8b93a7', background: '#171a21' } as const;
-const NS_PER_SECOND = 1_000_000_000n;
 const SECONDS_PER_CANDLE = 60;
 
-const seconds = (nanos: string): UTCTimestamp => Number(BigInt(nanos) / NS_PER_SECOND) as UTCTimestamp;
+const seconds = (nanos: string): UTCTimestamp => chartSeconds(nanos) as UTCTimestamp;
 
 /** `priceIncrement` as the product lists it ("10000", "0.01"): prices show as many decimals as it has. */
 export function createLightweightChart(container: HTMLElement, priceIncrement: string): CandleChart {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toCsv } from '../../../src-renderer/ui/csv';
 import { sortRows } from '../../../src-renderer/ui/sort';
-import { mergeTrades, upsertCandles } from '../../../src-renderer/features/chart/candles';
+import { chartSeconds, mergeTrades, upsertCandles } from '../../../src-renderer/features/chart/candles';
 
 describe('CSV export', () => {
   it('quotes fields that need it and defuses spreadsheet formulas', () => {
@@ -57,5 +57,24 @@ describe('candles from trades', () => {
     const a = { start: '60', open: '1', high: '2', low: '1', close: '2', volume: '1' };
     const b = { ...a, close: '3', high: '3' };
     expect(upsertCandles([a], [b])).toEqual([b]);
+  });
+});
+
+describe('chart time', () => {
+  it('draws an instant at the trader’s local time, as the tape shows it, minutes staying minutes', () => {
+    const zone = process.env['TZ'];
+    try {
+      const at = '1800000000123456789';
+      process.env['TZ'] = 'Asia/Ho_Chi_Minh';
+      expect(chartSeconds(at)).toBe(1_800_000_000 + 7 * 3600);
+      process.env['TZ'] = 'America/St_Johns';
+      expect(chartSeconds(at) - 1_800_000_000).toBe(-new Date(1_800_000_000_000).getTimezoneOffset() * 60);
+      expect((1_800_000_000 - chartSeconds(at)) % 1800).toBe(0);
+      process.env['TZ'] = 'UTC';
+      expect(chartSeconds(at)).toBe(1_800_000_000);
+    } finally {
+      if (zone === undefined) delete process.env['TZ'];
+      else process.env['TZ'] = zone;
+    }
   });
 });
