@@ -2,6 +2,7 @@
  * What the windows do to the desk: each call goes through the bridge, and a refusal becomes a notice with the
  * catalogue's title, message and suggested action, so no feature has to catch anything itself.
  */
+import { MAX_ARCHIVED_LIMIT } from '../../src-shared/protocol/queries';
 import type { MethodName, Request, Response } from '../../src-shared/ipc/contract';
 import { BridgeError, call } from '../bridge';
 import { useDesk } from './desk-store';
@@ -35,7 +36,7 @@ export async function attempt<M extends MethodName>(method: M, request: Request<
 
 export async function refreshOrders(): Promise<void> {
   const view = currentView();
-  const [open, history] = await Promise.all([attempt('orders.active', {}), attempt('orders.history', { limit: 1000, sort: '-updated_at' })]);
+  const [open, history] = await Promise.all([attempt('orders.active', {}), attempt('orders.history', { limit: MAX_ARCHIVED_LIMIT, sort: '-updated_at' })]);
   if (view !== currentView()) return;
   const s = useDesk.getState();
   if (open !== undefined) s.setOpenOrders(open);

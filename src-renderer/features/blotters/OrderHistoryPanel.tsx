@@ -1,6 +1,7 @@
 // Order history with the venue's archived filters: products, status, time range, client order id, sort.
 import { useEffect, useState } from 'react';
 import type { Order } from '../../../src-shared/protocol/records';
+import { MAX_ARCHIVED_LIMIT } from '../../../src-shared/protocol/queries';
 import { ARCHIVED_SORTS, ORDER_STATUSES, type ArchivedSort, type OrderStatus } from '../../../src-shared/protocol/vocabulary';
 import { attempt } from '../../stores/desk-actions';
 import { useDesk } from '../../stores/desk-store';
@@ -34,7 +35,7 @@ export function OrderHistoryPanel(props: { height: number }): React.JSX.Element 
     const start = localTimeToNanos(filters.from);
     const end = localTimeToNanos(filters.to);
     const found = await attempt('orders.history', {
-      limit: 1000,
+      limit: MAX_ARCHIVED_LIMIT,
       sort: filters.sort,
       ...(filters.productId !== '' && { product_ids: [filters.productId] }),
       ...(filters.status !== '' && { status: filters.status }),
@@ -66,9 +67,13 @@ export function OrderHistoryPanel(props: { height: number }): React.JSX.Element 
       <button type="button" onClick={() => downloadCsv('order-history.csv', toCsv(ORDER_CSV, shown))}>Export CSV</button>
     </form>
   );
+  // The venue answers at most this many a read: a full answer says nothing of what lies beyond it.
+  const rows = searched ?? live;
+  const cut = rows.length >= MAX_ARCHIVED_LIMIT;
   return (
     <Panel title="Order history" tools={tools}>
-      <VirtualTable label="Order history" columns={ORDER_COLUMNS} rows={searched ?? live} rowKey={(o) => o.order_id} height={props.height} onSorted={setShown} />
+      {cut && <p className="muted" role="note">Newest {MAX_ARCHIVED_LIMIT.toLocaleString()} shown; the venue may hold older ones: search a time range to see them.</p>}
+      <VirtualTable label="Order history" columns={ORDER_COLUMNS} rows={rows} rowKey={(o) => o.order_id} height={cut ? props.height - 24 : props.height} onSorted={setShown} />
     </Panel>
   );
 }
