@@ -78,6 +78,20 @@ export function formatNanosTime(nanos: string): string {
   return `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${pad(date.getMilliseconds(), 3)}`;
 }
 
+/**
+ * For blotters, whose rows span days: the time alone for today (local), else the local date before it, so an
+ * order from last week never reads as one from this morning.
+ */
+export function formatNanosStamp(nanos: string, nowMs = Date.now()): string {
+  const time = formatNanosTime(nanos);
+  if (time === '') return '';
+  const date = new Date(Number(BigInt(nanos) / 1_000_000n));
+  const today = new Date(nowMs);
+  if (date.getFullYear() === today.getFullYear() && date.getMonth() === today.getMonth() && date.getDate() === today.getDate()) return time;
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${time}`;
+}
+
 /** UNIX nanoseconds to an ISO date-time, for exports and history. */
 export function formatNanosIso(nanos: string): string {
   if (!/^\d+$/.test(nanos) || nanos === '0') return '';

@@ -6,11 +6,11 @@ import { Panel } from '../../ui/Panel';
 import { Side } from '../../ui/Side';
 import { VirtualTable, type Column } from '../../ui/VirtualTable';
 import { downloadCsv, toCsv, type CsvColumn } from '../../ui/csv';
-import { formatDecimal, formatNanosIso, formatNanosTime } from '../../ui/decimal-text';
+import { formatDecimal, formatNanosIso, formatNanosStamp } from '../../ui/decimal-text';
 import { fillSoundOn, setFillSound } from '../../stores/fill-alerts';
 
 const COLUMNS: Column<Fill>[] = [
-  { key: 'time', header: 'Time', value: (f) => f.time, render: (f) => formatNanosTime(f.time), kind: 'decimal' },
+  { key: 'time', header: 'Time', value: (f) => f.time, render: (f) => formatNanosStamp(f.time), kind: 'decimal' },
   { key: 'product', header: 'Product', value: (f) => f.productId },
   { key: 'side', header: 'Side', value: (f) => f.side, render: (f) => <Side side={f.side} /> },
   { key: 'price', header: 'Price', value: (f) => f.price, render: (f) => formatDecimal(f.price), kind: 'decimal', align: 'right' },

@@ -2,7 +2,7 @@
 import type { Order } from '../../../src-shared/protocol/records';
 import type { Column } from '../../ui/VirtualTable';
 import type { CsvColumn } from '../../ui/csv';
-import { formatDecimal, formatNanosIso, formatNanosTime } from '../../ui/decimal-text';
+import { formatDecimal, formatNanosIso, formatNanosStamp } from '../../ui/decimal-text';
 import { Side } from '../../ui/Side';
 
 const num = (text: string): string => (text === '0' || text === '' ? '' : formatDecimal(text));
@@ -13,7 +13,7 @@ export function statusOf(order: Order): string {
 }
 
 export const ORDER_COLUMNS: Column<Order>[] = [
-  { key: 'time', header: 'Time', value: (o) => o.created_at, render: (o) => formatNanosTime(o.created_at), kind: 'decimal' },
+  { key: 'time', header: 'Time', value: (o) => o.created_at, render: (o) => formatNanosStamp(o.created_at), kind: 'decimal' },
   { key: 'product', header: 'Product', value: (o) => o.product_id },
   { key: 'side', header: 'Side', value: (o) => o.side, render: (o) => <Side side={o.side} /> },
   { key: 'type', header: 'Type', value: (o) => o.type },
