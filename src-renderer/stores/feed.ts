@@ -96,6 +96,7 @@ export async function loadEverything(): Promise<void> {
 export async function loadSavedLayout(name: string): Promise<void> {
   const saved = await call('layouts.load', { name }).catch(() => undefined);
   if (saved !== undefined) useDesk.getState().setLayout(readLayout(saved));
+  useDesk.getState().layoutRead();
 }
 
 function every(ms: number, work: () => Promise<void>): () => void {

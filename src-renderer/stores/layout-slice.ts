@@ -56,7 +56,13 @@ export const DEFAULT_LAYOUT: Layout = {
 
 export interface LayoutSlice {
   layout: Layout;
+  /**
+   * Whether the saved layout has been read (or found missing): until then the workspace shows the default, and
+   * neither saves it nor marks panels on it, which would write the default over the trader's saved layout.
+   */
+  layoutLoaded: boolean;
   setLayout: (layout: Layout) => void;
+  layoutRead: () => void;
   setProduct: (productId: string) => void;
   updatePanel: (id: string, patch: Partial<Omit<PanelPlacement, 'id' | 'kind'>>) => void;
   movePanel: (id: string, by: number) => void;
@@ -66,7 +72,9 @@ export interface LayoutSlice {
 
 export const createLayoutSlice: StateCreator<DeskState, [], [], LayoutSlice> = (set) => ({
   layout: DEFAULT_LAYOUT,
+  layoutLoaded: false,
   setLayout: (layout) => set({ layout }),
+  layoutRead: () => set({ layoutLoaded: true }),
   setProduct: (productId) => set((s) => ({ layout: { ...s.layout, productId } })),
   updatePanel: (id, patch) =>
     set((s) => ({ layout: { ...s.layout, panels: s.layout.panels.map((p) => (p.id === id ? { ...p, ...patch } : p)) } })),

@@ -377,6 +377,20 @@ describe('the desk in a browser', () => {
     await page.getByRole('region', { name: 'Depth ladder BTC-VND' }).waitFor({ timeout: WAIT });
   });
 
+  it('keeps a popped-out panel out of the workspace when the main window is reloaded', { timeout: 60_000 }, async () => {
+    const popup = page.waitForEvent('popup');
+    await page.getByRole('button', { name: 'Pop out Trades' }).click();
+    const window = await popup;
+    await window.getByRole('region', { name: /^Trades / }).waitFor({ timeout: WAIT });
+    await page.reload();
+    await page.getByRole('table', { name: 'Balances' }).getByRole('row').nth(1).waitFor({ timeout: WAIT });
+    await page.getByText('Popped out: Trades').waitFor({ timeout: WAIT });
+    expect(await page.getByRole('region', { name: /^Trades / }).count()).toBe(0);
+    await dockBack(window);
+    // Linked to ETH-VND by an earlier test, moments before: the reload kept that too.
+    await page.getByRole('region', { name: 'Trades ETH-VND' }).waitFor({ timeout: WAIT });
+  });
+
   it('pops a panel out on the desk product just chosen, before the layout holding it is saved', { timeout: 60_000 }, async () => {
     await page.getByLabel('Desk product').selectOption('ETH-VND');
     const popup = page.waitForEvent('popup');

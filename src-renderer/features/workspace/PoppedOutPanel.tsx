@@ -15,6 +15,7 @@ export function PoppedOutPanel(props: { target: PopOutTarget }): React.JSX.Eleme
   const channel = useMemo(
     () =>
       workspaceChannel((m) => {
+        if (m.type === 'roll-call') channel.post({ type: 'popped', id: target.id });
         // Followed here too when this panel follows the desk product.
         if (m.type !== 'desk-product') return;
         const s = useDesk.getState();

@@ -6,7 +6,7 @@ import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { call } from '../../bridge';
 import { useDesk } from '../../stores/desk-store';
-import { PANEL_KINDS, PANEL_TITLES, type PanelKind, type PanelPlacement } from '../../stores/layout-slice';
+import { PANEL_KINDS, PANEL_TITLES, type Layout, type PanelKind, type PanelPlacement } from '../../stores/layout-slice';
 import { NoticesBar } from '../errors/NoticesBar';
 import { PanelView } from './PanelView';
 import { ProductPicker } from './ProductPicker';
@@ -57,14 +57,30 @@ export function Workspace(): React.JSX.Element {
   const popped = panels.filter((p) => p.poppedOut === true);
 
   useEffect(() => {
+    // Panels whose windows answered the roll-call: a reloaded workspace must not show them a second time, even
+    // once the saved layout (which marks nothing as out) arrives after their answers.
+    const out = new Set<string>();
+    const markOut = (): void => {
+      const s = useDesk.getState();
+      if (!s.layoutLoaded) return;
+      for (const p of s.layout.panels) if (out.has(p.id) && p.poppedOut !== true) s.updatePanel(p.id, { poppedOut: true });
+    };
     const channel = workspaceChannel((m) => {
       const s = useDesk.getState();
-      if (m.type === 'dock') s.updatePanel(m.id, { poppedOut: false });
-      else if (m.type === 'link') s.updatePanel(m.id, { productId: m.productId });
+      if (m.type === 'dock') {
+        out.delete(m.id);
+        s.updatePanel(m.id, { poppedOut: false });
+      } else if (m.type === 'link') s.updatePanel(m.id, { productId: m.productId });
+      else if (m.type === 'popped') {
+        out.add(m.id);
+        markOut();
+      }
     });
     const unsubscribe = useDesk.subscribe((state, prev) => {
       if (state.layout.productId !== prev.layout.productId) channel.post({ type: 'desk-product', productId: state.layout.productId });
+      if ((state.layout !== prev.layout || state.layoutLoaded !== prev.layoutLoaded) && out.size > 0) markOut();
     });
+    channel.post({ type: 'roll-call' });
     return () => (unsubscribe(), channel.close());
   }, []);
 
@@ -87,13 +103,23 @@ export function Workspace(): React.JSX.Element {
   }, []);
 
   useEffect(() => {
+    // Saved after a pause, and at once when the window goes (a reload, a close): a change made just before
+    // would otherwise be lost with the timer.
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const unsubscribe = useDesk.subscribe((state, prev) => {
-      if (state.layout === prev.layout) return;
+    let pending: Layout | undefined;
+    const save = (): void => {
       clearTimeout(timer);
-      timer = setTimeout(() => void call('layouts.save', { name: LAYOUT_NAME, layout: state.layout }).catch(() => undefined), SAVE_DELAY_MS);
+      if (pending !== undefined) void call('layouts.save', { name: LAYOUT_NAME, layout: pending }).catch(() => undefined);
+      pending = undefined;
+    };
+    const unsubscribe = useDesk.subscribe((state, prev) => {
+      if (state.layout === prev.layout || !state.layoutLoaded) return;
+      pending = state.layout;
+      clearTimeout(timer);
+      timer = setTimeout(save, SAVE_DELAY_MS);
     });
-    return () => (clearTimeout(timer), unsubscribe());
+    window.addEventListener('pagehide', save);
+    return () => (save(), unsubscribe(), window.removeEventListener('pagehide', save));
   }, []);
 
   return (

@@ -12,7 +12,10 @@ export type WorkspaceMessage =
   | { type: 'dock'; id: string }
   | { type: 'link'; id: string; productId: string | undefined }
   /** The workspace's desk product, which a popped-out panel that follows it shows. */
-  | { type: 'desk-product'; productId: string };
+  | { type: 'desk-product'; productId: string }
+  /** A workspace (re)loaded asks which panels are out in windows of their own, and each answers 'popped'. */
+  | { type: 'roll-call' }
+  | { type: 'popped'; id: string };
 
 export interface PopOutTarget {
   id: string;
