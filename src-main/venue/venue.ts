@@ -15,7 +15,7 @@ import type { Level2Change } from '../../src-shared/protocol/ws';
 import { Exchange, FEE_ACCOUNT_ID, STARTING_BALANCES_KEY, type OrderEvent } from './exchange/exchange';
 import { RECENT_TRADES, bookSequenceKey } from './exchange/market';
 import { PublishedBook } from './market-data/level2';
-import { lockDataFolder, openStore, type ApiKeyRow, type FolderLock, type Snapshot, type TradeRow, type VenueStore } from './store';
+import { lockDataFolder, openStore, syncFolder, type ApiKeyRow, type FolderLock, type Snapshot, type TradeRow, type VenueStore } from './store';
 
 export interface VenueOptions {
   dataDir: string;
@@ -359,8 +359,10 @@ export class Venue {
 /** The folder's master key (made for a fresh folder), checked against the keys it derived. */
 function openKeyRing(file: string, stored: readonly ApiKeyRow[]): KeyRing {
   if (!existsSync(file)) writeDurably(file, randomBytes(32));
+  // A key that cannot be read (permissions) is not a wrong one: its own error says so.
+  const master = readFileSync(file);
   try {
-    const keys = new KeyRing(readFileSync(file));
+    const keys = new KeyRing(master);
     keys.load(stored);
     return keys;
   } catch (err) {
@@ -378,12 +380,7 @@ function writeDurably(file: string, bytes: Buffer): void {
   } finally {
     closeSync(fd);
   }
-  const folder = openSync(dirname(file), 'r');
-  try {
-    fsyncSync(folder);
-  } finally {
-    closeSync(folder);
-  }
+  syncFolder(dirname(file));
 }
 
 /** Wall-clock nanoseconds that never go backwards within a run, so created_at orders match seq order. */

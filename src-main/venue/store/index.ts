@@ -9,6 +9,7 @@ export {
 export type { ArchivedOrderQuery, ArchivedOrderSort, MarketSnapshot, Snapshot, StoreOptions, StoreStats } from './venue-store';
 export type { ChangeSet } from './change-set';
 export { lockDataFolder, type FolderLock } from './folder-lock';
+export { syncFolder } from './journal-file';
 export type { GroupCommitStats } from './group-commit';
 export type { JournalStats } from './journal';
 export type { ApiKeyRow, BalanceRow, CandleRow, DoneReason, OrderRow, OrderStatus, OrderType, Side, TimeInForce, TradeRow, UserRow } from './rows';

@@ -304,7 +304,7 @@ function syncFile(file: string): void {
 }
 
 /** A folder's entries made durable. Windows cannot open a folder to flush it, and NTFS journals its entries. */
-function syncFolder(folder: string): void {
+export function syncFolder(folder: string): void {
   if (process.platform === 'win32') return;
   const fd = fs.openSync(folder, 'r');
   try {
