@@ -117,8 +117,9 @@ function refForStatus(status: number, wireCode: string | undefined): ErrorRef {
     case 404:
       return 'E0105_RouteNotFound';
     case 409:
-      // The interface names 409 only as its conflict (7.4: insufficient balance, position limit), never a failure.
-      return 'E0201_InsufficientBalance';
+      // The interface names 409 only as its conflict (7.4: insufficient balance, position limit), never a failure;
+      // a gRPC-style AlreadyExists is the one conflict of another kind a venue can name without a reference.
+      return wireCode === 'AlreadyExists' ? 'E0303_DuplicateClientOrderId' : 'E0201_InsufficientBalance';
     case 413:
       return 'E0103_BodyTooLarge';
     case 415:
@@ -135,8 +136,10 @@ function refForStatus(status: number, wireCode: string | undefined): ErrorRef {
 function fromMessage(message: string, status: number, wireCode: string | undefined, extra: { wsCode?: number; retryAfterMs?: number }): VenueError {
   const parsed = parseErrorMessage(message);
   const known = parsed === undefined ? undefined : findErrorRecord(parsed.ref);
-  // A venue may send 7.4's text alone over REST too: the text names the reference, else the status.
-  const record = known ?? errorRecord(refOfWsMessage(message) ?? refForStatus(status, wireCode));
+  // A 409 without a reference may carry 7.4's text (several conflicts share the status): the text names the
+  // reference. Any other status, and its wire code, already says more than a text shared by several references.
+  const byText = status === 409 ? refOfWsMessage(message) : undefined;
+  const record = known ?? errorRecord(byText ?? refForStatus(status, wireCode));
   return new VenueError({
     ref: parsed?.ref ?? record.ref,
     description: parsed?.description ?? message,

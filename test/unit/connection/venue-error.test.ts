@@ -31,8 +31,14 @@ describe('a REST error without a reference', () => {
     expect(venueErrorFromResponse(409, { code: 9, message: 'insufficient balance', details: [] }, null)).toMatchObject({ ref: 'E0201_InsufficientBalance' });
     const conflict = venueErrorFromResponse(409, { error: { code: 'Aborted', message: 'something the venue could not do' } }, null);
     expect(conflict).toMatchObject({ ref: 'E0201_InsufficientBalance', description: 'something the venue could not do', httpStatus: 409 });
+    expect(venueErrorFromResponse(409, { error: { code: 'AlreadyExists', message: 'that client id is taken' } }, null)).toMatchObject({ ref: 'E0303_DuplicateClientOrderId' });
     expect(venueErrorFromResponse(409, 'not json', null)).toMatchObject({ ref: 'E0201_InsufficientBalance', description: 'HTTP 409' });
-    expect(venueErrorFromResponse(404, { error: { code: 'NotFound', message: 'order not found' } }, null)).toMatchObject({ ref: 'E0301_OrderNotFound' });
+  });
+
+  it('reads other statuses by their wire code and status, not by a text several references share', () => {
+    expect(venueErrorFromResponse(401, { error: { code: 'AUTH_REQUIRED', message: 'authentication failed' } }, null)).toMatchObject({ ref: 'E0001_AuthRequired' });
+    expect(venueErrorFromResponse(400, { error: { code: 'InvalidArgument', message: 'invalid product_id' } }, null)).toMatchObject({ ref: 'E0101_InvalidArgument' });
+    expect(venueErrorFromResponse(404, { error: { code: 'NotFound', message: 'order not found' } }, null)).toMatchObject({ ref: 'E0105_RouteNotFound' });
     expect(venueErrorFromResponse(500, { error: { code: 'Internal', message: 'boom' } }, null)).toMatchObject({ ref: 'E0901_InternalError' });
   });
 });
