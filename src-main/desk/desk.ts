@@ -621,21 +621,32 @@ export class Desk implements Disposable {
   }
 
   /**
-   * A key that cannot revoke itself (read-only) is revoked by a trading key of its own user: one stored here,
-   * else the key in use. The venue takes no other user's, so that one is not tried: its 404 would read as if the
-   * key did not exist.
+   * A key that cannot revoke itself (read-only) is revoked by a trading key of its own user: the ones stored here
+   * in turn (an imported one's scope is not known until the venue says; one that cannot is skipped), else the key
+   * in use. The venue takes no other user's, so that one is not tried: its 404 would read as if the key did not
+   * exist.
    */
   private async revokeWithAnotherKey(record: KeyRecord, apiKey: string): Promise<void> {
     const { userId } = record;
-    const sibling = userId === undefined ? undefined : (await this.keys.list('local')).find((k) => k.userId === userId && k.apiKey !== apiKey && !k.readOnly && k.storedIn !== 'missing');
-    const credentials = sibling === undefined ? undefined : await this.keys.credentials('local', sibling.apiKey);
-    if (credentials !== undefined) {
-      await this.withKey(this.addresses('local').baseUrl, credentials, (client) => client.revokeApiKey(apiKey));
-      return;
+    const inUse = this.sessionKey;
+    const siblings = userId === undefined ? [] : (await this.keys.list('local')).filter((k) => k.userId === userId && k.apiKey !== apiKey && k.apiKey !== inUse?.apiKey && !k.readOnly && k.storedIn !== 'missing');
+    for (const sibling of siblings) {
+      const credentials = await this.keys.credentials('local', sibling.apiKey);
+      if (credentials === undefined) continue;
+      const done = await this.withKey(this.addresses('local').baseUrl, credentials, async (client) => {
+        try {
+          await client.revokeApiKey(apiKey);
+          return true;
+        } catch (err) {
+          // This one cannot (read-only, expired, revoked): the next may.
+          if (err instanceof VenueError && (err.ref === 'E0004_InsufficientScope' || err.ref === 'E0002_ApiKeyExpired' || err.ref === 'E0005_ApiKeyRevoked')) return false;
+          throw err;
+        }
+      });
+      if (done) return;
     }
-    const inUse = this.sessionKey?.userId;
-    if (userId !== undefined && inUse !== undefined && inUse !== userId) {
-      throw new DeskError('E0003_PermissionDenied', `key ${apiKey} is read-only and belongs to user ${userId}, and no trading key of that user is stored here: import one (or use it) to revoke this key`);
+    if (userId !== undefined && inUse?.userId !== undefined && inUse.userId !== userId) {
+      throw new DeskError('E0003_PermissionDenied', `key ${apiKey} is read-only and belongs to user ${userId}, and no trading key of that user stored here could revoke it: import one (or use it) to revoke this key`);
     }
     await this.requireSession().rest.revokeApiKey(apiKey);
   }

@@ -229,7 +229,12 @@ describe('keys the trader brings', () => {
     const ownersReader = await ownerClient.createApiKey({ name: 'read-only of another user', read_only: true });
     ownerClient.dispose();
     await call('keys.import', { api_key: ownersReader.api_key, api_secret: ownersReader.api_secret ?? '', user_id: owner.user_id });
-    expect(await refusal('keys.revoke', { api_key: ownersReader.api_key })).toMatch(/^E0003_PermissionDenied: key .* no trading key of that user is stored here/);
+    // A second read-only key of the same user, imported (so not known as read-only): tried, and passed over.
+    const ownerClient2 = new VenueRestClient({ baseUrl: t.desk.venueStatus().baseUrl, credentials: ownerKey });
+    const otherReader = await ownerClient2.createApiKey({ name: 'another read-only', read_only: true });
+    ownerClient2.dispose();
+    await call('keys.import', { api_key: otherReader.api_key, api_secret: otherReader.api_secret ?? '', user_id: owner.user_id });
+    expect(await refusal('keys.revoke', { api_key: ownersReader.api_key })).toMatch(/^E0003_PermissionDenied: key .* no trading key of that user stored here could revoke it/);
     expect(await refusedByVenue(ownersReader.api_key, ownersReader.api_secret ?? '')).toBeUndefined();
     await call('keys.import', { api_key: ownerKey.apiKey, api_secret: ownerKey.apiSecret, user_id: owner.user_id });
     await call('keys.revoke', { api_key: ownersReader.api_key });
