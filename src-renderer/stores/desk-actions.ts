@@ -41,6 +41,9 @@ export async function refreshOrders(): Promise<void> {
   const s = useDesk.getState();
   if (open !== undefined) s.setOpenOrders(open);
   if (history !== undefined) s.setHistory(history.filter((o) => o.status === 'DONE'));
+  // Unread, the history cannot tell old refusals from new ones; staying silent until a read that may not come
+  // would hide new ones, the worse of the two.
+  else useDesk.setState({ historyLoaded: true });
 }
 
 export async function cancelOrders(orderIds: readonly string[]): Promise<void> {

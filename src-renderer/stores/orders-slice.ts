@@ -18,8 +18,11 @@ export interface OrdersSlice {
    */
   historyLoaded: boolean;
   fills: Fill[];
-  /** Orders new or changed: merged by id. */
-  applyOrders: (orders: Order[]) => void;
+  /**
+   * Orders new or changed: merged by id. `answered`: the venue's answer to an order sent from this window, whose
+   * refusal is news whether or not the history has been read.
+   */
+  applyOrders: (orders: Order[], answered?: boolean) => void;
   setOpenOrders: (orders: Order[]) => void;
   setHistory: (orders: Order[]) => void;
   /** Forgets the orders, fills and balances of the account shown so far. */
@@ -37,11 +40,11 @@ export const createOrdersSlice: StateCreator<DeskState, [], [], OrdersSlice> = (
   history: [],
   historyLoaded: false,
   fills: [],
-  applyOrders: (orders) => {
+  applyOrders: (orders, answered = false) => {
     // The venue ends some orders itself (post-only that would take, FOK not filled, self-trade): the order is
     // answered, not refused, so the reason is told here, once, with the catalogue's words.
     const finished = new Set(get().history.map((o) => o.order_id));
-    const ended = !get().historyLoaded ? [] : orders.filter((o) => !isOpen(o) && (o.reject_reason ?? '') !== '' && !finished.has(o.order_id));
+    const ended = !get().historyLoaded && !answered ? [] : orders.filter((o) => !isOpen(o) && (o.reject_reason ?? '') !== '' && !finished.has(o.order_id));
     set((s) => {
       const open = { ...s.openOrders };
       const done: Order[] = [];

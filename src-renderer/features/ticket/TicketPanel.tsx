@@ -107,7 +107,7 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
       return;
     }
     setPending(undefined);
-    useDesk.getState().applyOrders([result.order]);
+    useDesk.getState().applyOrders([result.order], true);
     setSent(result.order);
     edit({ clientOrderId: '' });
   };

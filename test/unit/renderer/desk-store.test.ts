@@ -134,9 +134,12 @@ describe('error notices', () => {
     s.clearAccountData();
     s.applyOrders([refused('old-1'), refused('old-2')]);
     expect(useDesk.getState().notices).toEqual([]);
-    s.setHistory([refused('old-1'), refused('old-2')]);
-    s.applyOrders([refused('new-1')]);
+    // The answer to an order sent from here is news even before the history is read.
+    s.applyOrders([refused('sent-here')], true);
     expect(useDesk.getState().notices.map((n) => n.ref)).toEqual(['E0203_FillOrKillNotFilled']);
+    s.setHistory([refused('old-1'), refused('old-2'), refused('sent-here')]);
+    s.applyOrders([refused('new-1')]);
+    expect(useDesk.getState().notices).toHaveLength(2);
   });
 
   it('does not explain an order that simply filled or was cancelled', () => {
