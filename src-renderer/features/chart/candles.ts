@@ -10,11 +10,11 @@ export const MINUTE_NANOS = 60_000_000_000n;
 
 /**
  * The chart's time for a UNIX nanosecond instant: seconds that, drawn as UTC (all the chart library knows),
- * read as the trader's local time, as the tape and blotters show it.
+ * read as the trader's local time, as the tape and blotters show it. One offset for a whole drawing, the one at
+ * `nowMs`: each instant's own would repeat an hour when the clocks go back, and the chart needs ascending times.
  */
-export function chartSeconds(nanos: string): number {
-  const ms = Number(BigInt(nanos) / 1_000_000n);
-  return Math.floor(ms / 1000) - new Date(ms).getTimezoneOffset() * 60;
+export function chartSeconds(nanos: string, nowMs = Date.now()): number {
+  return Number(BigInt(nanos) / 1_000_000_000n) - new Date(nowMs).getTimezoneOffset() * 60;
 }
 
 export function minuteStart(nanos: string): string {

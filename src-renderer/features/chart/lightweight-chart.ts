@@ -17,7 +17,6 @@ import { chartSeconds } from './candles';
 const COLORS = { up: '#2ebd85', down: '#f6465d', grid: '#2a2f3a', text: '#8b93a7', background: '#171a21' } as const;
 const SECONDS_PER_CANDLE = 60;
 
-const seconds = (nanos: string): UTCTimestamp => chartSeconds(nanos) as UTCTimestamp;
 
 /** `priceIncrement` as the product lists it ("10000", "0.01"): prices show as many decimals as it has. */
 export function createLightweightChart(container: HTMLElement, priceIncrement: string): CandleChart {
@@ -41,6 +40,8 @@ export function createLightweightChart(container: HTMLElement, priceIncrement: s
 
   return {
     draw(candles, orders, fills) {
+      const now = Date.now();
+      const seconds = (nanos: string): UTCTimestamp => chartSeconds(nanos, now) as UTCTimestamp;
       series.setData(
         candles.map((c) => ({ time: seconds(c.start), open: Number(c.open), high: Number(c.high), low: Number(c.low), close: Number(c.close) })),
       );

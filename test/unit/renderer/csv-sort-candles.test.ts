@@ -66,12 +66,18 @@ describe('chart time', () => {
     try {
       const at = '1800000000123456789';
       process.env['TZ'] = 'Asia/Ho_Chi_Minh';
-      expect(chartSeconds(at)).toBe(1_800_000_000 + 7 * 3600);
+      expect(chartSeconds(at, 1_800_000_000_000)).toBe(1_800_000_000 + 7 * 3600);
       process.env['TZ'] = 'America/St_Johns';
-      expect(chartSeconds(at) - 1_800_000_000).toBe(-new Date(1_800_000_000_000).getTimezoneOffset() * 60);
-      expect((1_800_000_000 - chartSeconds(at)) % 1800).toBe(0);
+      expect(chartSeconds(at, 1_800_000_000_000) - 1_800_000_000).toBe(-new Date(1_800_000_000_000).getTimezoneOffset() * 60);
+      expect((1_800_000_000 - chartSeconds(at, 1_800_000_000_000)) % 1800).toBe(0);
       process.env['TZ'] = 'UTC';
       expect(chartSeconds(at)).toBe(1_800_000_000);
+      // New York falls back at 06:00 UTC on 2026-11-01: drawn with one offset, times keep ascending across it.
+      process.env['TZ'] = 'America/New_York';
+      const minutes = [5 * 60 + 59, 6 * 60, 6 * 60 + 1].map((m) => String(Date.UTC(2026, 10, 1, 0, m)) + '000000');
+      const drawn = minutes.map((m) => chartSeconds(m, Date.UTC(2026, 10, 1, 7)));
+      expect(drawn).toEqual([...drawn].sort((a, b) => a - b));
+      expect(drawn[1]).toBe(Date.UTC(2026, 10, 1, 6) / 1000 - 5 * 3600);
     } finally {
       if (zone === undefined) delete process.env['TZ'];
       else process.env['TZ'] = zone;
