@@ -40,7 +40,8 @@ export async function refreshOrders(): Promise<void> {
   if (view !== currentView()) return;
   const s = useDesk.getState();
   if (open !== undefined) s.setOpenOrders(open);
-  if (history !== undefined) s.setHistory(history.filter((o) => o.status === 'DONE'));
+  // The read holds orders of every status; whether it was cut is told by its length, not by the done ones kept.
+  if (history !== undefined) s.setHistory(history.filter((o) => o.status === 'DONE'), history.length >= MAX_ARCHIVED_LIMIT);
   // Unread, the history cannot tell old refusals from new ones; staying silent until a read that may not come
   // would hide new ones, the worse of the two.
   else useDesk.setState({ historyLoaded: true });

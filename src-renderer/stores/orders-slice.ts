@@ -17,6 +17,8 @@ export interface OrdersSlice {
    * replays the account's recent orders before the history arrives, and old refusals must not come back as new.
    */
   historyLoaded: boolean;
+  /** The last history read was as long as the venue answers: older orders may exist beyond it. */
+  historyCut: boolean;
   fills: Fill[];
   /**
    * Orders new or changed: merged by id. `answered`: the venue's answer to an order sent from this window, whose
@@ -24,7 +26,7 @@ export interface OrdersSlice {
    */
   applyOrders: (orders: Order[], answered?: boolean) => void;
   setOpenOrders: (orders: Order[]) => void;
-  setHistory: (orders: Order[]) => void;
+  setHistory: (orders: Order[], cut?: boolean) => void;
   /** Forgets the orders, fills and balances of the account shown so far. */
   clearAccountData: () => void;
   /** Fills newest first; returns the ones not seen before. */
@@ -39,6 +41,7 @@ export const createOrdersSlice: StateCreator<DeskState, [], [], OrdersSlice> = (
   openOrders: {},
   history: [],
   historyLoaded: false,
+  historyCut: false,
   fills: [],
   applyOrders: (orders, answered = false) => {
     // The venue ends some orders itself (post-only that would take, FOK not filled, self-trade): the order is
@@ -72,8 +75,8 @@ export const createOrdersSlice: StateCreator<DeskState, [], [], OrdersSlice> = (
     }
   },
   setOpenOrders: (orders) => set({ openOrders: Object.fromEntries(orders.filter(isOpen).map((o) => [o.order_id, o])) }),
-  setHistory: (orders) => set({ history: orders.slice(0, BLOTTER_LIMIT), historyLoaded: true }),
-  clearAccountData: () => set({ openOrders: {}, history: [], historyLoaded: false, fills: [], account: undefined, accountProblem: undefined }),
+  setHistory: (orders, cut = false) => set({ history: orders.slice(0, BLOTTER_LIMIT), historyLoaded: true, historyCut: cut }),
+  clearAccountData: () => set({ openOrders: {}, history: [], historyLoaded: false, historyCut: false, fills: [], account: undefined, accountProblem: undefined }),
   addFills: (incoming) => {
     const known = new Set(get().fills.map((f) => `${f.tradeId}/${f.orderId}`));
     const fresh = incoming.filter((f) => !known.has(`${f.tradeId}/${f.orderId}`));

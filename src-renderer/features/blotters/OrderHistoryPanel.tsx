@@ -22,6 +22,7 @@ interface Filters {
 
 export function OrderHistoryPanel(props: { height: number }): React.JSX.Element {
   const live = useDesk((s) => s.history);
+  const liveCut = useDesk((s) => s.historyCut);
   const products = useDesk((s) => s.products);
   const [filters, setFilters] = useState<Filters>({ productId: '', status: '', from: '', to: '', clientOrderId: '', sort: '-updated_at' });
   const [searched, setSearched] = useState<Order[] | undefined>();
@@ -69,10 +70,10 @@ export function OrderHistoryPanel(props: { height: number }): React.JSX.Element 
   );
   // The venue answers at most this many a read: a full answer says nothing of what lies beyond it.
   const rows = searched ?? live;
-  const cut = rows.length >= MAX_ARCHIVED_LIMIT;
+  const cut = searched === undefined ? liveCut : searched.length >= MAX_ARCHIVED_LIMIT;
   return (
     <Panel title="Order history" tools={tools}>
-      {cut && <p className="muted" role="note">Newest {MAX_ARCHIVED_LIMIT.toLocaleString()} shown; the venue may hold older ones: search a time range to see them.</p>}
+      {cut && <p className="muted" role="note">The venue answers {MAX_ARCHIVED_LIMIT.toLocaleString()} orders a read and this read was full: older ones may exist; search a time range to see them.</p>}
       <VirtualTable label="Order history" columns={ORDER_COLUMNS} rows={rows} rowKey={(o) => o.order_id} height={cut ? props.height - 24 : props.height} onSorted={setShown} />
     </Panel>
   );

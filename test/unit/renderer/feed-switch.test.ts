@@ -72,4 +72,18 @@ describe('the store after an environment switch', () => {
       stop();
     }
   });
+
+  it('knows a history read was cut by its length, though the resting orders in it are not kept', async () => {
+    const { useDesk } = await import('../../../src-renderer/stores/desk-store');
+    const { refreshOrders } = await import('../../../src-renderer/stores/desk-actions');
+    const read = (n: number) => () => Array.from({ length: n }, (_, i) => ({ ...order(`H${i}`, 'local'), status: i % 10 === 0 ? 'ACTIVE' : 'DONE', done_reason: i % 10 === 0 ? '' : 'CANCELED' }));
+    answers['orders.history'] = read(1000);
+    await refreshOrders();
+    expect(useDesk.getState().history).toHaveLength(900);
+    expect(useDesk.getState().historyCut).toBe(true);
+    answers['orders.history'] = read(999);
+    await refreshOrders();
+    expect(useDesk.getState().historyCut).toBe(false);
+  });
 });
+
