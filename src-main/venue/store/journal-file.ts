@@ -15,7 +15,7 @@
  *
  * An append is acknowledged only after its fdatasync, and nothing is appended after a failed one, so only the
  * last frame of the last segment can be torn: it was never acknowledged and is cut off, its bytes kept beside
- * the segment (`<segment>.torn-<offset>`) for anyone who wants to look. A bad frame anywhere else (one that a
+ * the segment (`<segment>.torn-<offset>-<ms>`) for anyone who wants to look. A bad frame anywhere else (one that a
  * whole frame follows) is damage to acknowledged data, and opening refuses it.
  *
  * A flat file instead of a SQLite table: the text is written once, with one writev and one fdatasync for
@@ -153,7 +153,8 @@ export function readJournal(folder: string, options: { repair: boolean; after?: 
         throw new Error(`the journal is damaged: ${file} is unreadable from byte ${parsed.validBytes}, and acknowledged records follow`);
       }
       if (options.repair) {
-        const torn = `${file}.torn-${parsed.validBytes}`;
+        // Named by when as well: a later crash can tear a segment of the same name at the same offset.
+        const torn = `${file}.torn-${parsed.validBytes}-${Date.now()}`;
         fs.writeFileSync(torn, bytes.subarray(parsed.validBytes));
         syncFile(torn);
         fs.truncateSync(file, parsed.validBytes);

@@ -437,9 +437,10 @@ export function openStore(file: string, options: StoreOptions = {}): VenueStore 
     // What the last run acknowledged and the tables do not yet hold; a record torn by a crash mid-write was
     // never acknowledged and is cut off. Once applied (durably), every segment can go.
     const folder = journalFolder(file);
+    // First: repairing a torn tail writes in the folder too, and must not fail with a bare EACCES.
+    checkWritable(folder);
     tables.apply(readJournal(folder, { repair: true, after: tables.position() }));
     deleteJournal(folder);
-    checkWritable(folder);
     // From here this connection only reads (the writer thread writes, with its own cache): a small cache is
     // enough, and the pages the restore scans once would otherwise stay resident, ~55 MB at 100,000 resting.
     db.pragma(`cache_size = -${READ_CACHE_KIB}`);
