@@ -16,7 +16,12 @@ const target = popOutTarget(location.search);
 void loadSavedLayout(LAYOUT_NAME)
   .then(() => {
     const s = useDesk.getState();
-    if (target?.deskProductId !== undefined) s.setLayout({ ...s.layout, productId: target.deskProductId });
+    if (target?.deskProductId === undefined) return;
+    s.setLayout({ ...s.layout, productId: target.deskProductId });
+    // Only for this first load: a reload of the window takes the desk product as saved since.
+    const url = new URL(location.href);
+    url.searchParams.delete('desk');
+    history.replaceState(null, '', url);
   })
   .then(loadEverything)
   .finally(() => startFeed(on));
