@@ -402,6 +402,15 @@ describe('the desk in a browser', () => {
     await page.getByRole('region', { name: 'Depth ladder BTC-VND' }).waitFor({ timeout: WAIT });
   });
 
+  it('draws the chart in hour candles and back in minute ones', { timeout: 60_000 }, async () => {
+    const length = page.getByLabel('Candle length BTC-VND');
+    await length.selectOption('60');
+    await page.getByRole('img', { name: 'Candles for BTC-VND with your orders and fills' }).locator('canvas').first().waitFor({ timeout: WAIT });
+    await shot('chart-hours');
+    await length.selectOption('1');
+    await page.getByRole('img', { name: 'Candles for BTC-VND with your orders and fills' }).locator('canvas').first().waitFor({ timeout: WAIT });
+  });
+
   it('creates a read-only API key on the venue and lists it without its secret', { timeout: 60_000 }, async () => {
     const keys = page.getByRole('region', { name: 'API keys' });
     const create = keys.getByRole('form', { name: 'Create API key' });

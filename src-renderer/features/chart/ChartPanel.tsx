@@ -1,17 +1,18 @@
 // Candles for a product with the trader's open orders as lines and fills as arrows; redrawn once a frame.
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useDesk, type DeskState } from '../../stores/desk-store';
 import { Panel } from '../../ui/Panel';
 import type { FillMark, PriceLine } from './candle-chart';
 import { createLightweightChart } from './lightweight-chart';
 import { findProduct } from '../../../src-shared/protocol/products';
-import { mergeTrades } from './candles';
+import { CHART_INTERVALS, mergeTrades, rollUp, type ChartInterval } from './candles';
 
 const side = (s: string): 'BUY' | 'SELL' => (s.toUpperCase() === 'BUY' ? 'BUY' : 'SELL');
 
 export function ChartPanel(props: { productId: string; height: number }): React.JSX.Element {
   const { productId } = props;
   const host = useRef<HTMLDivElement>(null);
+  const [minutes, setMinutes] = useState<ChartInterval>(1);
 
   useEffect(() => {
     if (host.current === null) return;
@@ -22,12 +23,12 @@ export function ChartPanel(props: { productId: string; height: number }): React.
       const s = useDesk.getState();
       const venue = s.candles[productId] ?? [];
       // The venue's candles are the record; the tape fills in when the venue has sent none yet.
-      const candles = venue.length > 0 ? venue : mergeTrades([], s.trades[productId] ?? []);
+      const candles = rollUp(venue.length > 0 ? venue : mergeTrades([], s.trades[productId] ?? []), minutes, -new Date().getTimezoneOffset());
       const orders: PriceLine[] = Object.values(s.openOrders)
         .filter((o) => o.product_id === productId && o.status === 'ACTIVE' && o.limit_price !== '0')
         .map((o) => ({ price: o.limit_price, side: side(o.side) }));
       const fills: FillMark[] = s.fills.filter((f) => f.productId === productId).slice(0, 200).map((f) => ({ time: f.time, price: f.price, side: side(f.side) }));
-      chart.draw(candles, orders, fills);
+      chart.draw(candles, orders, fills, minutes * 60);
     };
     const schedule = (): void => {
       if (frame === 0) frame = requestAnimationFrame(draw);
@@ -41,10 +42,15 @@ export function ChartPanel(props: { productId: string; height: number }): React.
       if (frame !== 0) cancelAnimationFrame(frame);
       chart.dispose();
     };
-  }, [productId]);
+  }, [productId, minutes]);
 
+  const tools = (
+    <select aria-label={`Candle length ${productId}`} value={minutes} onChange={(e) => setMinutes(Number(e.target.value) as ChartInterval)}>
+      {CHART_INTERVALS.map((m) => <option key={m} value={m}>{m < 60 ? `${m}m` : `${m / 60}h`}</option>)}
+    </select>
+  );
   return (
-    <Panel title={`Chart ${productId}`}>
+    <Panel title={`Chart ${productId}`} tools={tools}>
       <div ref={host} className="chart" style={{ height: props.height }} role="img" aria-label={`Candles for ${productId} with your orders and fills`} />
     </Panel>
   );

@@ -14,6 +14,7 @@ export interface FillMark {
 }
 
 export interface CandleChart {
-  draw(candles: readonly Candle[], orders: readonly PriceLine[], fills: readonly FillMark[]): void;
+  /** `candleSeconds`: the candles' length, on which each fill's marker is placed. */
+  draw(candles: readonly Candle[], orders: readonly PriceLine[], fills: readonly FillMark[], candleSeconds: number): void;
   dispose(): void;
 }

@@ -42,6 +42,35 @@ export function mergeTrades(candles: readonly Candle[], trades: readonly PublicT
   return [...byStart.values()].sort((a, b) => compareDecimal(a.start, b.start));
 }
 
+/** Candle lengths a trader picks from, in minutes; the venue's candles are one minute long. */
+export const CHART_INTERVALS = [1, 5, 15, 60] as const;
+export type ChartInterval = (typeof CHART_INTERVALS)[number];
+
+/**
+ * One-minute candles (oldest first) rolled up into candles of `minutes`, each starting on a multiple of that
+ * length in the trader's time (`offsetMinutes` east of UTC), so an hour candle runs from :00 to :00 there.
+ */
+export function rollUp(candles: readonly Candle[], minutes: ChartInterval, offsetMinutes: number): Candle[] {
+  if (minutes === 1) return [...candles];
+  const size = BigInt(minutes) * MINUTE_NANOS;
+  const shift = BigInt(offsetMinutes) * MINUTE_NANOS;
+  const out: Candle[] = [];
+  for (const c of candles) {
+    const t = BigInt(c.start) + shift;
+    const start = (t - (((t % size) + size) % size) - shift).toString();
+    const last = out.at(-1);
+    if (last === undefined || last.start !== start) {
+      out.push({ ...c, start });
+      continue;
+    }
+    if (compareDecimal(c.high, last.high) > 0) last.high = c.high;
+    if (compareDecimal(c.low, last.low) < 0) last.low = c.low;
+    last.close = c.close;
+    last.volume = addDecimal(last.volume, c.volume);
+  }
+  return out;
+}
+
 /** The candle list with `incoming` replacing candles of the same minute. */
 export function upsertCandles(candles: readonly Candle[], incoming: readonly Candle[]): Candle[] {
   const byStart = new Map<string, Candle>(candles.map((c) => [c.start, c]));

@@ -15,8 +15,6 @@ import type { CandleChart } from './candle-chart';
 import { chartSeconds } from './candles';
 
 const COLORS = { up: '#2ebd85', down: '#f6465d', grid: '#2a2f3a', text: '#8b93a7', background: '#171a21' } as const;
-const SECONDS_PER_CANDLE = 60;
-
 
 /** `priceIncrement` as the product lists it ("10000", "0.01"): prices show as many decimals as it has. */
 export function createLightweightChart(container: HTMLElement, priceIncrement: string): CandleChart {
@@ -39,7 +37,7 @@ export function createLightweightChart(container: HTMLElement, priceIncrement: s
   let lines: IPriceLine[] = [];
 
   return {
-    draw(candles, orders, fills) {
+    draw(candles, orders, fills, candleSeconds) {
       const now = Date.now();
       const seconds = (nanos: string): UTCTimestamp => chartSeconds(nanos, now) as UTCTimestamp;
       series.setData(
@@ -56,11 +54,11 @@ export function createLightweightChart(container: HTMLElement, priceIncrement: s
           title: o.side === 'BUY' ? 'Buy' : 'Sell',
         }),
       );
-      // A marker sits on its fill's candle: the minute it happened in.
+      // A marker sits on its fill's candle: the one it happened in.
       const marks: SeriesMarker<UTCTimestamp>[] = fills
         .map((f) => ({ at: seconds(f.time), side: f.side }))
         .map(({ at, side }) => ({
-          time: (at - (at % SECONDS_PER_CANDLE)) as UTCTimestamp,
+          time: (at - (at % candleSeconds)) as UTCTimestamp,
           position: side === 'BUY' ? ('belowBar' as const) : ('aboveBar' as const),
           color: side === 'BUY' ? COLORS.up : COLORS.down,
           shape: side === 'BUY' ? ('arrowUp' as const) : ('arrowDown' as const),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toCsv } from '../../../src-renderer/ui/csv';
 import { sortRows } from '../../../src-renderer/ui/sort';
-import { chartSeconds, mergeTrades, upsertCandles } from '../../../src-renderer/features/chart/candles';
+import { chartSeconds, mergeTrades, rollUp, upsertCandles } from '../../../src-renderer/features/chart/candles';
 
 describe('CSV export', () => {
   it('quotes fields that need it and defuses spreadsheet formulas', () => {
@@ -82,5 +82,26 @@ describe('chart time', () => {
       if (zone === undefined) delete process.env['TZ'];
       else process.env['TZ'] = zone;
     }
+  });
+});
+
+describe('candle lengths', () => {
+  const minute = (m: number, open: string, high: string, low: string, close: string, volume: string) => ({
+    start: String(BigInt(Date.UTC(2027, 0, 15, 0, 0)) * 1_000_000n + BigInt(m) * 60_000_000_000n), open, high, low, close, volume,
+  });
+  const candles = [minute(0, '10', '12', '9', '11', '1'), minute(4, '11', '15', '10', '14', '2'), minute(5, '14', '14', '8', '9', '0.5'), minute(31, '9', '9', '9', '9', '1')];
+
+  it('rolls one-minute candles up: first open, highest high, lowest low, last close, summed volume', () => {
+    expect(rollUp(candles, 1, 0)).toEqual(candles);
+    const five = rollUp(candles, 5, 0);
+    expect(five.map((c) => [c.open, c.high, c.low, c.close, c.volume])).toEqual([['10', '15', '9', '14', '3'], ['14', '14', '8', '9', '0.5'], ['9', '9', '9', '9', '1']]);
+    expect(five[2]?.start).toBe(minute(30, '', '', '', '', '').start);
+  });
+
+  it('starts an hour candle on the hour of the trader’s clock, in a half-hour zone too', () => {
+    // 00:00-00:31 UTC is 05:30-06:01 in India (+5:30): the 06:00 candle starts at 00:30 UTC.
+    const hours = rollUp(candles, 60, 330);
+    expect(hours.map((c) => c.start)).toEqual([String(BigInt(Date.UTC(2027, 0, 14, 23, 30)) * 1_000_000n), minute(30, '', '', '', '', '').start]);
+    expect(hours[0]).toMatchObject({ open: '10', high: '15', low: '8', close: '9', volume: '3.5' });
   });
 });
