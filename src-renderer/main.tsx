@@ -4,7 +4,6 @@ import { on } from './bridge';
 import { PoppedOutPanel } from './features/workspace/PoppedOutPanel';
 import { LAYOUT_NAME, Workspace } from './features/workspace/Workspace';
 import { popOutTarget } from './features/workspace/pop-out';
-import { useDesk } from './stores/desk-store';
 import { loadEverything, loadSavedLayout, startFeed } from './stores/feed';
 import './ui/theme.css';
 
@@ -13,11 +12,9 @@ if (root === null) throw new Error('index.html lost its #root element');
 
 const target = popOutTarget(location.search);
 // The layout first, so the feed watches the products the restored panels show.
-void loadSavedLayout(LAYOUT_NAME)
+void loadSavedLayout(LAYOUT_NAME, target?.deskProductId)
   .then(() => {
-    const s = useDesk.getState();
     if (target?.deskProductId === undefined) return;
-    s.setLayout({ ...s.layout, productId: target.deskProductId });
     // Only for this first load: a reload of the window takes the desk product as saved since.
     const url = new URL(location.href);
     url.searchParams.delete('desk');

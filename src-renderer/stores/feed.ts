@@ -93,10 +93,22 @@ export async function loadEverything(): Promise<void> {
   await Promise.all([loadAccount(), refreshOrders(), loadFills(false), ...watchedProducts().map(loadMarket)]);
 }
 
-export async function loadSavedLayout(name: string): Promise<void> {
+/**
+ * The saved layout, read into the store. `deskProductId`: the desk product this window opened on (a popped-out
+ * panel's), newer than the saved one; so is one the window is told of while the layout is being read.
+ */
+export async function loadSavedLayout(name: string, deskProductId?: string): Promise<void> {
+  const start = useDesk.getState();
+  if (deskProductId !== undefined) start.setLayout({ ...start.layout, productId: deskProductId });
+  const chosen = useDesk.getState().layout.productId;
   const saved = await call('layouts.load', { name }).catch(() => undefined);
-  if (saved !== undefined) useDesk.getState().setLayout(readLayout(saved));
-  useDesk.getState().layoutRead();
+  const s = useDesk.getState();
+  if (saved !== undefined) {
+    const layout = readLayout(saved);
+    const told = s.layout.productId !== chosen;
+    s.setLayout({ ...layout, productId: deskProductId !== undefined || told ? s.layout.productId : layout.productId });
+  }
+  s.layoutRead();
 }
 
 function every(ms: number, work: () => Promise<void>): () => void {

@@ -85,5 +85,27 @@ describe('the store after an environment switch', () => {
     await refreshOrders();
     expect(useDesk.getState().historyCut).toBe(false);
   });
+
+  it('keeps a desk product the window opened on, or was told of while its saved layout was read, over the saved one', async () => {
+    const { useDesk } = await import('../../../src-renderer/stores/desk-store');
+    const { loadSavedLayout } = await import('../../../src-renderer/stores/feed');
+    const saved = { version: 1, productId: 'BTC-VND', panels: [{ id: 'ladder', kind: 'ladder', width: 1, height: 2 }] };
+    answers['layouts.load'] = () => saved;
+    env = 'development'; // answers in 300 ms
+
+    await loadSavedLayout('workspace');
+    expect(useDesk.getState().layout.productId).toBe('BTC-VND');
+
+    await loadSavedLayout('workspace', 'ETH-VND');
+    expect(useDesk.getState().layout).toMatchObject({ productId: 'ETH-VND', panels: [{ id: 'ladder' }] });
+
+    const reading = loadSavedLayout('workspace', 'ETH-VND');
+    await sleep(100);
+    const s = useDesk.getState();
+    s.setLayout({ ...s.layout, productId: 'SOL-VND' });
+    await reading;
+    expect(useDesk.getState().layout.productId).toBe('SOL-VND');
+    env = 'local';
+  });
 });
 
