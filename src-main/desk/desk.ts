@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import Decimal from 'decimal.js';
 import { lookupErrors } from '../../src-shared/errors/api-error';
-import type { ErrorCodeRecord } from '../../src-shared/errors/catalogue';
+import type { ErrorCodeRecord, ErrorRef } from '../../src-shared/errors/catalogue';
 import type {
   BookSnapshot,
   ConnectionStatus,
@@ -590,65 +590,44 @@ export class Desk implements Disposable {
     return this.status();
   }
 
-  /**
-   * Revokes a key of the local venue there, then forgets it here. A trading key revokes itself, so any user's
-   * key can go; a read-only key cannot, and is revoked with the key in use, which the venue allows for the same
-   * user's keys only (an imported key's scope is not known: refused for scope, it is tried that way too). Either
-   * way the desk forgets the key only once the venue no longer takes it.
-   */
+  /** Revokes a key of the local venue there, then forgets it here, only once the venue no longer takes it. */
   async revokeKey(apiKey: string): Promise<StoredKey[]> {
     if (this.sessionEnvironment !== 'local') {
       throw new DeskError('E0101_InvalidArgument', `${NAMES[this.sessionEnvironment]} offers no way to revoke a key: remove it from the desk, and revoke it where it was made`);
     }
     const record = this.keys.record('local', apiKey);
     if (record === undefined) throw new DeskError('E0101_InvalidArgument', `api_key: no key ${apiKey} is stored for ${NAMES.local}`);
-    const own = record.readOnly ? undefined : await this.keys.credentials('local', apiKey);
-    const revoked =
-      own !== undefined &&
-      (await this.withKey(this.addresses('local').baseUrl, own, async (client) => {
-        try {
-          await client.revokeApiKey(apiKey);
-          return true;
-        } catch (err) {
-          // Already revoked: the venue refuses the key itself, which is what revoking it was for.
-          if (err instanceof VenueError && err.ref === 'E0005_ApiKeyRevoked') return true;
-          if (err instanceof VenueError && err.ref === 'E0004_InsufficientScope') return false;
-          throw err;
-        }
-      }));
-    if (!revoked) await this.revokeWithAnotherKey(record, apiKey);
-    return this.forgetKey(apiKey);
-  }
-
-  /**
-   * A key that cannot revoke itself (read-only) is revoked by a trading key of its own user: the ones stored here
-   * in turn (an imported one's scope is not known until the venue says; one that cannot is skipped), else the key
-   * in use. The venue takes no other user's, so that one is not tried: its 404 would read as if the key did not
-   * exist.
-   */
-  private async revokeWithAnotherKey(record: KeyRecord, apiKey: string): Promise<void> {
+    // The key itself first (a trading key revokes itself; an imported one's scope is not known until the venue
+    // says), then the other keys of its user stored here, each until one can; else the key in use. The venue
+    // takes no other user's key for this, so that one is not tried: its 404 would read as if the key did not exist.
     const { userId } = record;
     const inUse = this.sessionKey;
     const siblings = userId === undefined ? [] : (await this.keys.list('local')).filter((k) => k.userId === userId && k.apiKey !== apiKey && k.apiKey !== inUse?.apiKey && !k.readOnly && k.storedIn !== 'missing');
-    for (const sibling of siblings) {
-      const credentials = await this.keys.credentials('local', sibling.apiKey);
+    for (const candidate of [...(record.readOnly ? [] : [apiKey]), ...siblings.map((k) => k.apiKey)]) {
+      const credentials = await this.keys.credentials('local', candidate);
       if (credentials === undefined) continue;
-      const done = await this.withKey(this.addresses('local').baseUrl, credentials, async (client) => {
-        try {
-          await client.revokeApiKey(apiKey);
-          return true;
-        } catch (err) {
-          // This one cannot (read-only, expired, revoked): the next may.
-          if (err instanceof VenueError && (err.ref === 'E0004_InsufficientScope' || err.ref === 'E0002_ApiKeyExpired' || err.ref === 'E0005_ApiKeyRevoked')) return false;
-          throw err;
-        }
-      });
-      if (done) return;
+      const outcome = await this.tryRevoking(credentials, apiKey);
+      // The key itself refused as revoked already: that is what revoking it was for.
+      if (outcome === 'revoked' || (candidate === apiKey && outcome === 'E0005_ApiKeyRevoked')) return this.forgetKey(apiKey);
     }
     if (userId !== undefined && inUse?.userId !== undefined && inUse.userId !== userId) {
       throw new DeskError('E0003_PermissionDenied', `key ${apiKey} is read-only and belongs to user ${userId}, and no trading key of that user stored here could revoke it: import one (or use it) to revoke this key`);
     }
     await this.requireSession().rest.revokeApiKey(apiKey);
+    return this.forgetKey(apiKey);
+  }
+
+  /** Revokes `apiKey` with the given key; the reference when that key cannot (read-only, expired, revoked). */
+  private async tryRevoking(credentials: VenueCredentials, apiKey: string): Promise<'revoked' | ErrorRef> {
+    return this.withKey(this.addresses('local').baseUrl, credentials, async (client) => {
+      try {
+        await client.revokeApiKey(apiKey);
+        return 'revoked';
+      } catch (err) {
+        if (err instanceof VenueError && (err.ref === 'E0004_InsufficientScope' || err.ref === 'E0002_ApiKeyExpired' || err.ref === 'E0005_ApiKeyRevoked')) return err.ref;
+        throw err;
+      }
+    });
   }
 
   /** Forgets the key here. On Local, forgetting the key in use goes back to the local user's own key. */
