@@ -158,6 +158,13 @@ function arrangement(on: Page): Promise<string[]> {
  * hears the click finish, and then the click fails saying so: that failure is the expected outcome, any other is
  * not, and the window must close either way.
  */
+/** Pops the panel with this title out of the main window; its window once opened. */
+async function popOut(title: string): Promise<Page> {
+  const popup = page.waitForEvent('popup');
+  await page.getByRole('button', { name: `Pop out ${title}` }).click();
+  return popup;
+}
+
 async function dockBack(window: Page): Promise<void> {
   const closed = window.waitForEvent('close', { timeout: WAIT });
   await window
@@ -331,9 +338,7 @@ describe('the desk in a browser', () => {
   });
 
   it('pops the open orders out into a window that follows the main one', { timeout: 60_000 }, async () => {
-    const popup = page.waitForEvent('popup');
-    await page.getByRole('button', { name: 'Pop out Open orders' }).click();
-    const window = await popup;
+    const window = await popOut('Open orders');
     await window.getByRole('table', { name: 'Open orders' }).waitFor({ timeout: WAIT });
     await expect.poll(() => page.getByRole('region', { name: 'Open orders' }).count()).toBe(0);
 
@@ -351,9 +356,7 @@ describe('the desk in a browser', () => {
   });
 
   it('pops a panel out into its own live window and takes it back', { timeout: 60_000 }, async () => {
-    const popup = page.waitForEvent('popup');
-    await page.getByRole('button', { name: 'Pop out Trades' }).click();
-    const window = await popup;
+    const window = await popOut('Trades');
     await window.getByRole('table', { name: 'Trades BTC-VND' }).waitFor({ timeout: WAIT });
     await expect.poll(() => page.getByRole('region', { name: 'Trades BTC-VND' }).count()).toBe(0);
     // Linked to another product, it shows that product's trades.
@@ -365,9 +368,7 @@ describe('the desk in a browser', () => {
   });
 
   it('keeps a popped-out panel that follows the desk product on it when the main window changes it', { timeout: 60_000 }, async () => {
-    const popup = page.waitForEvent('popup');
-    await page.getByRole('button', { name: 'Pop out Depth ladder' }).click();
-    const window = await popup;
+    const window = await popOut('Depth ladder');
     await window.getByRole('region', { name: 'Depth ladder BTC-VND' }).waitFor({ timeout: WAIT });
     await page.getByLabel('Desk product').selectOption('ETH-VND');
     await window.getByRole('region', { name: 'Depth ladder ETH-VND' }).waitFor({ timeout: WAIT });
@@ -378,9 +379,7 @@ describe('the desk in a browser', () => {
   });
 
   it('keeps a popped-out panel out of the workspace when the main window is reloaded', { timeout: 60_000 }, async () => {
-    const popup = page.waitForEvent('popup');
-    await page.getByRole('button', { name: 'Pop out Trades' }).click();
-    const window = await popup;
+    const window = await popOut('Trades');
     await window.getByRole('region', { name: /^Trades / }).waitFor({ timeout: WAIT });
     await page.reload();
     await page.getByRole('table', { name: 'Balances' }).getByRole('row').nth(1).waitFor({ timeout: WAIT });
@@ -393,9 +392,7 @@ describe('the desk in a browser', () => {
 
   it('pops a panel out on the desk product just chosen, before the layout holding it is saved', { timeout: 60_000 }, async () => {
     await page.getByLabel('Desk product').selectOption('ETH-VND');
-    const popup = page.waitForEvent('popup');
-    await page.getByRole('button', { name: 'Pop out Depth ladder' }).click();
-    const window = await popup;
+    const window = await popOut('Depth ladder');
     await window.getByRole('region', { name: 'Depth ladder ETH-VND' }).waitFor({ timeout: WAIT });
     await dockBack(window);
     await page.getByLabel('Desk product').selectOption('BTC-VND');
