@@ -359,8 +359,14 @@ export class Venue {
 /** The folder's master key (made for a fresh folder), checked against the keys it derived. */
 function openKeyRing(file: string, stored: readonly ApiKeyRow[]): KeyRing {
   if (!existsSync(file)) writeDurably(file, randomBytes(32));
-  // A key that cannot be read (permissions) is not a wrong one: its own error says so.
-  const master = readFileSync(file);
+  // A key that cannot be read (permissions, a folder in its place) is not a wrong one: the error says which.
+  let master: Buffer;
+  try {
+    master = readFileSync(file);
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new Error(`could not read ${file}, the master key of this folder's API secrets (${reason})`, { cause: err });
+  }
   try {
     const keys = new KeyRing(master);
     keys.load(stored);

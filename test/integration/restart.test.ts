@@ -1,7 +1,7 @@
 // Stop the venue mid-session and start it again on the same folder: nothing acknowledged may be missing,
 // and the restored book must keep trading with its priorities intact.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -291,6 +291,11 @@ describe('a folder that cannot be opened', () => {
       }
       writeFileSync(join(dir, 'venue.key'), Buffer.alloc(0), { mode: 0o600 });
       await expect(startVenue({ port: 0, dataDir: dir })).rejects.toThrow(/venue\.key is not the master key.*at least 32 bytes/);
+      // A key that cannot be read is not called a wrong one (root reads any file, so a folder stands in its place).
+      rmSync(join(dir, 'venue.key'));
+      mkdirSync(join(dir, 'venue.key'));
+      await expect(startVenue({ port: 0, dataDir: dir })).rejects.toThrow(/could not read .*venue\.key, the master key of this folder's API secrets \(EISDIR/);
+      rmSync(join(dir, 'venue.key'), { recursive: true });
       writeFileSync(join(dir, 'venue.key'), key, { mode: 0o600 });
       const restored = await startVenue({ port: 0, dataDir: dir });
       await restored.close();
