@@ -638,8 +638,9 @@ export class Exchange {
     if (decreasedBy > 0 && !slicing && order.lots > 0 && outcome !== 'SELF_TRADE_CANCELLED') this.decrease(order, decreasedBy);
 
     if (slicing) {
+      // A slice that traded was reported by each fill (settle); one that did not still moved the plan.
       if (outcome === 'SELF_TRADE_CANCELLED') this.finish(order, 'CANCELED', 'E0204_SelfTradePrevented');
-      else this.changed(order);
+      else if (fills.length === 0) this.changed(order);
     } else {
       switch (outcome) {
         case 'RESTED':
@@ -754,14 +755,12 @@ export class Exchange {
 
   private planTwap(order: LiveOrder): void {
     // The window is the order's own, from scheduled_at (the clock starts it a tick later) or acceptance to
-    // expired_at; slices about a second apart, the count rounded so that a window a few milliseconds short of N
-    // seconds (a client's "N seconds from now", on arrival) still gets N. Measured from the tick and floored, a
-    // 2-second TWAP was one slice.
-    const start = order.row.scheduledAt ?? order.row.createdAt;
-    const end = order.row.expiredAt ?? start;
-    const window = end > start ? end - start : 0n;
-    const slices = Math.max(1, Math.min(order.lots, Math.round(Number(window) / Number(TWAP_INTERVAL_NS))));
-    order.twap = { lotsLeft: order.lots, slicesLeft: slices, nextAt: start, intervalNs: window / BigInt(slices) };
+    // expired_at: measured from the tick and floored, a 2-second TWAP was one slice. A start a whole slice late
+    // (the venue was down at scheduled_at) spreads the order over what is left of the window instead.
+    const scheduled = order.row.scheduledAt ?? order.row.createdAt;
+    const now = this.options.now();
+    const start = now - scheduled >= TWAP_INTERVAL_NS ? now : scheduled;
+    order.twap = { lotsLeft: order.lots, ...twapSlices(order.lots, start, order.row.expiredAt ?? start) };
     this.setStatus(order, 'ACTIVE');
     this.timed.add(order);
     this.slice(order);
@@ -973,12 +972,18 @@ export class Exchange {
       const state = JSON.parse(row.twapState) as { lotsLeft: number; slicesLeft: number; nextAt: string };
       const end = row.expiredAt ?? 0n;
       const nextAt = BigInt(state.nextAt);
-      twap = {
-        lotsLeft: state.lotsLeft,
-        slicesLeft: state.slicesLeft,
-        nextAt,
-        intervalNs: state.slicesLeft > 0 && end > nextAt ? (end - nextAt) / BigInt(state.slicesLeft) : 0n,
-      };
+      const now = this.options.now();
+      // Slices missed while the venue was down are not run in a burst: what is left is spread over what is left
+      // of the window, from now.
+      const behind = state.slicesLeft > 1 && end > now && now - nextAt >= TWAP_INTERVAL_NS;
+      twap = behind
+        ? { lotsLeft: state.lotsLeft, ...twapSlices(state.lotsLeft, now, end) }
+        : {
+            lotsLeft: state.lotsLeft,
+            slicesLeft: state.slicesLeft,
+            nextAt,
+            intervalNs: state.slicesLeft > 0 && end > nextAt ? (end - nextAt) / BigInt(state.slicesLeft) : 0n,
+          };
     }
     return {
       row,
@@ -1028,6 +1033,17 @@ function stopTypeFromLastTrade(market: Market, request: NewOrderRequest): 'STOP_
     throw apiError('E0213_InvalidStopPrice', `order_stop_type: required while ${market.id} has no last trade to place stop_trigger_price against`);
   }
   return (request.side === 'BUY') === request.stopTriggerTicks > last ? 'STOP_LOSS' : 'TAKE_PROFIT';
+}
+
+/**
+ * The slices of a TWAP's `lots` over the window from `start` to `end`: about a second apart, the count rounded so
+ * that a window a few milliseconds short of N seconds (a client's "N seconds from now", on arrival) still gets N,
+ * and never more slices than lots. The first is due at `start`.
+ */
+function twapSlices(lots: number, start: bigint, end: bigint): { slicesLeft: number; nextAt: bigint; intervalNs: bigint } {
+  const window = end > start ? end - start : 0n;
+  const slices = Math.max(1, Math.min(lots, Math.round(Number(window) / Number(TWAP_INTERVAL_NS))));
+  return { slicesLeft: slices, nextAt: start, intervalNs: window / BigInt(slices) };
 }
 
 function clientKey(userId: string, clientOrderId: string): string {

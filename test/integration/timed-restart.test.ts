@@ -1,0 +1,147 @@
+// Orders the clock moves on, across a stop and start on the same folder while time went on: what fell due while
+// the venue was down happens before anything can trade with it, and a TWAP does not make up its missed slices
+// in a burst. The venue's clock is the test's, so nothing here waits on real time.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiError } from '../../src-shared/errors/api-error';
+import { parseCreateOrder } from '../../src-shared/protocol/orders';
+import { Venue } from '../../src-main/venue/venue';
+import type { OrderEvent } from '../../src-main/venue/exchange/exchange';
+
+const SECOND = 1_000_000_000n;
+const PRICE = 2_500_000_000;
+let clock = BigInt(Date.now()) * 1_000_000n;
+const dirs: string[] = [];
+const open: Venue[] = [];
+
+afterEach(async () => {
+  for (const venue of open.splice(0)) await venue.close();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+async function openVenue(dir: string): Promise<Venue> {
+  const venue = await Venue.open({ dataDir: dir, now: () => clock });
+  open.push(venue);
+  return venue;
+}
+
+async function closeVenue(venue: Venue): Promise<void> {
+  open.splice(open.indexOf(venue), 1);
+  await venue.close();
+}
+
+async function freshVenue(): Promise<{ dir: string; venue: Venue; maker: string; taker: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'nova-timed-restart-'));
+  dirs.push(dir);
+  const venue = await openVenue(dir);
+  const [maker, taker] = await venue.run(() =>
+    [0, 1].map(() => {
+      const user = venue.exchange.createUser({ isAdmin: false, makerFeeRate: '0.001', takerFeeRate: '0.002' });
+      venue.exchange.deposit(user.id, 'BTC', 10n ** 12n);
+      venue.exchange.deposit(user.id, 'VND', 10n ** 18n);
+      return user.id;
+    }),
+  );
+  return { dir, venue, maker: maker as string, taker: taker as string };
+}
+
+async function place(venue: Venue, userId: string, fields: Record<string, string>): Promise<string> {
+  const parsed = parseCreateOrder({ product_id: 'BTC-VND', ...fields }, { now: venue.now() });
+  if (parsed instanceof ApiError) throw parsed;
+  return (await venue.run(() => venue.exchange.place(userId, parsed))).processed.row.orderId;
+}
+
+function statusOf(venue: Venue, userId: string, orderId: string): string {
+  const row = venue.store.orderById(userId, orderId);
+  return `${row?.status ?? 'missing'} ${row?.doneReason ?? ''}`.trim();
+}
+
+describe('a venue started again after time went on', () => {
+  it('expires a GTT order, and a GTT stop, that expired while it was down before anything trades with them', async () => {
+    const fresh = await freshVenue();
+    const { dir, maker, taker } = fresh;
+    let { venue } = fresh;
+    const expiredAt = String(clock + SECOND);
+    const gtt = await place(venue, maker, { side: 'SELL', limit_price: String(PRICE), base_size: '0.01', time_in_force: 'GTT', expired_at: expiredAt });
+    await place(venue, maker, { side: 'SELL', limit_price: String(PRICE + 10_000), base_size: '0.01' });
+    await place(venue, taker, { side: 'BUY', limit_price: String(PRICE - 10_000_000), base_size: '0.01' });
+    const stop = await place(venue, maker, {
+      type: 'STOP', side: 'SELL', order_stop_type: 'STOP_LOSS', stop_trigger_price: String(PRICE - 5_000_000), limit_price: String(PRICE - 20_000_000),
+      base_size: '0.01', time_in_force: 'GTT', expired_at: expiredAt,
+    });
+    expect(statusOf(venue, maker, stop)).toBe('SCHEDULED');
+    await closeVenue(venue);
+
+    clock += 5n * SECOND;
+    venue = await openVenue(dir);
+    expect(statusOf(venue, maker, gtt)).toBe('DONE EXPIRED');
+    expect(statusOf(venue, maker, stop)).toBe('DONE EXPIRED');
+    // The buy trades with the ask that lives on, not the expired one in front of it.
+    const buy = await place(venue, taker, { type: 'MARKET', side: 'BUY', limit_price: '0', base_size: '0.01', time_in_force: 'IOC' });
+    const [trade] = venue.store.tradesOfOrders([buy]);
+    expect(trade?.price).toBe(String(PRICE + 10_000));
+    // A sell through the stop's trigger (into the other trader's bid) finds no stop left to fire.
+    await place(venue, maker, { type: 'MARKET', side: 'SELL', limit_price: '0', base_size: '0.001', time_in_force: 'IOC' });
+    expect(statusOf(venue, maker, stop)).toBe('DONE EXPIRED');
+  });
+
+  it('starts a stop whose scheduled_at came, so trades after the start can trigger it', async () => {
+    const fresh = await freshVenue();
+    const { dir, maker, taker } = fresh;
+    let { venue } = fresh;
+    await place(venue, taker, { side: 'BUY', limit_price: String(PRICE - 10_000_000), base_size: '0.1' });
+    const stop = await place(venue, maker, {
+      type: 'STOP', side: 'SELL', order_stop_type: 'STOP_LOSS', stop_trigger_price: String(PRICE - 5_000_000), limit_price: String(PRICE - 20_000_000),
+      base_size: '0.01', scheduled_at: String(clock + SECOND / 10n),
+    });
+    clock += SECOND / 5n;
+    await venue.run(() => venue.exchange.tick());
+    expect(statusOf(venue, maker, stop)).toBe('SCHEDULED');
+    await closeVenue(venue);
+
+    clock += 5n * SECOND;
+    venue = await openVenue(dir);
+    // The first trade after the start is through the trigger: the stop sells into the bid.
+    await place(venue, maker, { type: 'MARKET', side: 'SELL', limit_price: '0', base_size: '0.001', time_in_force: 'IOC' });
+    expect(statusOf(venue, maker, stop)).toBe('DONE FILLED');
+  });
+
+  it('spreads what a TWAP has left over what is left of its window, not in a burst of missed slices', async () => {
+    const fresh = await freshVenue();
+    const { dir, maker, taker } = fresh;
+    let { venue } = fresh;
+    await place(venue, taker, { side: 'BUY', limit_price: String(PRICE), base_size: '1' });
+    const start = clock;
+    const twap = await place(venue, maker, { type: 'TWAP', side: 'SELL', limit_price: '0', base_size: '0.02', expired_at: String(start + 20n * SECOND) });
+    for (let s = 1n; s <= 2n; s++) {
+      clock = start + s * SECOND;
+      await venue.run(() => venue.exchange.tick());
+    }
+    const slicesBefore = venue.store.tradesOfOrders([twap]).length;
+    expect(slicesBefore).toBe(3);
+    await closeVenue(venue);
+
+    // Down for six seconds: 12 of 20 seconds are left for 17 of 20 slices' worth.
+    clock = start + 8n * SECOND;
+    venue = await openVenue(dir);
+    const events: OrderEvent[] = [];
+    venue.exchange.onOrderEvent((event) => void (event.row.orderId === twap && events.push(event)));
+    for (let i = 0; i < 3; i++) await venue.run(() => venue.exchange.tick());
+    expect(venue.store.tradesOfOrders([twap]).length).toBe(slicesBefore + 1);
+
+    // Then a slice a second until the whole size is sold as the window ends, each slice reported once (the
+    // last as filled); the one made at the start came before the listener.
+    for (let s = 9n; s <= 20n; s++) {
+      clock = start + s * SECOND;
+      await venue.run(() => venue.exchange.tick());
+    }
+    const trades = venue.store.tradesOfOrders([twap]);
+    expect(trades.length).toBe(slicesBefore + 12);
+    expect(events.length).toBe(11);
+    expect(new Set(events.map((e) => `${e.row.filledBaseSize} ${e.row.status}`)).size).toBe(events.length);
+    expect(statusOf(venue, maker, twap)).toBe('DONE FILLED');
+    expect(venue.store.orderById(maker, twap)?.filledBaseSize).toBe('0.02');
+  });
+});
