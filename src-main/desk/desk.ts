@@ -78,6 +78,8 @@ export class Desk implements Disposable {
   private switching: Promise<unknown> = Promise.resolve();
   private readonly disposables = new DisposableStore();
   private disposed = false;
+  /** The active environment cannot be reached at all (the local venue did not start): `detail` says why. */
+  private unreachable = false;
 
   private constructor(private readonly options: DeskOptions) {
     this.file = DeskFile.open(options.dataDir);
@@ -87,11 +89,15 @@ export class Desk implements Disposable {
     this.disposables.add(this.events);
   }
 
-  /** Opens the desk and connects the active environment; the local venue is up when this resolves. */
+  /**
+   * Opens the desk and connects the active environment once the local venue has started or failed to. A local
+   * venue that cannot start (a folder another venue holds, a native module built for another runtime) leaves the
+   * desk open: its status says why, and Development and Production still work.
+   */
   static async open(options: DeskOptions): Promise<Desk> {
     const desk = new Desk(options);
     try {
-      await desk.localVenue.ready();
+      await desk.localVenue.ready().catch(() => undefined);
       await desk.connect();
     } catch (err) {
       await desk.close();
@@ -163,7 +169,7 @@ export class Desk implements Disposable {
     return {
       environment,
       production: environment === 'production',
-      state: this.session?.syncState ?? 'no_key',
+      state: this.session?.syncState ?? (this.unreachable ? 'unavailable' : 'no_key'),
       ...(key?.userId === undefined ? {} : { userId: key.userId }),
       ...(key === undefined ? {} : { apiKey: key.apiKey, readOnly: key.readOnly }),
       ...(socket?.latencyMs === undefined ? {} : { latencyMs: socket.latencyMs }),
@@ -184,6 +190,14 @@ export class Desk implements Disposable {
     const environment = this.file.get().active;
     this.sessionEnvironment = environment;
     this.detail = '';
+    this.unreachable = false;
+    const local = this.localVenue.status();
+    if (environment === 'local' && local.state !== 'ready') {
+      this.unreachable = true;
+      this.detail = `the local venue is ${local.state}${local.detail === '' ? '' : `: ${local.detail}`}`;
+      this.emitStatus();
+      return;
+    }
     const { baseUrl, wsUrl } = this.addresses(environment);
     if (environment === 'local') await this.keys.adoptBootstrap(this.localVenue.localCredentials());
     if (this.disposed) return;

@@ -63,18 +63,21 @@ export function startEmbeddedVenue(entry: WorkerScript, given: EmbeddedVenueOpti
           local = report.local;
           settle?.resolve(status);
           break;
-        case 'failed':
-          status = { ...status, state: 'failed', detail: report.reason };
-          settle?.reject(new Error(`the local venue did not start: ${report.reason}`));
+        case 'failed': {
+          const reason = withRemedy(report.reason);
+          status = { ...status, state: 'failed', detail: reason };
+          settle?.reject(new Error(`the local venue did not start: ${reason}`));
           break;
+        }
         case 'stopped':
           status = { ...status, state: 'stopped' };
           break;
       }
     });
     next.on('error', (err) => {
-      status = { ...status, state: 'failed', detail: err.message };
-      settle?.reject(new Error(`the local venue failed: ${err.message}`));
+      const reason = withRemedy(err.message);
+      status = { ...status, state: 'failed', detail: reason };
+      settle?.reject(new Error(`the local venue failed: ${reason}`));
     });
     next.on('exit', () => {
       if (!stopping && status.state === 'ready' && mayRestart()) {
@@ -112,4 +115,13 @@ export function startEmbeddedVenue(entry: WorkerScript, given: EmbeddedVenueOpti
         worker.postMessage({ type: 'stop' });
       }),
   };
+}
+
+/**
+ * Node's own advice for a native module built for another runtime ("npm rebuild") would build it for Node again:
+ * a checkout run under Electron needs the Electron build (scripts/native-electron.mjs).
+ */
+export function withRemedy(reason: string): string {
+  if (!/NODE_MODULE_VERSION/.test(reason)) return reason;
+  return `${reason} — better-sqlite3 is not built for Electron here: run \`npm run rebuild:electron\` in the checkout`;
 }

@@ -89,8 +89,8 @@ export type EnvironmentsView = z.infer<typeof EnvironmentsView>;
 export const ConnectionStatus = z.object({
   environment: EnvironmentId,
   production: z.boolean(),
-  /** no_key: nothing to trade with yet; the rest are the venue session's states. */
-  state: z.enum(['no_key', 'connecting', 'reconciling', 'live', 'reconnecting', 'refused', 'closed']),
+  /** no_key: nothing to trade with yet; unavailable: the local venue did not start (detail says why); the rest are the venue session's states. */
+  state: z.enum(['no_key', 'unavailable', 'connecting', 'reconciling', 'live', 'reconnecting', 'refused', 'closed']),
   userId: z.string().optional(),
   apiKey: z.string().optional(),
   readOnly: z.boolean().optional(),
