@@ -90,8 +90,21 @@ export function stageNativeModules(context: PackTarget): void {
   writeFileSync(stampFile, stamp);
 }
 
+/**
+ * The deb must name a project URL, which electron-builder otherwise takes from a GitHub `origin` only: the
+ * repository a GitHub workflow builds from, and otherwise an address that claims no site (.invalid), as the
+ * maintainer's does, so that a checkout from anywhere else still packs.
+ */
+export function projectHomepage(env: NodeJS.ProcessEnv = process.env): string {
+  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repository } = env;
+  return server !== undefined && server !== '' && repository !== undefined && repository !== '' ? `${server}/${repository}` : 'https://novadesk.invalid';
+}
+
 const config: Configuration = {
   appId: APP_ID,
+  // desktopName: Electron names its Linux windows (WM_CLASS, Wayland app_id) by it, and syncDesktopName names the
+  // installed .desktop entry the same, so the desktop ties running windows to the launcher's icon.
+  extraMetadata: { homepage: projectHomepage(), desktopName: 'nova-desk.desktop' },
   productName: PRODUCT_NAME,
   copyright: 'Copyright © Nova Desk',
   directories: { output: 'dist', buildResources: 'resources' },
@@ -153,6 +166,7 @@ const config: Configuration = {
     ],
     icon: 'resources/icons',
     category: 'Finance',
+    syncDesktopName: true,
     synopsis: 'Desktop trading terminal with an embedded local venue',
     maintainer: 'Nova Desk <desk@novadesk.invalid>',
   },

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Arch, type Configuration } from 'electron-builder';
 import { describe, expect, it } from 'vitest';
-import config, { keyringPackage, stageNativeModules, stagedNativeDir } from '../../../electron-builder';
+import config, { keyringPackage, projectHomepage, stageNativeModules, stagedNativeDir } from '../../../electron-builder';
 import { APP_ID, PRODUCT_NAME } from '../../../src-main/app/product';
 
 const root = join(import.meta.dirname, '../../..');
@@ -38,6 +38,15 @@ describe('the packaging config', () => {
     expect(targets(config.mac)).toEqual([{ target: 'dmg', arch: ['arm64', 'x64'] }]);
     expect(targets(config.win).map((t) => t.target)).toEqual(['nsis']);
     expect(targets(config.linux).map((t) => t.target)).toEqual(['AppImage', 'deb']);
+  });
+
+  it('gives the deb the project URL it needs from any checkout, and ties Linux windows to their launcher', async () => {
+    const config = await loadedConfig();
+    // electron-builder would otherwise take the URL from a GitHub `origin` only, and refuse the deb without one.
+    expect(config.extraMetadata).toMatchObject({ homepage: projectHomepage(), desktopName: 'nova-desk.desktop' });
+    expect(projectHomepage({})).toBe('https://novadesk.invalid');
+    expect(projectHomepage({ GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'nova/desk' })).toBe('https://github.com/nova/desk');
+    expect(config.linux).toMatchObject({ syncDesktopName: true });
   });
 
   it('names every artifact with the version and arch, and claims no file types or links', async () => {
