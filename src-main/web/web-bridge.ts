@@ -118,6 +118,8 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
       'cache-control': 'no-store',
       'x-content-type-options': 'nosniff',
       'x-frame-options': 'DENY',
+      // Only a header can carry frame-ancestors: the page's <meta> policy cannot.
+      'content-security-policy': "frame-ancestors 'none'",
     });
     response.end(request.method === 'HEAD' ? undefined : readFileSync(file));
   });

@@ -85,6 +85,9 @@ describe('npm run web', () => {
     const page = await fetch(`${origin}/`, { headers: { cookie } });
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<div id="root">');
+    // No other site may frame the desk to steer a trader's clicks.
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    expect(page.headers.get('content-security-policy')).toBe("frame-ancestors 'none'");
     expect((await fetch(`${origin}/../../package.json`, { headers: { cookie } })).status).toBe(404);
 
     // Another site in the same browser carries the cookie but not our origin.
