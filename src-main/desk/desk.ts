@@ -304,6 +304,16 @@ export class Desk implements Disposable {
     return this.session;
   }
 
+  /**
+   * The client for a market read. One asked during a switch waits for it, since the switch makes the client (it
+   * answered "not connected" in 1 of 4 tries). Orders never wait like this: one meant for the venue being left
+   * must not go to the next.
+   */
+  private async marketClient(): Promise<VenueRestClient> {
+    await this.switching;
+    return this.rest();
+  }
+
   private rest(): VenueRestClient {
     const client = this.session?.rest ?? this.publicClient;
     if (client === undefined) throw new DeskError('E0902_ServiceUnavailable', `${NAMES[this.sessionEnvironment]} is not connected`);
@@ -409,7 +419,7 @@ export class Desk implements Disposable {
 
   async listProducts(): Promise<Product[]> {
     if (this.products !== undefined) return this.products;
-    const client = this.rest();
+    const client = await this.marketClient();
     const products = await client.listProducts();
     // Kept only while the client that read it is still the current one: a switch meanwhile means another venue.
     if (client === this.session?.rest || client === this.publicClient) this.products = products;
@@ -459,12 +469,12 @@ export class Desk implements Disposable {
   async book(productId: string, depth = BOOK_DEPTH): Promise<BookSnapshot> {
     const held = this.session?.book(productId);
     if (held !== undefined && held.sequence > 0) return snapshotOf(held, depth);
-    const book = await this.rest().getOrderBook(productId, depth);
+    const book = await (await this.marketClient()).getOrderBook(productId, depth);
     return { productId, sequence: book.sequence, time: book.time, source: 'rest', bids: book.bids, asks: book.asks };
   }
 
-  trades(productId: string, limit: number | undefined): Promise<PublicTrade[]> {
-    return this.rest().listTrades(productId, limit);
+  async trades(productId: string, limit: number | undefined): Promise<PublicTrade[]> {
+    return (await this.marketClient()).listTrades(productId, limit);
   }
 
   async candlesOf(productId: string): Promise<Candle[]> {

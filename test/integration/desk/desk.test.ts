@@ -67,6 +67,16 @@ describe('the desk on its embedded local venue', () => {
     expect(fills[0]).toMatchObject({ productId: 'BTC-VND', side: 'BUY' });
   });
 
+  it('answers a market read made during a switch once the switch has made its client, not "not connected"', async () => {
+    for (let i = 0; i < 10; i++) {
+      const switched = call('environments.switch', { id: 'local' });
+      const [watched, trades] = await Promise.all([call('market.watch', { product_id: 'BTC-VND' }), call('market.trades', { product_id: 'BTC-VND', limit: 5 })]);
+      expect(watched.productId).toBe('BTC-VND');
+      expect(Array.isArray(trades)).toBe(true);
+      await switched;
+    }
+  });
+
   it('holds an order far from the market or above the notional limit, and says why', async () => {
     await call('settings.update', { preTrade: { maxDeviationPercent: '5', maxNotional: '1000000' } });
     const held = await call('orders.place', { product_id: 'BTC-VND', side: 'BUY', limit_price: '100000000', base_size: '1' });
