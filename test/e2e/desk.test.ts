@@ -372,6 +372,11 @@ describe('the desk in a browser', () => {
     await window.getByRole('region', { name: 'Depth ladder BTC-VND' }).waitFor({ timeout: WAIT });
     await page.getByLabel('Desk product').selectOption('ETH-VND');
     await window.getByRole('region', { name: 'Depth ladder ETH-VND' }).waitFor({ timeout: WAIT });
+    // Reloaded, the window shows the desk product as it is now, not the one it was opened on, and the panel
+    // stays out of the workspace.
+    await window.reload();
+    await window.getByRole('region', { name: 'Depth ladder ETH-VND' }).waitFor({ timeout: WAIT });
+    await expect.poll(() => page.getByRole('region', { name: /^Depth ladder / }).count(), { timeout: WAIT }).toBe(0);
     await page.getByLabel('Desk product').selectOption('BTC-VND');
     await window.getByRole('region', { name: 'Depth ladder BTC-VND' }).waitFor({ timeout: WAIT });
     await dockBack(window);

@@ -32,6 +32,8 @@ export function PoppedOutPanel(props: { target: PopOutTarget }): React.JSX.Eleme
     const dock = (): void => channel.post({ type: 'dock', id: target.id });
     window.addEventListener('resize', resize);
     window.addEventListener('pagehide', dock);
+    // Also after a reload of this window, whose pagehide docked the panel: it is out again, here.
+    channel.post({ type: 'popped', id: target.id });
     return () => (window.removeEventListener('resize', resize), window.removeEventListener('pagehide', dock), channel.close());
   }, [channel, target]);
 

@@ -74,6 +74,9 @@ export function Workspace(): React.JSX.Element {
       else if (m.type === 'popped') {
         out.add(m.id);
         markOut();
+        // A window that announces itself may have been reloaded, and read an older desk product from the saved
+        // layout (saved after a pause): it is told the one the workspace shows.
+        if (s.layoutLoaded) channel.post({ type: 'desk-product', productId: s.layout.productId });
       }
     });
     const unsubscribe = useDesk.subscribe((state, prev) => {

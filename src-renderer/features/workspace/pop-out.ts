@@ -13,7 +13,10 @@ export type WorkspaceMessage =
   | { type: 'link'; id: string; productId: string | undefined }
   /** The workspace's desk product, which a popped-out panel that follows it shows. */
   | { type: 'desk-product'; productId: string }
-  /** A workspace (re)loaded asks which panels are out in windows of their own, and each answers 'popped'. */
+  /**
+   * A workspace (re)loaded asks which panels are out in windows of their own, and each answers 'popped'; a
+   * popped-out window also says so when it (re)loads, and is told the desk product.
+   */
   | { type: 'roll-call' }
   | { type: 'popped'; id: string };
 
