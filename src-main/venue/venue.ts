@@ -86,6 +86,8 @@ export class Venue {
   private readonly level2 = new Map<string, { book: PublishedBook; watchers: number }>();
   /** Commits handed over and not yet complete (see settle). */
   private readonly committing = new Set<Promise<void>>();
+  /** Reads waiting for the turn in progress to end (see afterTurn). */
+  private readonly turnReaders: (() => void)[] = [];
 
   static async open(options: VenueOptions): Promise<Venue> {
     const venue = new Venue(options);
@@ -191,12 +193,25 @@ export class Venue {
   private endTurn(turn: PendingCommit, early: boolean): void {
     if (this.turn !== turn) return;
     this.turn = undefined;
+    // Taking the turn's changes (its book sequence among them) happens before commitChanges first awaits.
     const committed = this.commitChanges(early).then(turn.resolve, (err: unknown) => {
       this.halt(err instanceof Error ? err : new Error(String(err)));
       turn.reject(err);
     });
     this.committing.add(committed);
     void committed.finally(() => this.committing.delete(committed));
+    for (const read of this.turnReaders.splice(0)) read();
+  }
+
+  /**
+   * Runs `read` where a book is the state its sequence names: at once when no turn is in progress, otherwise
+   * as soon as the turn's changes are taken, before the next command. Read in the middle of a turn, a book is
+   * half of the change its sequence names: a level2 snapshot so taken made its subscriber skip the update that
+   * held the other half, and the subscriber never saw a gap. `read` must not throw.
+   */
+  afterTurn(read: () => void): void {
+    if (this.turn === undefined) read();
+    else this.turnReaders.push(read);
   }
 
   /**

@@ -363,10 +363,19 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
   // ---- public (4.11) ---------------------------------------------------------------------------------------
   app.get('/products', () => Promise.resolve({ products: [...exchange.markets.values()].map(productRecord) }));
   app.get('/assets', () => Promise.resolve({ assets: assetRecords() }));
-  app.get('/products/:id/orderbook', (request, reply) => {
+  app.get('/products/:id/orderbook', (request) => {
     const id = productPathOr404((request.params as { id: string }).id);
     const { depth } = ok(parseOrderBookQuery(request.query));
-    return reply.send({ orderbook: orderBookRecord(market(id), depth, venue.now()) });
+    // Read between turns, so the book is the one its sequence names (Venue.afterTurn).
+    return new Promise((resolve, reject) =>
+      venue.afterTurn(() => {
+        try {
+          resolve({ orderbook: orderBookRecord(market(id), depth, venue.now()) });
+        } catch (err) {
+          reject(err instanceof Error ? err : new Error(String(err)));
+        }
+      }),
+    );
   });
   app.get('/products/:id/trades', (request) => {
     const id = productPathOr404((request.params as { id: string }).id);

@@ -206,7 +206,7 @@ export function createWsApi(venue: Venue, orderLimit: RateLimiter, partial: Part
       let text: string | undefined;
       for (const session of sessions) {
         if (session.market.get(channel)?.has(productId) !== true) continue;
-        if (sequence !== undefined && sequence <= (session.snapshotSequence.get(productId) ?? -1)) continue;
+        if (sequence !== undefined && sequence <= (session.snapshotSequence.get(productId) ?? Number.POSITIVE_INFINITY)) continue;
         text ??= JSON.stringify(event);
         sendText(session, text);
       }
@@ -307,10 +307,15 @@ export function createWsApi(venue: Venue, orderLimit: RateLimiter, partial: Part
     if (op === 'unsub' || channel === 'orders') return;
     for (const id of productIds) {
       if (channel === 'level2') {
-        const snapshot = feed.level2Snapshot(id);
-        if (snapshot === undefined) continue;
-        session.snapshotSequence.set(id, snapshot.sequence);
-        send(session, snapshot);
+        // No update reaches the subscriber before its snapshot, and none its snapshot already holds.
+        session.snapshotSequence.delete(id);
+        venue.afterTurn(() => {
+          if (session.market.get('level2')?.has(id) !== true) return;
+          const snapshot = feed.level2Snapshot(id);
+          if (snapshot === undefined) return;
+          session.snapshotSequence.set(id, snapshot.sequence);
+          send(session, snapshot);
+        });
         continue;
       }
       const initial = channel === 'ticker' ? feed.ticker(id) : channel === 'candles' ? feed.candleSnapshot(id) : undefined;

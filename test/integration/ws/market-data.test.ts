@@ -115,6 +115,30 @@ describe('level2', () => {
     expect(updates.map((u) => u['sequence']), `after snapshot ${first}`).toEqual(updates.map((_u, i) => first + 1 + i));
   });
 
+  it('a sub between two orders of one turn gets the book as the whole turn leaves it, or the update with the rest', async () => {
+    const v = venue();
+    const socket = await v.session(await v.newTrader());
+    const from = socket.mark();
+    // Three frames in one write: the venue reads them in one turn, so the sub comes between the two orders.
+    const raw = (socket.ws as unknown as { _socket: { cork(): void; uncork(): void } })._socket;
+    raw.cork();
+    socket.send({ op: 'create_order', data: limitData('buy', px(-100), '0.001') });
+    socket.send({ op: 'sub', channel: 'level2', product_ids: [BTC] });
+    socket.send({ op: 'create_order', data: limitData('buy', px(-101), '0.001') });
+    raw.uncork();
+    await socket.next((f) => f['type'] === 'snapshot', 5_000, from);
+    await socket.barrier();
+    const [snapshot, ...updates] = socket.frames.slice(from).filter((f) => f['channel'] === 'level2');
+    if (snapshot === undefined) throw new Error('no snapshot');
+    expect(snapshot['type']).toBe('snapshot');
+    const local = new LocalBook(snapshot);
+    for (const update of updates) local.apply(update);
+    const rest = await v.book(BTC);
+    expect(local.levels()).toEqual(restLevels(rest));
+    expect(updates.at(-1)?.['sequence'] ?? snapshot['sequence']).toBe(Number(rest.sequence));
+    expect(local.levels().bids.map((l) => l.price)).toEqual([px(-100), px(-101)]);
+  });
+
   it('a client that resubscribes on a new connection gets a snapshot of the book as it now is', async () => {
     const v = venue();
     const maker = await v.newTrader();
