@@ -191,6 +191,32 @@ describe('the book sequence after a restart', () => {
   });
 });
 
+describe('the simulator after a restart', () => {
+  it('keeps the trader\'s controls: a paused market stays paused, at the speed and volatility set', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nova-restart-sim-'));
+    let running = await startVenue({ port: 0, dataDir: dir, simulate: true, seed: 5 });
+    try {
+      const boot = JSON.parse(readFileSync(join(dir, 'bootstrap.json'), 'utf8')) as { api_key: string; api_secret: string };
+      const admin = { key: boot.api_key, secret: boot.api_secret };
+      expect((await call(running, 'POST', '/sim/speed', admin, { speed: 7 })).status).toBe(200);
+      expect((await call(running, 'POST', '/sim/volatility', admin, { volatility: 3 })).status).toBe(200);
+      expect((await call(running, 'POST', '/sim/pause', admin)).body).toMatchObject({ paused: true, speed: 7, volatility: 3 });
+      await running.close();
+
+      running = await startVenue({ port: 0, dataDir: dir, simulate: true, seed: 5 });
+      expect((await call(running, 'GET', '/sim/status', admin)).body).toMatchObject({ paused: true, speed: 7, volatility: 3 });
+      const tape = async () => (await call(running, 'GET', '/products/BTC-VND/trades')).body.trades as unknown[];
+      const before = await tape();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await tape()).toEqual(before);
+      expect((await call(running, 'POST', '/sim/resume', admin)).body).toMatchObject({ paused: false, speed: 7 });
+    } finally {
+      await running.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('stops after a restart', () => {
   it('a GTT stop still triggers on a trade at its price, and a scheduled one starts once, both as before the restart', async () => {
     const v = await startTestVenue();

@@ -32,26 +32,22 @@ export function registerSimControls(app: FastifyInstance, sim: MarketSimulator, 
 
   app.post('/sim/pause', (request) => {
     requireAdmin(request, 'trade');
-    sim.pause();
-    return Promise.resolve(sim.status());
+    return sim.pause().then(() => sim.status());
   });
 
   app.post('/sim/resume', (request) => {
     requireAdmin(request, 'trade');
-    sim.resume();
-    return Promise.resolve(sim.status());
+    return sim.resume().then(() => sim.status());
   });
 
   app.post('/sim/speed', (request) => {
     requireAdmin(request, 'trade');
-    sim.setSpeed(parse(SpeedBody, request.body).speed);
-    return Promise.resolve(sim.status());
+    return sim.setSpeed(parse(SpeedBody, request.body).speed).then(() => sim.status());
   });
 
   app.post('/sim/volatility', (request) => {
     requireAdmin(request, 'trade');
-    sim.setVolatility(parse(VolatilityBody, request.body).volatility);
-    return Promise.resolve(sim.status());
+    return sim.setVolatility(parse(VolatilityBody, request.body).volatility).then(() => sim.status());
   });
 
   app.post('/sim/reference-price', (request) => {

@@ -112,8 +112,11 @@ export class MarketSimulator {
     this.seed = options.seed;
     this.rng = new SeededRandom(options.seed);
     this.entry = new OrderEntry(venue.exchange, venue.now);
-    if (options.speed !== undefined) this.setSpeed(options.speed);
-    if (options.volatility !== undefined) this.setVolatility(options.volatility);
+    // The trader's controls of an earlier run first (a paused market stays paused), then what this start asks.
+    const saved = readControls(venue.store.getMeta(SIM_CONTROLS_META_KEY));
+    this.paused = saved.paused ?? false;
+    this.speed = checkedSpeed(options.speed ?? saved.speed ?? DEFAULT_SIM_SPEED);
+    this.volatility = checkedVolatility(options.volatility ?? saved.volatility ?? DEFAULT_SIM_VOLATILITY);
     for (const market of venue.exchange.markets.values()) {
       const upper = Math.min(Math.floor(market.rules.maxTicks / 2), MAX_REFERENCE_TICKS);
       this.references.set(market.id, new ReferencePrice(startingReference(market), Math.min(MIN_REFERENCE_TICKS, upper), upper));
@@ -166,26 +169,35 @@ export class MarketSimulator {
     await this.inFlight;
   }
 
-  pause(): void {
+  /**
+   * The controls below take effect at once and resolve once they are durable, so they survive a restart: a
+   * market the trader paused does not start trading against their resting orders when the venue comes back.
+   */
+  pause(): Promise<void> {
     this.paused = true;
+    return this.saveControls();
   }
 
-  resume(): void {
+  resume(): Promise<void> {
     this.paused = false;
+    return this.saveControls();
   }
 
-  setSpeed(speed: number): void {
-    if (!(speed >= SIM_SPEED_MIN && speed <= SIM_SPEED_MAX)) {
-      throw apiError('E0110_ValueOutOfRange', `speed: must be between ${SIM_SPEED_MIN} and ${SIM_SPEED_MAX}`);
-    }
-    this.speed = speed;
+  /** Throws E0110 at once, changing nothing, outside SIM_SPEED_MIN..SIM_SPEED_MAX. */
+  setSpeed(speed: number): Promise<void> {
+    this.speed = checkedSpeed(speed);
+    return this.saveControls();
   }
 
-  setVolatility(volatility: number): void {
-    if (!(volatility >= SIM_VOLATILITY_MIN && volatility <= SIM_VOLATILITY_MAX)) {
-      throw apiError('E0110_ValueOutOfRange', `volatility: must be between ${SIM_VOLATILITY_MIN} and ${SIM_VOLATILITY_MAX}`);
-    }
-    this.volatility = volatility;
+  /** Throws E0110 at once, changing nothing, outside SIM_VOLATILITY_MIN..SIM_VOLATILITY_MAX. */
+  setVolatility(volatility: number): Promise<void> {
+    this.volatility = checkedVolatility(volatility);
+    return this.saveControls();
+  }
+
+  private saveControls(): Promise<void> {
+    const controls: SavedControls = { paused: this.paused, speed: this.speed, volatility: this.volatility };
+    return this.venue.store.commit({ meta: { [SIM_CONTROLS_META_KEY]: JSON.stringify(controls) } });
   }
 
   /** Move a product's reference price to `price` (a decimal string on its price increment); quotes follow on the next step. */
@@ -332,4 +344,45 @@ function clipAtoms(quoteAsset: string): bigint {
   const atoms = toAtoms(local, asset.decimals);
   if (isReason(atoms)) throw new Error(`products.ts: local user balance of ${quoteAsset}: ${atoms.reason}`);
   return (atoms * CLIP_PERCENT_OF_LOCAL_BALANCE) / 100n;
+}
+
+/** Where the trader's simulator controls are kept between runs. */
+export const SIM_CONTROLS_META_KEY = 'sim.controls';
+
+interface SavedControls {
+  paused?: boolean;
+  speed?: number;
+  volatility?: number;
+}
+
+/** What an earlier run saved; a value that is missing, or not one this build would set, is left to the default. */
+function readControls(text: string | undefined): SavedControls {
+  if (text === undefined) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return {};
+  }
+  if (typeof value !== 'object' || value === null) return {};
+  const { paused, speed, volatility } = value as Record<string, unknown>;
+  return {
+    ...(typeof paused === 'boolean' && { paused }),
+    ...(typeof speed === 'number' && speed >= SIM_SPEED_MIN && speed <= SIM_SPEED_MAX && { speed }),
+    ...(typeof volatility === 'number' && volatility >= SIM_VOLATILITY_MIN && volatility <= SIM_VOLATILITY_MAX && { volatility }),
+  };
+}
+
+function checkedSpeed(speed: number): number {
+  if (!(speed >= SIM_SPEED_MIN && speed <= SIM_SPEED_MAX)) {
+    throw apiError('E0110_ValueOutOfRange', `speed: must be between ${SIM_SPEED_MIN} and ${SIM_SPEED_MAX}`);
+  }
+  return speed;
+}
+
+function checkedVolatility(volatility: number): number {
+  if (!(volatility >= SIM_VOLATILITY_MIN && volatility <= SIM_VOLATILITY_MAX)) {
+    throw apiError('E0110_ValueOutOfRange', `volatility: must be between ${SIM_VOLATILITY_MIN} and ${SIM_VOLATILITY_MAX}`);
+  }
+  return volatility;
 }

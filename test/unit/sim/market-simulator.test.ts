@@ -217,13 +217,13 @@ describe('controls', () => {
   it('pause stops all activity and resume brings it back', async () => {
     const v = await simulated({ seed: 3 });
     await v.run(50);
-    v.sim.pause();
+    await v.sim.pause();
     const before = { status: v.sim.status(), events: v.orderEvents(), trades: v.trades.length };
     await v.run(100);
     expect(v.sim.status()).toEqual({ ...before.status, paused: true });
     expect(v.orderEvents()).toBe(before.events);
     expect(v.trades.length).toBe(before.trades);
-    v.sim.resume();
+    await v.sim.resume();
     await v.run(50);
     expect(v.sim.status().paused).toBe(false);
     expect(v.orderEvents()).toBeGreaterThan(before.events);
@@ -247,9 +247,9 @@ describe('controls', () => {
 
   it('refuses a reference price off the increments, out of range or for an unknown product', async () => {
     const v = await simulated({ seed: 1 });
-    const refOf = (work: () => void): string => {
+    const refOf = (work: () => unknown): string => {
       try {
-        work();
+        void work();
       } catch (err) {
         if (err instanceof ApiError) return err.ref;
         throw err;
@@ -276,7 +276,7 @@ describe('controls', () => {
     await v.run(20);
     const calm = averageSpreadBp(v, 'ETH-VND');
     await v.run(100, 100, calm);
-    v.sim.setVolatility(8);
+    await v.sim.setVolatility(8);
     await v.run(20);
     const wild = averageSpreadBp(v, 'ETH-VND');
     await v.run(100, 100, wild);

@@ -117,7 +117,7 @@ describe('the simulated reference price', () => {
       return moves;
     };
     const calm = await logMoves(200);
-    v.sim.setVolatility(2);
+    await v.sim.setVolatility(2);
     const wild = await logMoves(200);
     expect(v.sim.status().errors).toBe(0);
 
