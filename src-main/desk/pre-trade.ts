@@ -38,15 +38,20 @@ export function preTradeIssues(order: PlaceOrderRequest, context: PreTradeContex
   }
   if (order.override_checks === true) return issues;
 
-  const reference = positive(context.market.price);
+  const market = positive(context.market.price);
+  // A stop's limit takes effect once the last trade reaches its trigger: that is what it is far from or near,
+  // and a stop-loss some way off the market is routine.
+  const trigger = order.type === 'STOP' ? positive(order.stop_trigger_price) : undefined;
+  const reference = trigger ?? market;
   const limit = positive(order.limit_price);
   const maxDeviation = positive(context.settings.maxDeviationPercent);
   if (reference !== undefined && limit !== undefined && maxDeviation !== undefined) {
     const deviation = limit.minus(reference).abs().div(reference).times(100);
     if (deviation.greaterThan(maxDeviation)) {
+      const from = trigger === undefined ? `the market (${reference.toString()})` : `its stop trigger (${reference.toString()})`;
       issues.push({
         check: 'price_deviation',
-        message: `limit ${order.limit_price ?? ''} is ${deviation.toDecimalPlaces(2).toString()}% from the market (${reference.toString()}); the limit is ${maxDeviation.toString()}%`,
+        message: `limit ${order.limit_price ?? ''} is ${deviation.toDecimalPlaces(2).toString()}% from ${from}; the limit is ${maxDeviation.toString()}%`,
       });
     }
   }
@@ -64,7 +69,7 @@ export function preTradeIssues(order: PlaceOrderRequest, context: PreTradeContex
   return issues;
 }
 
-/** In the quote asset: the quote size when the order names one, else size times its limit (or the market). */
+/** In the quote asset: the quote size when the order names one, else size times its limit (or a stop's trigger, or the market). */
 function notionalOf(order: PlaceOrderRequest, reference: Decimal | undefined): Decimal | undefined {
   const quote = positive(order.exact_quote_size) ?? positive(order.quote_size);
   if (quote !== undefined) return quote;

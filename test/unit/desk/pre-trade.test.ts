@@ -29,6 +29,19 @@ describe('pre-trade checks', () => {
     expect(preTradeIssues({ product_id: 'BTC-VND', side: 'BUY', type: 'MARKET', base_size: '1' }, context()).map((i) => i.check)).toEqual(['max_notional']);
   });
 
+  it('measures a stop\'s limit from its trigger, and a stop-market\'s notional at its trigger', () => {
+    const stop = { product_id: 'BTC-VND', side: 'SELL' as const, type: 'STOP' as const, order_stop_type: 'STOP_LOSS' as const, base_size: '0.01' };
+    // A stop-loss 10% under the market with its limit 0.56% under the trigger: routine, not far from anything.
+    expect(preTradeIssues({ ...stop, stop_trigger_price: '2250000000', limit_price: '2237500000' }, context())).toEqual([]);
+    // A limit 20% from its own trigger is the slip of a finger, wherever the market is.
+    const far = preTradeIssues({ ...stop, stop_trigger_price: '2250000000', limit_price: '1800000000' }, context());
+    expect(far.map((i) => i.check)).toEqual(['price_deviation']);
+    expect(far[0]?.message).toMatch(/from its stop trigger \(2250000000\)/);
+    // A stop-market buy trades about its trigger: 0.04 at 3,000,000,000 is 120,000,000, over the limit.
+    const buy = { ...stop, side: 'BUY' as const, base_size: '0.04', stop_trigger_price: '3000000000' };
+    expect(preTradeIssues(buy, context()).map((i) => i.check)).toEqual(['max_notional']);
+  });
+
   it('asks for confirmation where the environment confirms orders, and an override does not skip it', () => {
     const order = { product_id: 'BTC-VND', side: 'BUY' as const, limit_price: '1', base_size: '1000', override_checks: true };
     expect(preTradeIssues(order, context({ confirmOrders: true })).map((i) => i.check)).toEqual(['confirmation']);
