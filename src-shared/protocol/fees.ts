@@ -1,8 +1,10 @@
 /**
- * Fee arithmetic. Rates are integers in parts per million (RATE_SCALE). A fee is rounded down to the atom:
- * floor(a) + floor(b) <= floor(a + b), so the fees of an order's partial fills never exceed the fee its hold
- * reserved for the whole order, and a hold always covers what remains.
+ * Fee arithmetic and the holds it sizes, shared by the venue, which charges and locks them, and the order
+ * ticket, which checks before sending that the trader has what the venue will lock. Rates are integers in parts
+ * per million. A fee is rounded down to the atom: floor(a) + floor(b) <= floor(a + b), so the fees of an order's
+ * partial fills never exceed the fee its hold reserved for the whole order, and a hold always covers what remains.
  */
+import type { OrderType } from './vocabulary';
 const SCALE = 1_000_000n;
 
 export function feeOf(notional: bigint, ratePpm: number): bigint {
@@ -32,4 +34,33 @@ export function notionalReaching(target: bigint, ratePpm: number): bigint {
   while (n > 0n && proceeds(n - 1n) >= target) n -= 1n;
   while (proceeds(n) < target) n += 1n;
   return n;
+}
+
+/** A stop-market buy holds this percent of its notional at the trigger (plus the taker fee): the market may gap past it. */
+export const STOP_MARKET_BUY_RESERVE_PERCENT = 110n;
+
+/** What of a buy decides its hold, in the venue's units (price ticks, size lots, quote atoms). */
+export interface BuyOrder {
+  readonly type: OrderType;
+  readonly limitTicks: number;
+  readonly lots: number;
+  readonly stopTriggerTicks: number;
+  /** A market buy's quote amount, or an exact-quote order's exact amount: fees included in either. */
+  readonly quoteAtoms: bigint;
+  readonly exactQuote: boolean;
+  readonly makerRatePpm: number;
+  readonly takerRatePpm: number;
+}
+
+/**
+ * The quote atoms the venue locks when it accepts a buy; 'book' when that is what walking the book costs at that
+ * moment (a market buy of a base size), 'per-slice' for an uncapped TWAP, which holds slice by slice. A buy that
+ * may rest is held at the larger fee rate: it may trade as maker or taker.
+ */
+export function buyHold(order: BuyOrder, notional: (ticks: number, lots: number) => bigint): bigint | 'book' | 'per-slice' {
+  if (order.exactQuote || (order.type === 'MARKET' && order.lots === 0)) return order.quoteAtoms;
+  if (order.type === 'TWAP' && order.limitTicks === 0) return 'per-slice';
+  if (order.limitTicks > 0) return costWithFee(notional(order.limitTicks, order.lots), Math.max(order.makerRatePpm, order.takerRatePpm));
+  if (order.type === 'STOP') return costWithFee((notional(order.stopTriggerTicks, order.lots) * STOP_MARKET_BUY_RESERVE_PERCENT) / 100n, order.takerRatePpm);
+  return 'book';
 }

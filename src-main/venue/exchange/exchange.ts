@@ -12,7 +12,7 @@ import { PRODUCTS, findAsset } from '../../../src-shared/protocol/products';
 import { productRules } from '../../../src-shared/protocol/product-rules';
 import type { NewOrderRequest } from '../../../src-shared/protocol/orders';
 import type { Fill, MatchResult } from '../engine';
-import { costWithFee, feeOf, notionalReaching, notionalWithin } from '../ledger/fees';
+import { buyHold, costWithFee, feeOf, notionalReaching, notionalWithin } from '../../../src-shared/protocol/fees';
 import { Ledger } from '../ledger/ledger';
 import type { ChangeSet, DoneReason, OrderRow, TradeRow, UserRow } from '../store';
 import { holdRatePpm, type LiveOrder } from './live-order';
@@ -27,8 +27,6 @@ export const MAX_ASSET_ATOMS = 2n ** 63n - 1n;
 /** Meta key of every account's starting funds, which /sim/reset restores. */
 export const STARTING_BALANCES_KEY = 'starting-balances';
 
-/** A stop-market buy reserves this share of trigger price × size (plus fee) and pays no more once triggered. */
-const STOP_MARKET_BUY_RESERVE_PERCENT = 110n;
 /** TWAP slices about once a second (see planTwap). */
 const TWAP_INTERVAL_NS = 1_000_000_000n;
 
@@ -504,19 +502,14 @@ export class Exchange {
       else {
         amount = market.baseAtoms(this.lotsToRaise(order));
       }
-    } else if (order.exactQuote || (order.row.type === 'MARKET' && order.lots === 0)) {
-      amount = order.quoteAtoms;
-    } else if (order.row.type === 'TWAP' && order.limitTicks === 0) {
-      amount = 0n; // an uncapped TWAP buy reserves slice by slice
-    } else if (order.limitTicks > 0) {
-      amount = costWithFee(market.notional(order.limitTicks, order.lots), holdRatePpm(order));
-    } else if (order.row.type === 'STOP') {
-      const notional = (market.notional(order.stopTriggerTicks, order.lots) * STOP_MARKET_BUY_RESERVE_PERCENT) / 100n;
-      amount = costWithFee(notional, order.takerRatePpm);
     } else {
-      // A market buy of a base size: what walking the book for it costs right now.
-      const estimate = market.book.estimate('BUY', 0, order.lots, Number.POSITIVE_INFINITY, order.owner, order.stp);
-      amount = costWithFee(BigInt(estimate.notional), order.takerRatePpm);
+      const hold = buyHold({ ...order, type: order.row.type }, (ticks, lots) => market.notional(ticks, lots));
+      if (hold === 'per-slice') amount = 0n;
+      else if (hold === 'book') {
+        // A market buy of a base size: what walking the book for it costs right now.
+        const estimate = market.book.estimate('BUY', 0, order.lots, Number.POSITIVE_INFINITY, order.owner, order.stp);
+        amount = costWithFee(BigInt(estimate.notional), order.takerRatePpm);
+      } else amount = hold;
     }
     if (!this.ledger.hold(order.row.userId, order.row.holdAsset, amount)) return false;
     order.hold = amount;

@@ -7,6 +7,7 @@ import type { PlaceOrderRequest } from '../../../src-shared/ipc/contract';
 import { ApiError } from '../../../src-shared/errors/api-error';
 import { formatAtoms, formatUnits, isReason, parseRate, toAtoms, toUnits } from '../../../src-shared/protocol/decimal';
 import { parseCreateOrder, type NewOrderRequest } from '../../../src-shared/protocol/orders';
+import { buyHold, costWithFee, notionalReaching } from '../../../src-shared/protocol/fees';
 import { notionalAtoms, productRules, type ProductRules } from '../../../src-shared/protocol/product-rules';
 import type { AssetBalance, BookLevel } from '../../../src-shared/protocol/records';
 import type { OrderSide, OrderType, StopType, TimeInForce } from '../../../src-shared/protocol/vocabulary';
@@ -211,6 +212,45 @@ function reference(order: NewOrderRequest, ctx: TicketContext, rules: ProductRul
   return walked === undefined ? undefined : { notional: walked, fromBook: true };
 }
 
+function rateOf(text: string): number {
+  const value = parseRate(text);
+  return isReason(value) ? 0 : value;
+}
+
+/** Quote atoms the venue will hold for a buy; undefined when it cannot be known before (a thin book, TWAP slices). */
+function quoteHold(order: NewOrderRequest, ctx: TicketContext, rules: ProductRules, ref: ReturnType<typeof reference>): bigint | undefined {
+  const exactQuote = order.exactQuoteAtoms > 0n;
+  const takerRatePpm = rateOf(ctx.takerFeeRate);
+  const hold = buyHold(
+    { ...order, lots: order.baseLots, quoteAtoms: exactQuote ? order.exactQuoteAtoms : order.quoteAtoms, exactQuote, makerRatePpm: rateOf(ctx.makerFeeRate), takerRatePpm },
+    (ticks, lots) => BigInt(notionalAtoms(rules, ticks, lots)),
+  );
+  if (hold === 'per-slice') return undefined;
+  if (hold === 'book') return ref?.fromBook === true ? costWithFee(ref.notional, takerRatePpm) : undefined;
+  return hold;
+}
+
+/** Base atoms the venue will hold for a sell: its size, or for a quote amount the lots the bids take to raise it. */
+function sellHold(order: NewOrderRequest, ctx: TicketContext, rules: ProductRules): bigint | undefined {
+  let lots = order.baseLots;
+  if (lots === 0) {
+    const target = notionalReaching(order.quoteAtoms, rateOf(ctx.takerFeeRate));
+    let raised = 0n;
+    for (const level of ctx.bids) {
+      if (raised >= target) break;
+      const ticks = toUnits(level.price, rules.spec.priceIncrement);
+      const size = toUnits(level.size, rules.spec.sizeIncrement);
+      if (isReason(ticks) || isReason(size)) continue;
+      const perLot = BigInt(notionalAtoms(rules, ticks, 1));
+      const take = Math.min(size, Number((target - raised + perLot - 1n) / perLot));
+      lots += take;
+      raised += perLot * BigInt(take);
+    }
+  }
+  const atoms = toAtoms(formatUnits(lots, rules.spec.sizeIncrement), rules.base.decimals);
+  return isReason(atoms) ? undefined : atoms;
+}
+
 export function checkTicket(form: TicketForm, ctx: TicketContext): TicketCheck {
   const rules = productRules(form.productId);
   if (rules === undefined) return { errors: { type: `unknown product ${form.productId}` } };
@@ -254,19 +294,14 @@ export function checkTicket(form: TicketForm, ctx: TicketContext): TicketCheck {
     };
   }
 
-  if (parsed.side === 'SELL' && parsed.baseLots > 0) {
-    const free = freeAtoms(ctx.balances, base);
-    const need = toAtoms(formatUnits(parsed.baseLots, rules.spec.sizeIncrement), base.decimals);
-    if (free !== undefined && !isReason(need) && need > free) {
-      return { errors: { balance: `needs ${formatAtoms(need, base.decimals)} ${base.id}, ${formatAtoms(free, base.decimals)} ${base.id} free` }, ...(estimate && { estimate }) };
-    }
-  }
-  if (parsed.side === 'BUY' && estimate !== undefined) {
-    const free = freeAtoms(ctx.balances, quote);
-    const need = toAtoms(estimate.total, quote.decimals);
-    if (free !== undefined && !isReason(need) && need > free) {
-      return { errors: { balance: `needs about ${estimate.total} ${quote.id}, ${formatAtoms(free, quote.decimals)} ${quote.id} free` }, estimate };
-    }
+  // What the venue will lock, by its own rule (fees.ts): a check stricter than the venue refuses orders it takes,
+  // a looser one sends orders it rejects.
+  const asset = parsed.side === 'SELL' ? base : quote;
+  const free = freeAtoms(ctx.balances, asset);
+  const need = parsed.side === 'SELL' ? sellHold(parsed, ctx, rules) : quoteHold(parsed, ctx, rules, ref);
+  if (free !== undefined && need !== undefined && need > free) {
+    const balance = `needs ${formatAtoms(need, asset.decimals)} ${asset.id} held, ${formatAtoms(free, asset.decimals)} ${asset.id} free`;
+    return { errors: { balance }, ...(estimate && { estimate }) };
   }
   return { request: body, errors: {}, ...(estimate && { estimate }) };
 }

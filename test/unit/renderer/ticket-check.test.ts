@@ -93,6 +93,20 @@ describe('order ticket checks', () => {
     expect(checkTicket(limit({ pricedFor: 'BTC-VND' }), ctx).request).toBeDefined();
   });
 
+  it('checks the balance the venue will hold, by its rule, not the cost at the best case', () => {
+    const poor = { ...ctx, balances: [{ asset: 'VND', balance: '2493000000', free: '2493000000', locked: '0' }, { asset: 'BTC', balance: '0', free: '0', locked: '0' }] };
+    // A stop-market buy holds 110% of its notional at the trigger, with the taker fee: 0.88 × 2.75e9 is 2.42e9
+    // with fee, but the venue locks 2,662,000,000 and its fee, 2,667,324,000.
+    const stop = checkTicket({ ...EMPTY_TICKET, type: 'STOP', stopType: 'STOP_LOSS', stopTrigger: '2750000000', price: '', size: '0.88' }, poor);
+    expect(stop.errors.balance).toBe('needs 2667324000 VND held, 2493000000 VND free');
+    // A post-only buy may still trade as taker once it rests, so it is held at the larger rate: 2,494,980,000.
+    expect(checkTicket(limit({ price: '2490000000', size: '1', postOnly: true }), poor).errors.balance).toMatch(/^needs 2494980000 VND held/);
+    expect(checkTicket(limit({ price: '2480000000', size: '1', postOnly: true }), poor).errors).toEqual({});
+    // A sell for a quote amount holds the lots the bids take to raise it after fee: 5 of 249,999 VND each.
+    const quoteSell = checkTicket({ ...EMPTY_TICKET, type: 'MARKET', side: 'SELL', sizeMode: 'quote', size: '1000000' }, poor);
+    expect(quoteSell.errors.balance).toBe('needs 0.0005 BTC held, 0 BTC free');
+  });
+
   it('lets a quote-sized market buy spend the whole free balance', () => {
     const check = checkTicket({ ...EMPTY_TICKET, type: 'MARKET', sizeMode: 'quote', size: '1000000000' }, ctx);
     expect(check.errors).toEqual({});
