@@ -69,6 +69,7 @@ export async function startVenue(options: StartVenueOptions): Promise<RunningVen
     } else {
       await venue.run(() => withdrawSimulatedQuotes(venue.exchange, venue.store.getMeta(SIM_ROSTER_META_KEY)));
     }
+    await catchUp(venue);
   } catch (err) {
     // Closed, so the folder is free for the next try in this process (its lock goes with the venue).
     await simulator?.stop();
@@ -132,3 +133,20 @@ export async function startVenue(options: StartVenueOptions): Promise<RunningVen
   });
   return { venue, baseUrl, wsUrl, port, close };
 }
+
+/**
+ * What fell due while the venue was down (expiries, then scheduled starts, stops and TWAP slices) runs once the
+ * last run's simulated quotes are off the book (they priced a market that has moved on) and before anyone can
+ * trade: the clock only starts after the venue listens. A fault in one order ends that order (E0901), as the
+ * clock's ticks do; a commit that fails fails the start.
+ */
+export async function catchUp(venue: Venue): Promise<void> {
+  await venue.run(() => {
+    try {
+      venue.exchange.tick();
+    } catch {
+      // The order at fault is ended; the others ran.
+    }
+  });
+}
+

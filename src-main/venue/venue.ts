@@ -93,9 +93,6 @@ export class Venue {
     const venue = new Venue(options);
     try {
       if (venue.fresh) await venue.createLocalUser();
-      // What fell due while the venue was down (expiries, scheduled starts, TWAP slices) runs before anything
-      // can trade with it: the server's clock only starts after it listens, and the simulator quotes before that.
-      else await venue.run(() => venue.exchange.tick());
     } catch (err) {
       await venue.close().catch(() => undefined);
       throw err;

@@ -1,35 +1,40 @@
 // Orders the clock moves on, across a stop and start on the same folder while time went on: what fell due while
-// the venue was down happens before anything can trade with it, and a TWAP does not make up its missed slices
-// in a burst. The venue's clock is the test's, so nothing here waits on real time.
+// the venue was down happens before anything can trade with it (and after the last run's simulated quotes are
+// gone), and a TWAP does not make up its missed slices in a burst. The venue's clock is the test's, so nothing
+// here waits on real time but the simulator's first quotes.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src-shared/errors/api-error';
 import { parseCreateOrder } from '../../src-shared/protocol/orders';
-import { Venue } from '../../src-main/venue/venue';
 import type { OrderEvent } from '../../src-main/venue/exchange/exchange';
+import { startVenue, type RunningVenue } from '../../src-main/venue/server';
+import type { Venue } from '../../src-main/venue/venue';
+import { eventually } from './eventually';
 
 const SECOND = 1_000_000_000n;
 const PRICE = 2_500_000_000;
 let clock = BigInt(Date.now()) * 1_000_000n;
 const dirs: string[] = [];
-const open: Venue[] = [];
+const running = new Map<Venue, RunningVenue>();
 
 afterEach(async () => {
-  for (const venue of open.splice(0)) await venue.close();
+  for (const server of running.values()) await server.close();
+  running.clear();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-async function openVenue(dir: string): Promise<Venue> {
-  const venue = await Venue.open({ dataDir: dir, now: () => clock });
-  open.push(venue);
-  return venue;
+/** The venue as `npm run venue` starts it (its clock the test's), on this folder. */
+async function openVenue(dir: string, simulate = false): Promise<Venue> {
+  const server = await startVenue({ port: 0, dataDir: dir, now: () => clock, simulate });
+  running.set(server.venue, server);
+  return server.venue;
 }
 
 async function closeVenue(venue: Venue): Promise<void> {
-  open.splice(open.indexOf(venue), 1);
-  await venue.close();
+  await running.get(venue)?.close();
+  running.delete(venue);
 }
 
 async function freshVenue(): Promise<{ dir: string; venue: Venue; maker: string; taker: string }> {
@@ -106,6 +111,23 @@ describe('a venue started again after time went on', () => {
     // The first trade after the start is through the trigger: the stop sells into the bid.
     await place(venue, maker, { type: 'MARKET', side: 'SELL', limit_price: '0', base_size: '0.001', time_in_force: 'IOC' });
     expect(statusOf(venue, maker, stop)).toBe('DONE FILLED');
+  });
+
+  it('takes the last run\'s simulated quotes off before an order that fell due starts: they priced an old market', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nova-timed-restart-'));
+    dirs.push(dir);
+    let venue = await openVenue(dir, true);
+    const market = venue.exchange.markets.get('BTC-VND');
+    const bestAsk = await eventually(() => market?.book.depth('SELL', 1)[0], 'a simulated ask');
+    const local = venue.localCredentials()?.user_id ?? '';
+    const buy = await place(venue, local, { side: 'BUY', limit_price: market?.price(bestAsk.priceTicks) ?? '', base_size: '0.0001', scheduled_at: String(clock + SECOND) });
+    expect(statusOf(venue, local, buy)).toBe('SCHEDULED');
+    await closeVenue(venue);
+
+    clock += 5n * SECOND;
+    venue = await openVenue(dir);
+    expect(statusOf(venue, local, buy)).toBe('ACTIVE');
+    expect(venue.store.tradesOfOrders([buy])).toEqual([]);
   });
 
   it('spreads what a TWAP has left over what is left of its window, not in a burst of missed slices', async () => {
