@@ -100,15 +100,25 @@ export async function loadEverything(): Promise<void> {
 export async function loadSavedLayout(name: string, deskProductId?: string): Promise<void> {
   const start = useDesk.getState();
   if (deskProductId !== undefined) start.setLayout({ ...start.layout, productId: deskProductId });
-  const chosen = useDesk.getState().layout.productId;
+  const toldBefore = deskProductsTold;
   const saved = await call('layouts.load', { name }).catch(() => undefined);
   const s = useDesk.getState();
   if (saved !== undefined) {
     const layout = readLayout(saved);
-    const told = s.layout.productId !== chosen;
+    // Counted, not compared: told the product the store already held, the window must still keep it.
+    const told = deskProductsTold !== toldBefore;
     s.setLayout({ ...layout, productId: deskProductId !== undefined || told ? s.layout.productId : layout.productId });
   }
   s.layoutRead();
+}
+
+let deskProductsTold = 0;
+
+/** The workspace told this (popped-out) window the desk product it shows: it is newer than any saved layout. */
+export function followDeskProduct(productId: string): void {
+  deskProductsTold += 1;
+  const s = useDesk.getState();
+  s.setLayout({ ...s.layout, productId });
 }
 
 function every(ms: number, work: () => Promise<void>): () => void {

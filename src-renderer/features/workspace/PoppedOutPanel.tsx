@@ -1,6 +1,7 @@
 // A panel in its own window: linked to a product or following the desk's, and able to go back into the workspace.
 import { useEffect, useMemo, useState } from 'react';
 import { useDesk } from '../../stores/desk-store';
+import { followDeskProduct } from '../../stores/feed';
 import { PANEL_TITLES } from '../../stores/layout-slice';
 import { NoticesBar } from '../errors/NoticesBar';
 import { PanelView } from './PanelView';
@@ -17,9 +18,7 @@ export function PoppedOutPanel(props: { target: PopOutTarget }): React.JSX.Eleme
       workspaceChannel((m) => {
         if (m.type === 'roll-call') channel.post({ type: 'popped', id: target.id });
         // Followed here too when this panel follows the desk product.
-        if (m.type !== 'desk-product') return;
-        const s = useDesk.getState();
-        s.setLayout({ ...s.layout, productId: m.productId });
+        if (m.type === 'desk-product') followDeskProduct(m.productId);
       }),
     [],
   );

@@ -88,7 +88,7 @@ describe('the store after an environment switch', () => {
 
   it('keeps a desk product the window opened on, or was told of while its saved layout was read, over the saved one', async () => {
     const { useDesk } = await import('../../../src-renderer/stores/desk-store');
-    const { loadSavedLayout } = await import('../../../src-renderer/stores/feed');
+    const { followDeskProduct, loadSavedLayout } = await import('../../../src-renderer/stores/feed');
     const saved = { version: 1, productId: 'BTC-VND', panels: [{ id: 'ladder', kind: 'ladder', width: 1, height: 2 }] };
     answers['layouts.load'] = () => saved;
     env = 'development'; // answers in 300 ms
@@ -101,10 +101,20 @@ describe('the store after an environment switch', () => {
 
     const reading = loadSavedLayout('workspace', 'ETH-VND');
     await sleep(100);
-    const s = useDesk.getState();
-    s.setLayout({ ...s.layout, productId: 'SOL-VND' });
+    followDeskProduct('SOL-VND');
     await reading;
     expect(useDesk.getState().layout.productId).toBe('SOL-VND');
+
+    // A reloaded pop-out (no product in its address) told, during the read, the product its store already shows:
+    // the saved layout, older (its save was still pending), does not win.
+    answers['layouts.load'] = () => ({ ...saved, productId: 'ETH-VND' });
+    const s = useDesk.getState();
+    s.setLayout({ ...s.layout, productId: 'BTC-VND' });
+    const reloading = loadSavedLayout('workspace');
+    await sleep(100);
+    followDeskProduct('BTC-VND');
+    await reloading;
+    expect(useDesk.getState().layout.productId).toBe('BTC-VND');
     env = 'local';
   });
 });
