@@ -52,15 +52,19 @@ export interface BuyOrder {
   readonly takerRatePpm: number;
 }
 
+/** Rate the hold of a buy that may rest is sized with: it may trade as taker or maker, so the larger. */
+export function holdRatePpm(rates: { readonly makerRatePpm: number; readonly takerRatePpm: number }): number {
+  return Math.max(rates.makerRatePpm, rates.takerRatePpm);
+}
+
 /**
  * The quote atoms the venue locks when it accepts a buy; 'book' when that is what walking the book costs at that
- * moment (a market buy of a base size), 'per-slice' for an uncapped TWAP, which holds slice by slice. A buy that
- * may rest is held at the larger fee rate: it may trade as maker or taker.
+ * moment (a market buy of a base size), 'per-slice' for an uncapped TWAP, which holds slice by slice.
  */
 export function buyHold(order: BuyOrder, notional: (ticks: number, lots: number) => bigint): bigint | 'book' | 'per-slice' {
   if (order.exactQuote || (order.type === 'MARKET' && order.lots === 0)) return order.quoteAtoms;
   if (order.type === 'TWAP' && order.limitTicks === 0) return 'per-slice';
-  if (order.limitTicks > 0) return costWithFee(notional(order.limitTicks, order.lots), Math.max(order.makerRatePpm, order.takerRatePpm));
+  if (order.limitTicks > 0) return costWithFee(notional(order.limitTicks, order.lots), holdRatePpm(order));
   if (order.type === 'STOP') return costWithFee((notional(order.stopTriggerTicks, order.lots) * STOP_MARKET_BUY_RESERVE_PERCENT) / 100n, order.takerRatePpm);
   return 'book';
 }

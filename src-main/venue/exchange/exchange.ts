@@ -12,10 +12,10 @@ import { PRODUCTS, findAsset } from '../../../src-shared/protocol/products';
 import { productRules } from '../../../src-shared/protocol/product-rules';
 import type { NewOrderRequest } from '../../../src-shared/protocol/orders';
 import type { Fill, MatchResult } from '../engine';
-import { buyHold, costWithFee, feeOf, notionalReaching, notionalWithin } from '../../../src-shared/protocol/fees';
+import { buyHold, costWithFee, feeOf, holdRatePpm, notionalReaching, notionalWithin } from '../../../src-shared/protocol/fees';
 import { Ledger } from '../ledger/ledger';
 import type { ChangeSet, DoneReason, OrderRow, TradeRow, UserRow } from '../store';
-import { holdRatePpm, type LiveOrder } from './live-order';
+import type { LiveOrder } from './live-order';
 import { Market, bookSequenceKey } from './market';
 
 /** The venue's own account, which fees are paid into so every asset's total is conserved. */

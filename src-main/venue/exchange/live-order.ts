@@ -37,8 +37,3 @@ export interface LiveOrder {
   trades: TradeRow[];
   twap: TwapPlan | undefined;
 }
-
-/** Rate the hold of a resting buy is sized with: the order may trade as taker or maker, so the larger. */
-export function holdRatePpm(order: LiveOrder): number {
-  return Math.max(order.makerRatePpm, order.takerRatePpm);
-}
