@@ -46,12 +46,16 @@ export const CLOSE_RATE_LIMIT = 1008;
 
 /** The 7.4 text for an invalid field: which field decides it. */
 function fieldMessage(description: string): string | undefined {
-  const field = description.split(':')[0] ?? '';
-  if (field === 'product_id') return 'invalid product';
-  if (field === 'price' || field === 'limit_price' || field === 'stop_trigger_price') return 'invalid price';
-  if (field === 'size' || field === 'base_size' || field === 'quote_size' || field === 'exact_quote_size') return 'invalid size';
+  // The field or fields a description names: "size: ...", "size or quote_size: ...", "order_id, client_order_id: ...".
+  const fields = (description.split(':')[0] ?? '').split(/, | (?:or|and|×) /);
+  const names = (...wanted: string[]): boolean => fields.some((f) => wanted.includes(f));
   if (/minimum notional/.test(description)) return 'invalid size';
-  if (/order_id|client_order_id/.test(field) && /one of them is required|exactly one/.test(description)) return 'missing order id, client order id';
+  if (names('order_id', 'client_order_id') && /one of them is required|exactly one/.test(description)) return 'missing order id, client order id';
+  if (names('product_id')) return 'invalid product';
+  if (names('price', 'limit_price', 'stop_trigger_price')) return 'invalid price';
+  if (names('size', 'base_size', 'quote_size', 'exact_quote_size')) return 'invalid size';
+  // Only cancel_order has an order_id: one that cannot name an order names none.
+  if (names('order_id')) return 'order not found';
   return undefined;
 }
 
@@ -262,6 +266,8 @@ export function createWsApi(venue: Venue, orderLimit: RateLimiter, partial: Part
     const caller = keys.verifySignature(key, timestamp, signature, venue.now());
     if (caller instanceof ApiError) return fail(session, frame, caller);
     usedSignatures.set(signature, nowSeconds);
+    // Another user's key on the same connection starts afresh: the first user's orders are not the second's.
+    if (session.caller !== undefined && session.caller.userId !== caller.userId) unauthenticate(session);
     session.caller = caller;
     const requestId = (frame as { request_id?: unknown }).request_id;
     send(session, { channel: 'auth', type: 'authenticated', ...(typeof requestId === 'string' ? { request_id: requestId } : {}) });

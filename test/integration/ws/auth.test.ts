@@ -127,6 +127,25 @@ describe('auth', () => {
     expectErrorEvent(sub, 401);
   });
 
+  it('another user\'s auth on the same connection ends the first user\'s orders there', async () => {
+    const v = venue();
+    const [a, b] = [await v.newTrader(), await v.newTrader()];
+    const socket = await v.session(a);
+    await socket.request({ op: 'sub', channel: 'orders' });
+    const first = cid('a-first');
+    await createOrder(socket, limitData('buy', px(-500), '0.001', { client_order_id: first }), ['open']);
+    const again = await socket.request(authFrame(b.creds.key, b.creds.secret, nowSeconds() + 2));
+    expect(again).toMatchObject({ channel: 'auth', type: 'authenticated' });
+    // A cancels, on another connection, the order it made on this one: none of it reaches the connection that is
+    // now B's.
+    const other = await v.session(a);
+    await other.request({ op: 'sub', channel: 'orders' });
+    const from = socket.mark();
+    await other.request({ op: 'cancel_order', data: { client_order_id: first } }, (f) => f['type'] === 'update');
+    await socket.barrier();
+    expect(socket.frames.slice(from).filter((f) => f['channel'] === 'orders')).toEqual([]);
+  });
+
   it('a read-only key authenticates and reads, but create_order and cancel_order are 403 "read-only api key"', async () => {
     const v = venue();
     const trader = await v.newTrader();

@@ -54,6 +54,7 @@ describe('create_order refused before the engine: 400 with the listed message', 
     ['a size whose notional is below the minimum', { price: '10000', size: '0.0001' }],
     ['a market buy for a quote_size below the minimum', { type: 'market', price: undefined, size: undefined, quote_size: '9999' }],
     ['a quote_size with more decimals than VND has', { type: 'market', price: undefined, size: undefined, quote_size: '20000.5' }],
+    ['a market order with neither size nor quote_size', { type: 'market', price: undefined, size: undefined }],
   ])('%s is "invalid size"', async (_label, change) => {
     const socket = await trading(venue());
     await refused(socket, 'create_order', { ...limitData('buy', px(-10), '0.001'), ...change }, 400, 'invalid size');
@@ -123,10 +124,14 @@ describe('cancel_order errors', () => {
   it.each<[string, unknown]>([
     ['an order_id that is not a UUID', { order_id: 'not-a-uuid' }],
     ['an order_id that is a number', { order_id: 42 }],
-    ['data that is a string', 'all'],
-  ])('%s is 400', async (_label, data) => {
+  ])('%s is 400 "order not found": it names no order', async (_label, data) => {
     const socket = await trading(venue());
-    await refused(socket, 'cancel_order', data, 400);
+    await refused(socket, 'cancel_order', data, 400, 'order not found');
+  });
+
+  it('data that is a string is 400', async () => {
+    const socket = await trading(venue());
+    await refused(socket, 'cancel_order', 'all', 400);
   });
 
   it('an unknown order is 404 "order not found", by order_id and by client_order_id', async () => {
