@@ -559,7 +559,10 @@ export class Exchange {
   }
 
   private trigger(order: LiveOrder): void {
-    // A triggered stop joins the queue now: its time priority is the trigger, not its arrival.
+    // Triggered, a stop is an order at work again (its fills are not reported as a stop still waiting), and it
+    // joins the queue now: its time priority is the trigger, not its arrival. Both SUBMITTED and SCHEDULED count
+    // as pending in the user's figures.
+    order.row.status = 'SUBMITTED';
     this.bySeq.delete(order.row.seq);
     order.row.seq = ++this.seq;
     this.bySeq.set(order.row.seq, order);
@@ -609,7 +612,9 @@ export class Exchange {
     const restingLots = result.restingLots;
     if (fills.length > 0 || cancelledMakers.length > 0 || decreasedMakers.length > 0 || outcome === 'RESTED') market.touchBook();
 
-    for (const fill of fills) this.settle(order, fill);
+    // Each fill is reported as it happens; the last of an order that is not slicing is reported with the state
+    // the match leaves it in (open, filled, cancelled), below, rather than twice.
+    fills.forEach((fill, i) => this.settle(order, fill, slicing || i < fills.length - 1));
     // DECREASE_AND_CANCEL takes the same size off both orders without trading. An order it leaves at zero is
     // cancelled as it was; one that lives on is now smaller, and says so (base_size), so that its fills still
     // add up to its size when it fills.
@@ -631,9 +636,10 @@ export class Exchange {
     if (decreasedBy > 0 && !slicing && order.lots > 0 && outcome !== 'SELF_TRADE_CANCELLED') this.decrease(order, decreasedBy);
 
     if (slicing) {
-      // A slice that traded was reported by each fill (settle); one that did not still moved the plan.
+      // A slice that traded was reported by each fill (settle); one that did not changed only the plan, which
+      // is persisted and not reported: the trader sees nothing new.
       if (outcome === 'SELF_TRADE_CANCELLED') this.finish(order, 'CANCELED', 'E0204_SelfTradePrevented');
-      else if (fills.length === 0) this.changed(order);
+      else if (fills.length === 0) this.changedOrders.add(order);
     } else {
       switch (outcome) {
         case 'RESTED':
@@ -672,7 +678,7 @@ export class Exchange {
     return Number((notional + perTick - 1n) / perTick);
   }
 
-  private settle(taker: LiveOrder, fill: Fill): void {
+  private settle(taker: LiveOrder, fill: Fill, reportTaker: boolean): void {
     const maker = this.bySeq.get(fill.makerSeq);
     if (maker === undefined) throw new Error(`fill against unknown maker ${fill.makerSeq}`);
     const { market } = taker;
@@ -726,7 +732,8 @@ export class Exchange {
       this.changedUsers.add(user);
       // An order this fill completes is reported once, as filled, by finish(): never as partially filled.
       const completes = order === maker ? fill.makerDone : order.lots > 0 && order.filledLots >= order.lots;
-      if (!completes) this.changed(order);
+      if (order === taker && !reportTaker) this.changedOrders.add(order);
+      else if (!completes) this.changed(order);
     }
     if (fill.makerDone) {
       maker.row.restingLots = 0;

@@ -136,6 +136,69 @@ describe('an order’s life on the orders channel', () => {
   });
 });
 
+describe('one update per change, none twice', () => {
+  /** No two updates of an order in a row that say the same (updated_at aside). */
+  function repeats(updates: readonly WsOrder[]): string[] {
+    const text = updates.map(({ updated_at: _at, ...rest }) => JSON.stringify(rest));
+    return text.filter((t, i) => i > 0 && t === text[i - 1]);
+  }
+
+  it('a taker that fills in part and rests: pending, then partially_filled once', async () => {
+    const v = venue();
+    const [maker, trader] = [await v.newTrader(), await v.newTrader()];
+    await restOrder(v, maker, { side: 'SELL', limit_price: px(0), base_size: '0.001' });
+    const socket = await subscribed(v, trader);
+    const order = await createOrder(socket, limitData('buy', px(0), '0.003', { client_order_id: cid('rest') }), ['partially_filled']);
+    await socket.barrier();
+    expect(statuses(updatesOf(socket, order.id))).toEqual(['pending', 'partially_filled 0.001/0.003']);
+  });
+
+  it('a market buy for a quote amount that walks two levels: its last fill comes once, as filled', async () => {
+    const v = venue();
+    const [maker, trader] = [await v.newTrader(), await v.newTrader()];
+    await restOrder(v, maker, { side: 'SELL', limit_price: px(0), base_size: '0.001' });
+    await restOrder(v, maker, { side: 'SELL', limit_price: px(1), base_size: '0.001' });
+    const socket = await subscribed(v, trader);
+    const id = cid('quote');
+    const order = await createOrder(socket, { type: 'market', side: 'buy', product_id: BTC, quote_size: '4000000', client_order_id: id }, ['filled', 'cancelled']);
+    await socket.barrier();
+    const updates = updatesOf(socket, order.id);
+    expect(updates.map((u) => u.status)).toEqual(['pending', 'partially_filled', 'filled']);
+    expect(updates.at(-1)?.trades).toHaveLength(2);
+  });
+
+  it('a triggered stop that trades in part and rests is partially_filled, never a scheduled order with fills', async () => {
+    const v = venue();
+    const [a, b, trader] = [await v.newTrader(), await v.newTrader(), await v.newTrader()];
+    const socket = await subscribed(v, trader);
+    const stop = await createOrder(
+      socket,
+      limitData('buy', px(12), '0.003', { stop_trigger_price: px(10), order_stop_type: 'STOP_LOSS', client_order_id: cid('stop-part') }),
+      ['scheduled'],
+    );
+    await restOrder(v, a, { side: 'SELL', limit_price: px(11), base_size: '0.001' });
+    await restOrder(v, a, { side: 'SELL', limit_price: px(10), base_size: '0.001' });
+    await restOrder(v, b, { side: 'BUY', limit_price: px(10), base_size: '0.001' });
+    await orderUpdate(socket, stop.client_order_id, ['partially_filled']);
+    await socket.barrier();
+    expect(statuses(updatesOf(socket, stop.id))).toEqual(['pending', 'scheduled', 'partially_filled 0.001/0.003']);
+  });
+
+  it('a TWAP whose slices find nothing says nothing new until it expires', async () => {
+    const v = venue();
+    const trader = await v.newTrader();
+    const socket = await subscribed(v, trader);
+    const id = cid('twap-dry');
+    // TWAP is REST's alone (the WebSocket's types are limit and market); its updates reach the socket all the same.
+    await restOrder(v, trader, { type: 'TWAP', side: 'BUY', limit_price: px(-100), base_size: '0.003', expired_at: nanosText(2_500), client_order_id: id });
+    const expired = await orderUpdate(socket, id, ['expired'], 0);
+    await socket.barrier();
+    const updates = updatesOf(socket, expired.id);
+    expect(repeats(updates)).toEqual([]);
+    expect(updates.map((u) => u.status)).toEqual(['pending', 'open', 'expired']);
+  });
+});
+
 describe('who receives order updates', () => {
   it('every subscribed connection of the owner gets them; another user’s connection gets none', async () => {
     const v = venue();
