@@ -25,6 +25,7 @@ import {
   parseTradesQuery,
 } from '../../../src-shared/protocol/queries';
 import type { Caller, Scope } from '../accounts/key-ring';
+import { FEE_ACCOUNT_ID } from '../exchange/exchange';
 import type { LiveOrder } from '../exchange/live-order';
 import type { Market } from '../exchange/market';
 import type { OrderRow, TradeRow } from '../store';
@@ -427,6 +428,8 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
     return venue.run(() => {
       const user = exchange.user(body.userId);
       if (user === undefined) throw apiError('E0304_UserNotFound', `no user ${body.userId}`);
+      // Its balance is the fees charged, which /sim/reset empties: a deposit there would be neither.
+      if (body.userId === FEE_ACCOUNT_ID) throw apiError('E0101_InvalidArgument', 'user_id: the fee account holds the fees charged and takes no deposits');
       exchange.deposit(body.userId, body.assetId, body.atoms);
       return { account: accountRecord(user, exchange.ledger.balances(body.userId), exchange.orderCounts(body.userId)) };
     });

@@ -202,6 +202,12 @@ describe('POST /sim/deposit', () => {
     const reply = await v.call('POST', '/sim/deposit', { key: v.admin.creds, body: { user_id: 'f0f0f0f0-0000-4000-8000-000000000000', asset: 'VND', amount: '1' } });
     expectError(reply, 404, 'E0304_UserNotFound');
   });
+
+  it('is 400 E0101 for the fee account: its balance is the fees charged, which /sim/reset empties', async () => {
+    const v = venue();
+    const reply = await v.call('POST', '/sim/deposit', { key: v.admin.creds, body: { user_id: '00000000-0000-0000-0000-000000000000', asset: 'BTC', amount: '1' } });
+    expectError(reply, 400, 'E0101_InvalidArgument');
+  });
 });
 
 describe('conservation', () => {
