@@ -184,8 +184,12 @@ export function parseBulkCancelBody(body: unknown): BulkCancel | ApiError {
     if (by === 'order_ids' && !isUuid(id)) return invalid(`order_ids[${i}]: must be a UUID`);
     if (by === 'client_order_ids' && !isValidClientOrderId(id)) return invalidClientOrderId(`client_order_ids[${i}]`);
   }
-  const unique = [...new Set(by === 'order_ids' ? ids.map((id) => id.toLowerCase()) : ids)];
-  return { by, ids: unique };
+  // Duplicates are dropped as the venue compares them: order ids as UUIDs, client order ids case-insensitively
+  // (the first spelling is kept), so an order lands in one answer list, not two.
+  if (by === 'order_ids') return { by, ids: [...new Set(ids.map((id) => id.toLowerCase()))] };
+  const seen = new Map<string, string>();
+  for (const id of ids) if (!seen.has(id.toLowerCase())) seen.set(id.toLowerCase(), id);
+  return { by, ids: [...seen.values()] };
 }
 
 // ---- DELETE /api/v1/orders/active/all

@@ -187,9 +187,11 @@ describe('DELETE /api/v1/orders/active (bulk)', () => {
     const t = await trader(v);
     const a = await placeOrder(v, t, resting(1, { client_order_id: 'Bulk-One' }));
     const keep = await placeOrder(v, t, resting(2, { client_order_id: 'bulk-keep' }));
-    const reply = await bulk(v, t, { client_order_ids: ['bulk-one', 'bulk-none'] });
+    // The same id in two spellings names one order, which lands in one list.
+    const reply = await bulk(v, t, { client_order_ids: ['bulk-one', 'bulk-none', 'BULK-ONE'] });
     expect(reply.cancel_requested_orders).toEqual([{ id: a.order_id, client_order_id: 'Bulk-One' }]);
     expect(reply.not_opened_orders.map((r) => r.client_order_id)).toEqual(['bulk-none']);
+    expect(reply.already_cancel_requested_orders).toEqual([]);
     expect((await activeOrders(v, t)).map((o) => o.order_id)).toEqual([keep.order_id]);
   });
 
