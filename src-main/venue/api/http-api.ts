@@ -28,7 +28,7 @@ import type { Caller, Scope } from '../accounts/key-ring';
 import { FEE_ACCOUNT_ID } from '../exchange/exchange';
 import type { LiveOrder } from '../exchange/live-order';
 import type { Market } from '../exchange/market';
-import type { OrderRow, TradeRow } from '../store';
+import type { OrderRow } from '../store';
 import type { Venue } from '../venue';
 import type { MarketSimulator } from '../sim/market-simulator';
 import { RateLimitError, RateLimiter } from './rate-limit';
@@ -194,16 +194,14 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
 
   const liveRecord = (order: LiveOrder) => orderRecord(order.row, order.trades, order.market);
 
-  /** A row from the database, unless the exchange holds a fresher one in memory. */
-  function archivedRecord(row: OrderRow, tradesOf: (id: string) => TradeRow[]) {
-    const live = exchange.liveOrder(row.orderId);
-    if (live !== undefined) return liveRecord(live);
-    return orderRecord(row, tradesOf(row.orderId), market(row.productId));
-  }
-
+  /**
+   * Orders as the tables hold them, which is everything acknowledged: the row the query chose by its status, not
+   * the order in memory, which may be ahead of it (a stop triggered by a trade whose commit is still in flight
+   * was listed under status=SCHEDULED as ACTIVE, a state a crash then could undo).
+   */
   function recordsOf(rows: OrderRow[]) {
-    const byOrder = store.tradesByOrder(rows.filter((r) => exchange.liveOrder(r.orderId) === undefined).map((r) => r.orderId));
-    return rows.map((row) => archivedRecord(row, (id) => byOrder.get(id) ?? []));
+    const byOrder = store.tradesByOrder(rows.map((r) => r.orderId));
+    return rows.map((row) => orderRecord(row, byOrder.get(row.orderId) ?? [], market(row.productId)));
   }
 
   app.setErrorHandler((error: unknown, _request, reply) => {

@@ -1,7 +1,12 @@
 // The order history (interface 4.7, 4.8; contract "Archived order query"): filters, limits, sorts and lookups.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../../../src-shared/errors/api-error';
+import { parseCreateOrder } from '../../../src-shared/protocol/orders';
+import { buildHttpApi } from '../../../src-main/venue/api/http-api';
+import { RateLimiter } from '../../../src-main/venue/api/rate-limit';
 import {
   BTC,
+  activeOrders,
   archivedOrders,
   expectError,
   expectOk,
@@ -227,5 +232,30 @@ describe('GET /api/v1/order/archived', () => {
     expectError(await call(stranger, { order: 'hist-btc' }), 404, 'E0301_OrderNotFound');
     expectError(await call(history.trader, { order: '0b6c8a4e-1d3f-4c6b-9a7e-2f5d8c1b3a90' }), 404, 'E0301_OrderNotFound');
     expectError(await call(history.trader, {}), 400, 'E0101_InvalidArgument');
+  });
+});
+
+describe('a history read while a change is still being committed', () => {
+  it('shows each order as the tables hold it, so the status it was chosen by is the status it shows', async () => {
+    const v = venue();
+    const [owner, other] = [await v.newTrader({ BTC: '10', VND: '100000000000' }), await v.newTrader({ BTC: '10', VND: '100000000000' })];
+    for (let i = 0; i < 10; i++) {
+      // Once triggered they rest: their limit is above the market.
+      await placeOrder(v, owner, { product_id: BTC, type: 'STOP', side: 'SELL', order_stop_type: 'STOP_LOSS', stop_trigger_price: px(-5), limit_price: px(50), base_size: '0.001' });
+    }
+    await placeOrder(v, owner, limit('BUY', px(-10), '0.001'));
+    // The other trader's sell into that bid is the trade that triggers them, and the read handled before that turn's commit: the same venue's REST app,
+    // driven in-process, so the read runs while the stops are ACTIVE in memory and SCHEDULED in the tables.
+    const { venue: running } = v.running;
+    const app = buildHttpApi(running, { orderLimit: new RateLimiter(0), requestRate: 0 });
+    const parsed = parseCreateOrder({ product_id: BTC, type: 'MARKET', side: 'SELL', limit_price: '0', base_size: '0.001', time_in_force: 'IOC' }, { now: running.now() });
+    if (parsed instanceof ApiError) throw parsed;
+    const trading = running.run(() => running.exchange.place(other.userId, parsed));
+    const reading = app.inject({ method: 'GET', url: '/api/v1/orders/archived?status=SCHEDULED&limit=1000', headers: { 'nova-key': owner.creds.key, 'nova-secret': owner.creds.secret } });
+    const [reply] = await Promise.all([reading, trading]);
+    const listed = reply.json<{ orders: { status: string }[] }>().orders;
+    expect(listed.map((o) => o.status)).toEqual(Array.from({ length: listed.length }, () => 'SCHEDULED'));
+    expect((await activeOrders(v, owner)).filter((o) => o.status === 'ACTIVE')).toHaveLength(10);
+    await app.close();
   });
 });
