@@ -279,18 +279,21 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
     return Promise.resolve({ orders: exchange.activeOrders(caller.userId, filter).map(liveRecord) });
   });
 
-  app.delete('/api/v1/order/active', (request) => {
+  app.delete('/api/v1/order/active', async (request) => {
     const caller = authenticate(request, 'trade');
     const target = ok(parseCancelOrderQuery(request.query));
+    // An order no longer live is looked up in the tables: they catch up first without stalling other clients.
+    await store.caughtUp();
     return venue.run(() => {
       const row = exchange.cancel(caller.userId, target);
       return { order: orderRecord(row, exchange.liveOrder(row.orderId)?.trades ?? store.tradesOfOrders([row.orderId]), market(row.productId)) };
     });
   });
 
-  app.delete('/api/v1/orders/active', (request) => {
+  app.delete('/api/v1/orders/active', async (request) => {
     const caller = authenticate(request, 'trade');
     const select = ok(parseBulkCancelBody(request.body));
+    await store.caughtUp();
     return venue.run(() => {
       const ids = [...select.ids];
       const result = exchange.cancelMany(caller.userId, {
@@ -317,9 +320,10 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
     }));
   });
 
-  app.get('/api/v1/orders/archived', (request) => {
+  app.get('/api/v1/orders/archived', async (request) => {
     const caller = authenticate(request, 'read');
     const q = ok(parseArchivedOrdersQuery(request.query));
+    await store.caughtUp();
     const rows = store.archivedOrders(caller.userId, {
       ...(q.productIds.length > 0 ? { productIds: [...q.productIds] } : {}),
       ...(q.startTime === undefined ? {} : { startTime: q.startTime }),
@@ -329,18 +333,19 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
       sort: q.sort,
       ...(q.clientOrderId === undefined ? {} : { clientOrderId: q.clientOrderId }),
     });
-    return Promise.resolve({ orders: recordsOf(rows) });
+    return { orders: recordsOf(rows) };
   });
 
-  app.get('/api/v1/order/archived', (request) => {
+  app.get('/api/v1/order/archived', async (request) => {
     const caller = authenticate(request, 'read');
     const q = ok(parseArchivedOrderQuery(request.query));
+    await store.caughtUp();
     const row =
       (q.uuidShaped ? store.orderById(caller.userId, q.order.toLowerCase()) : undefined) ??
       store.newestOrderByClientId(caller.userId, q.order);
     if (row === undefined) throw apiError('E0301_OrderNotFound', 'no order with that id or client order id');
     const [record] = recordsOf([row]);
-    return Promise.resolve({ order: record });
+    return { order: record };
   });
 
   // ---- account (4.9) ---------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 /**
  * The core's side of the store's writer thread (writer-thread.ts), which applies durable journal records to the
  * tables on the machine's other core. It gets the records from the journal thread directly; the core only asks
- * it to catch up (a read must see every acknowledged change, so it waits for that synchronously) and to close.
+ * it to catch up (a read must see every acknowledged change: it waits for that, synchronously or not) and to close.
  */
 import type { MessagePort } from 'node:worker_threads';
 import { StoreThread } from './store-thread';
@@ -50,6 +50,8 @@ export class StoreWriter {
   private applyFailure: Error | undefined;
   private closed = false;
   private closedAnswer = false;
+  /** Reads waiting, without blocking the core, for the tables to hold a seq (see whenApplied). */
+  private waiters: { seq: number; resolve: () => void; reject: (err: Error) => void }[] = [];
 
   constructor(private readonly options: WriterOptions) {
     const { file, nativeBinding, journal, eagerRows, chunkRows, idleDelayMs } = options;
@@ -61,8 +63,34 @@ export class StoreWriter {
       { file, nativeBinding, journal, eagerRows, chunkRows, idleDelayMs },
       [journal],
       (answer) => this.take(answer),
-      () => undefined,
+      (err) => this.settleWaiters(err),
     );
+  }
+
+  /**
+   * Resolves once the tables hold every journal record through `seq`, while the core goes on serving: a read
+   * that follows a large change (20,000 orders cancelled at once) waits for its rows without stalling every other
+   * client the way applyThrough's blocking wait does. Rejects if the thread could not apply them.
+   */
+  whenApplied(seq: number): Promise<void> {
+    if (this.applied >= seq) return Promise.resolve();
+    if (this.thread.dead !== undefined) return Promise.reject(this.thread.dead);
+    this.applyFailure = undefined;
+    this.thread.post({ type: 'apply', through: seq });
+    this.thread.keepAlive(true);
+    return new Promise((resolve, reject) => this.waiters.push({ seq, resolve, reject }));
+  }
+
+  /** Resolves the waiters the tables now satisfy, or rejects every waiter with `failure`. */
+  private settleWaiters(failure?: Error): void {
+    const waiting: typeof this.waiters = [];
+    for (const w of this.waiters) {
+      if (failure !== undefined) w.reject(failure);
+      else if (this.applied >= w.seq) w.resolve();
+      else waiting.push(w);
+    }
+    this.waiters = waiting;
+    if (waiting.length === 0) this.thread.keepAlive(false);
   }
 
   /** Blocks until the tables hold every journal record through `seq`; throws if the thread could not apply them. */
@@ -95,9 +123,11 @@ export class StoreWriter {
         this.applied = answer.through;
         if (answer.durable) this.durable = answer.through;
         this.options.onApplied({ through: answer.through, rows: answer.rows, durable: this.durable, busyMs: answer.busyMs });
+        if (this.waiters.length > 0) this.settleWaiters();
         break;
       case 'applyFailed':
         this.applyFailure = new Error(answer.message);
+        if (this.waiters.length > 0) this.settleWaiters(this.applyFailure);
         break;
       case 'closed':
         this.closedAnswer = true;

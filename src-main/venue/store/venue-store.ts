@@ -240,6 +240,17 @@ export class VenueStore {
    * Waits until the tables hold everything committed so far. Reads do this themselves; it is here for whoever
    * wants the work done at a moment of their choosing.
    */
+  /**
+   * Resolves once the tables hold everything committed so far, without blocking this thread meanwhile: a read
+   * awaits this first, so the wait for a large change's rows does not stall every other client; its own
+   * materialize() then waits only for what was committed since.
+   */
+  caughtUp(): Promise<void> {
+    const failure = this.journalWriter.writeFailure;
+    if (failure !== undefined) return Promise.reject(failure);
+    return this.writer.whenApplied(this.journalWriter.durableThrough);
+  }
+
   materialize(): void {
     // Only what is durable is acknowledged, and only that reaches the writer thread: a read waits for it alone.
     const failure = this.journalWriter.writeFailure;

@@ -259,3 +259,32 @@ describe('a history read while a change is still being committed', () => {
     await app.close();
   });
 });
+
+describe('a history read after a large change', () => {
+  it('waits for the tables without stalling other clients: a read sent after it is answered first', async () => {
+    const v = venue();
+    // 20 traders with as many open orders as the venue lets one account have.
+    const traders = await Promise.all(Array.from({ length: 20 }, () => v.newTrader({ VND: '100000000000' })));
+    const [trader] = traders;
+    if (trader === undefined) throw new Error('no trader');
+    const { venue: running } = v.running;
+    await running.run(() => {
+      for (const t of traders) {
+        for (let i = 0; i < 1_000; i++) {
+          const parsed = parseCreateOrder({ product_id: BTC, side: 'BUY', limit_price: px(-100 - (i % 50)), base_size: '0.001' }, { now: running.now() });
+          if (parsed instanceof ApiError) throw parsed;
+          running.exchange.place(t.userId, parsed);
+        }
+      }
+    });
+    await running.run(() => traders.forEach((t) => running.exchange.cancelAll(t.userId, undefined)));
+    // The history read waits for 20,000 cancelled rows to reach the tables; the products read needs none of them.
+    const answered: string[] = [];
+    const history = archivedOrders(v, trader, { limit: '10' }).then(() => answered.push('history'));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const products = v.call('GET', '/products').then(() => answered.push('products'));
+    await Promise.all([history, products]);
+    expect(answered).toEqual(['products', 'history']);
+  });
+});
+
