@@ -212,6 +212,26 @@ export class Venue {
   }
 
   /**
+   * An answer read from memory (active orders, an account, a book, the tape): read between turns (afterTurn),
+   * and resolved once every commit it can reflect is durable, so it never shows what a crash could still undo.
+   * Rejects with `read`'s error, or the commit's if that failed.
+   */
+  readDurable<T>(read: () => T): Promise<T> {
+    return new Promise((resolve, reject) => {
+      this.afterTurn(() => {
+        let value: T;
+        try {
+          value = read();
+        } catch (err) {
+          reject(err instanceof Error ? err : new Error(String(err)));
+          return;
+        }
+        Promise.all([...this.committing]).then(() => resolve(value), reject);
+      });
+    });
+  }
+
+  /**
    * Resolves once every command run so far is committed and its events published (or its commit failed):
    * the turn in progress is handed over now. A host stopping the venue waits for this before it closes its
    * connections, so the answers to what they sent go out first.

@@ -276,7 +276,7 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
       ...(q.productId === undefined ? {} : { productIds: [q.productId] }),
       ...(q.clientOrderId === undefined ? {} : { clientOrderId: q.clientOrderId }),
     };
-    return Promise.resolve({ orders: exchange.activeOrders(caller.userId, filter).map(liveRecord) });
+    return venue.readDurable(() => ({ orders: exchange.activeOrders(caller.userId, filter).map(liveRecord) }));
   });
 
   app.delete('/api/v1/order/active', async (request) => {
@@ -355,7 +355,7 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
     if (userId !== caller.userId) throw apiError('E0003_PermissionDenied', 'these credentials belong to another account');
     const user = exchange.user(userId);
     if (user === undefined) throw apiError('E0304_UserNotFound', 'no such account');
-    return Promise.resolve({ account: accountRecord(user, exchange.ledger.balances(userId), exchange.orderCounts(userId)) });
+    return venue.readDurable(() => ({ account: accountRecord(user, exchange.ledger.balances(userId), exchange.orderCounts(userId)) }));
   });
 
   // ---- error codes (4.10) ----------------------------------------------------------------------------------
@@ -370,22 +370,13 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
   app.get('/products/:id/orderbook', (request) => {
     const id = productPathOr404((request.params as { id: string }).id);
     const { depth } = ok(parseOrderBookQuery(request.query));
-    // Read between turns, so the book is the one its sequence names (Venue.afterTurn).
-    return new Promise((resolve, reject) =>
-      venue.afterTurn(() => {
-        try {
-          resolve({ orderbook: orderBookRecord(market(id), depth, venue.now()) });
-        } catch (err) {
-          reject(err instanceof Error ? err : new Error(String(err)));
-        }
-      }),
-    );
+    // Read between turns, so the book is the one its sequence names, and sent once that is durable.
+    return venue.readDurable(() => ({ orderbook: orderBookRecord(market(id), depth, venue.now()) }));
   });
   app.get('/products/:id/trades', (request) => {
     const id = productPathOr404((request.params as { id: string }).id);
     const { limit } = ok(parseTradesQuery(request.query));
-    const trades = market(id).recentTrades;
-    return Promise.resolve({ trades: trades.slice(-limit).reverse().map(publicTradeRecord) });
+    return venue.readDurable(() => ({ trades: market(id).recentTrades.slice(-limit).reverse().map(publicTradeRecord) }));
   });
 
   /** The contract: an unknown product in the path is a 404 naming E0104_InvalidSymbol. */

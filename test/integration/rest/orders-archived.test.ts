@@ -260,6 +260,31 @@ describe('a history read while a change is still being committed', () => {
   });
 });
 
+describe('a read of what the venue holds in memory', () => {
+  it('is answered only once the changes it shows are durable: active orders, the account, the book, the tape', async () => {
+    const v = venue();
+    const [owner, other] = [await v.newTrader({ BTC: '10', VND: '100000000000' }), await v.newTrader({ BTC: '10', VND: '100000000000' })];
+    await placeOrder(v, owner, limit('BUY', px(-10), '0.002'));
+    const { venue: running } = v.running;
+    const app = buildHttpApi(running, { orderLimit: new RateLimiter(0), requestRate: 0 });
+    const headers = { 'nova-key': owner.creds.key, 'nova-secret': owner.creds.secret };
+    const parsed = parseCreateOrder({ product_id: BTC, type: 'MARKET', side: 'SELL', limit_price: '0', base_size: '0.001', time_in_force: 'IOC' }, { now: running.now() });
+    if (parsed instanceof ApiError) throw parsed;
+    // A trade whose commit is in flight, and the reads handled in the meantime, in-process.
+    const events: string[] = [];
+    const trading = running.run(() => running.exchange.place(other.userId, parsed)).then(() => events.push('durable'));
+    const reads = ['/api/v1/orders/active', `/accounts/${owner.userId}`, `/products/${BTC}/orderbook`, `/products/${BTC}/trades`].map((url) =>
+      app.inject({ method: 'GET', url, headers }).then((reply) => {
+        expect(reply.statusCode, reply.body).toBe(200);
+        events.push(url);
+      }),
+    );
+    await Promise.all([trading, ...reads]);
+    expect(events[0]).toBe('durable');
+    await app.close();
+  });
+});
+
 describe('a history read after a large change', () => {
   it('waits for the tables without stalling other clients: a read sent after it is answered first', async () => {
     const v = venue();
