@@ -226,7 +226,8 @@ export class Venue {
           reject(err instanceof Error ? err : new Error(String(err)));
           return;
         }
-        Promise.all([...this.committing]).then(() => resolve(value), reject);
+        // A commit that failed halts the venue (its promise here resolves): what was read is then not durable.
+        Promise.all([...this.committing]).then(() => (this.halted === undefined ? resolve(value) : reject(haltedError(this.halted))), reject);
       });
     });
   }
