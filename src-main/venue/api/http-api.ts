@@ -282,11 +282,16 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
   app.delete('/api/v1/order/active', async (request) => {
     const caller = authenticate(request, 'trade');
     const target = ok(parseCancelOrderQuery(request.query));
-    // An order no longer live is looked up in the tables: they catch up first without stalling other clients.
-    await store.caughtUp();
+    // An order not working is answered from the tables, which catch up first without stalling other clients;
+    // decided on arrival, so an order made later with the same client order id is never the one cancelled.
+    if (exchange.findLive(caller.userId, target) === undefined) {
+      await store.caughtUp();
+      throw exchange.cancelRefusal(caller.userId, target);
+    }
     return venue.run(() => {
-      const row = exchange.cancel(caller.userId, target);
-      return { order: orderRecord(row, exchange.liveOrder(row.orderId)?.trades ?? store.tradesOfOrders([row.orderId]), market(row.productId)) };
+      // The order as the cancel left it, fills and all: the tables may not hold its last fill yet.
+      const order = exchange.cancel(caller.userId, target);
+      return { order: orderRecord(order.row, order.trades, order.market) };
     });
   });
 

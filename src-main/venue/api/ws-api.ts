@@ -54,8 +54,6 @@ function fieldMessage(description: string): string | undefined {
   if (names('product_id')) return 'invalid product';
   if (names('price', 'limit_price', 'stop_trigger_price')) return 'invalid price';
   if (names('size', 'base_size', 'quote_size', 'exact_quote_size')) return 'invalid size';
-  // Only cancel_order has an order_id: one that cannot name an order names none.
-  if (names('order_id')) return 'order not found';
   return undefined;
 }
 
@@ -181,6 +179,11 @@ export function createWsApi(venue: Venue, orderLimit: RateLimiter, partial: Part
     if (session.caller === undefined) return;
     session.caller = undefined;
     session.orders = false;
+    forgetCreations(session);
+  }
+
+  /** The orders made on this connection stop reaching it as their creator's. */
+  function forgetCreations(session: Session): void {
     for (const [id, creator] of creators) if (creator.session === session) creators.delete(id);
   }
 
@@ -266,8 +269,9 @@ export function createWsApi(venue: Venue, orderLimit: RateLimiter, partial: Part
     const caller = keys.verifySignature(key, timestamp, signature, venue.now());
     if (caller instanceof ApiError) return fail(session, frame, caller);
     usedSignatures.set(signature, nowSeconds);
-    // Another user's key on the same connection starts afresh: the first user's orders are not the second's.
-    if (session.caller !== undefined && session.caller.userId !== caller.userId) unauthenticate(session);
+    // Another user's key on the same connection: the first user's orders made here stop reaching it. Its orders
+    // subscription stays, now for the second user's orders (delivery goes by the caller's user).
+    if (session.caller !== undefined && session.caller.userId !== caller.userId) forgetCreations(session);
     session.caller = caller;
     const requestId = (frame as { request_id?: unknown }).request_id;
     send(session, { channel: 'auth', type: 'authenticated', ...(typeof requestId === 'string' ? { request_id: requestId } : {}) });
@@ -364,6 +368,12 @@ export function createWsApi(venue: Venue, orderLimit: RateLimiter, partial: Part
         const caller = trader(session);
         const target = parseWsCancelOrder(message.data);
         if (target instanceof ApiError) return fail(session, frame, target);
+        // An order not working is refused from the tables, which catch up first without stalling the core; decided
+        // on arrival, so an order this connection makes next with the same client order id is not the one cancelled.
+        if (exchange.findLive(caller.userId, target) === undefined) {
+          await venue.store.caughtUp();
+          return fail(session, frame, exchange.cancelRefusal(caller.userId, target));
+        }
         await runAs({ session, requestId: message.requestId, userId: caller.userId }, () => exchange.cancel(caller.userId, target));
         return;
       }

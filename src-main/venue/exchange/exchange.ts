@@ -6,7 +6,7 @@
  * before answering (an order is acknowledged only after what the answer says is durable). Time and ids are
  * injected, so the same commands replayed give the same state.
  */
-import { apiError } from '../../../src-shared/errors/api-error';
+import { apiError, type ApiError } from '../../../src-shared/errors/api-error';
 import { formatAtoms, formatRate, isReason, parseRate } from '../../../src-shared/protocol/decimal';
 import { PRODUCTS, findAsset } from '../../../src-shared/protocol/products';
 import { productRules } from '../../../src-shared/protocol/product-rules';
@@ -358,15 +358,19 @@ export class Exchange {
     }
   }
 
-  cancel(userId: string, target: CancelTarget): OrderRow {
+  /** Cancels the caller's working order; the order as the cancel left it (its fills with it). */
+  cancel(userId: string, target: CancelTarget): LiveOrder {
     const order = this.findLive(userId, target);
-    if (order === undefined) {
-      const archived = this.findArchived(userId, target);
-      if (archived !== undefined) throw apiError('E0302_OrderAlreadyDone', `order ${archived.orderId} is already done`);
-      throw apiError('E0301_OrderNotFound', 'no such order');
-    }
+    if (order === undefined) throw this.cancelRefusal(userId, target);
     this.cancelLive(order);
-    return order.row;
+    return order;
+  }
+
+  /** Why an order that is not working cannot be cancelled: done (E0302) or unknown (E0301), from the archive. */
+  cancelRefusal(userId: string, target: CancelTarget): ApiError {
+    const archived = this.findArchived(userId, target);
+    if (archived !== undefined) return apiError('E0302_OrderAlreadyDone', `order ${archived.orderId} is already done`);
+    return apiError('E0301_OrderNotFound', 'no such order');
   }
 
   cancelMany(userId: string, select: { orderIds?: string[]; clientOrderIds?: string[]; productIds?: string[] }): BulkCancelResult {

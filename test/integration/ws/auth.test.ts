@@ -144,6 +144,10 @@ describe('auth', () => {
     await other.request({ op: 'cancel_order', data: { client_order_id: first } }, (f) => f['type'] === 'update');
     await socket.barrier();
     expect(socket.frames.slice(from).filter((f) => f['channel'] === 'orders')).toEqual([]);
+    // The connection still listens to orders, now B's.
+    const bOrder = cid('b-order');
+    await v.call('POST', '/api/v1/orders', { key: b.creds, body: { product_id: BTC, side: 'BUY', limit_price: px(-502), base_size: '0.001', client_order_id: bOrder } });
+    await socket.next((f) => f['channel'] === 'orders' && f['type'] === 'update' && (f['data'] as Frame[]).some((o) => o['client_order_id'] === bOrder));
   });
 
   it('a read-only key authenticates and reads, but create_order and cancel_order are 403 "read-only api key"', async () => {
