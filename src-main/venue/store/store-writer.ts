@@ -7,6 +7,9 @@ import type { MessagePort } from 'node:worker_threads';
 import { StoreThread } from './store-thread';
 import type { ThreadData } from './thread-answer';
 
+/** How long a read waits for the writer thread to catch up before it gives up (see whenApplied). */
+const WAIT_LIMIT_MS = 60_000;
+
 export type WriterRequest = { type: 'apply'; through: number } | { type: 'close' };
 
 export type WriterAnswer =
@@ -78,7 +81,16 @@ export class StoreWriter {
     this.applyFailure = undefined;
     this.thread.post({ type: 'apply', through: seq });
     this.thread.keepAlive(true);
-    return new Promise((resolve, reject) => this.waiters.push({ seq, resolve, reject }));
+    return new Promise((resolve, reject) => {
+      // As applyThrough does, a thread silent this long is taken for stuck: the read fails rather than hang.
+      const silence = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        reject(new Error(`the store's writer thread has not answered for ${WAIT_LIMIT_MS / 1000} s`));
+      }, WAIT_LIMIT_MS);
+      silence.unref();
+      const waiter = { seq, resolve: () => (clearTimeout(silence), resolve()), reject: (err: Error) => (clearTimeout(silence), reject(err)) };
+      this.waiters.push(waiter);
+    });
   }
 
   /** Resolves the waiters the tables now satisfy, or rejects every waiter with `failure`. */
@@ -114,6 +126,7 @@ export class StoreWriter {
     this.thread.post({ type: 'close' });
     const failure = this.thread.waitUntil(() => this.closedAnswer, () => undefined);
     this.thread.closePort();
+    if (this.waiters.length > 0) this.settleWaiters(new Error('the store closed before the tables held what a read waited for'));
     return failure ?? this.applyFailure;
   }
 
