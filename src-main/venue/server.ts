@@ -140,7 +140,7 @@ export async function startVenue(options: StartVenueOptions): Promise<RunningVen
  * trade: the clock only starts after the venue listens. A fault in one order ends that order (E0901), as the
  * clock's ticks do; a commit that fails fails the start.
  */
-export async function catchUp(venue: Venue): Promise<void> {
+async function catchUp(venue: Venue): Promise<void> {
   await venue.run(() => {
     try {
       venue.exchange.tick();

@@ -85,6 +85,7 @@ export class StoreWriter {
       // As applyThrough does, a thread silent this long is taken for stuck: the read fails rather than hang.
       const silence = setTimeout(() => {
         this.waiters = this.waiters.filter((w) => w !== waiter);
+        if (this.waiters.length === 0) this.thread.keepAlive(false);
         reject(new Error(`the store's writer thread has not answered for ${WAIT_LIMIT_MS / 1000} s`));
       }, WAIT_LIMIT_MS);
       silence.unref();
