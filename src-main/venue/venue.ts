@@ -6,13 +6,13 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { apiError } from '../../src-shared/errors/api-error';
+import { apiError, type ApiError } from '../../src-shared/errors/api-error';
 import { isReason, toAtoms } from '../../src-shared/protocol/decimal';
 import { DEFAULT_MAKER_FEE_RATE, DEFAULT_TAKER_FEE_RATE, LOCAL_USER_BALANCES, findAsset } from '../../src-shared/protocol/products';
 import { KeyRing } from './accounts/key-ring';
 import { newUuidV7 } from './ids';
 import type { Level2Change } from '../../src-shared/protocol/ws';
-import { Exchange, FEE_ACCOUNT_ID, STARTING_BALANCES_KEY, type OrderEvent } from './exchange/exchange';
+import { Exchange, FEE_ACCOUNT_ID, STARTING_BALANCES_KEY, type CancelTarget, type OrderEvent } from './exchange/exchange';
 import { RECENT_TRADES, bookSequenceKey } from './exchange/market';
 import { PublishedBook } from './market-data/level2';
 import { lockDataFolder, openStore, syncFolder, type ApiKeyRow, type FolderLock, type Snapshot, type TradeRow, type VenueStore } from './store';
@@ -209,6 +209,19 @@ export class Venue {
   afterTurn(read: () => void): void {
     if (this.turn === undefined) read();
     else this.turnReaders.push(read);
+  }
+
+  /**
+   * Why the caller's order, found not working when this is called, cannot be cancelled: E0302 if it is done, E0301
+   * if there is none. Answered once every change made before the call is durable and in the tables (an order done
+   * a moment ago is not answered for before its commit), waiting for the tables without blocking this thread; an
+   * order made after the call (the same client order id again) is never the one named.
+   */
+  async cancelRefusal(userId: string, target: CancelTarget): Promise<ApiError> {
+    const seenThrough = this.exchange.lastSeq;
+    await this.run(() => undefined);
+    await this.store.caughtUp();
+    return this.exchange.cancelRefusal(userId, target, seenThrough);
   }
 
   /**

@@ -282,12 +282,9 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
   app.delete('/api/v1/order/active', async (request) => {
     const caller = authenticate(request, 'trade');
     const target = ok(parseCancelOrderQuery(request.query));
-    // An order not working is answered from the tables, which catch up first without stalling other clients;
-    // decided on arrival, so an order made later with the same client order id is never the one cancelled.
-    if (exchange.findLive(caller.userId, target) === undefined) {
-      await store.caughtUp();
-      throw exchange.cancelRefusal(caller.userId, target);
-    }
+    // An order not working is refused from the tables, which catch up without stalling other clients (see
+    // Venue.cancelRefusal); one working is cancelled at once.
+    if (exchange.findLive(caller.userId, target) === undefined) throw await venue.cancelRefusal(caller.userId, target);
     return venue.run(() => {
       // The order as the cancel left it, fills and all: the tables may not hold its last fill yet.
       const order = exchange.cancel(caller.userId, target);

@@ -237,9 +237,11 @@ export function createWsApi(venue: Venue, orderLimit: RateLimiter, partial: Part
       let open: string | undefined;
       for (const session of sessions) {
         let requestId: string | undefined;
-        if (causedBy?.session === session) requestId = causedBy.requestId;
-        else if (creator?.session === session) requestId = creator.requestId;
-        else if (!session.orders || session.caller?.userId !== event.row.userId) continue;
+        // Attributions are the connection's only while it is still the same user's (a second auth can change it).
+        const user = session.caller?.userId;
+        if (causedBy?.session === session && causedBy.userId === user) requestId = causedBy.requestId;
+        else if (creator?.session === session && creator.userId === user) requestId = creator.requestId;
+        else if (!session.orders || user !== event.row.userId) continue;
         open ??= openWsOrderRecord(event.row, event.trades, market);
         const record = closeWsOrderRecord(open, requestId);
         let frame = frames.get(session);
@@ -368,12 +370,9 @@ export function createWsApi(venue: Venue, orderLimit: RateLimiter, partial: Part
         const caller = trader(session);
         const target = parseWsCancelOrder(message.data);
         if (target instanceof ApiError) return fail(session, frame, target);
-        // An order not working is refused from the tables, which catch up first without stalling the core; decided
-        // on arrival, so an order this connection makes next with the same client order id is not the one cancelled.
-        if (exchange.findLive(caller.userId, target) === undefined) {
-          await venue.store.caughtUp();
-          return fail(session, frame, exchange.cancelRefusal(caller.userId, target));
-        }
+        // An order not working is refused from the tables, which catch up without stalling the core (see
+        // Venue.cancelRefusal); one working is cancelled at once, in the order the connection sent its frames.
+        if (exchange.findLive(caller.userId, target) === undefined) return fail(session, frame, await venue.cancelRefusal(caller.userId, target));
         await runAs({ session, requestId: message.requestId, userId: caller.userId }, () => exchange.cancel(caller.userId, target));
         return;
       }

@@ -67,6 +67,7 @@ export interface BulkCancelResult {
 export interface OrderArchive {
   orderById(userId: string, orderId: string): OrderRow | undefined;
   newestOrderByClientId(userId: string, clientOrderId: string): OrderRow | undefined;
+  doneOrderByClientId(userId: string, clientOrderId: string, seenThrough: number): OrderRow | undefined;
 }
 
 export class Exchange {
@@ -366,11 +367,29 @@ export class Exchange {
     return order;
   }
 
-  /** Why an order that is not working cannot be cancelled: done (E0302) or unknown (E0301), from the archive. */
-  cancelRefusal(userId: string, target: CancelTarget): ApiError {
-    const archived = this.findArchived(userId, target);
-    if (archived !== undefined) return apiError('E0302_OrderAlreadyDone', `order ${archived.orderId} is already done`);
+  /**
+   * Why an order that is not working cannot be cancelled: done (E0302) or unknown (E0301), from the archive.
+   * `seenThrough`: the newest order seq when the cancel arrived; an order made since is not the one it named.
+   */
+  cancelRefusal(userId: string, target: CancelTarget, seenThrough?: number): ApiError {
+    const done = seenThrough === undefined ? this.findArchived(userId, target) : this.findDone(userId, target, seenThrough);
+    if (done !== undefined) return apiError('E0302_OrderAlreadyDone', `order ${done.orderId} is already done`);
     return apiError('E0301_OrderNotFound', 'no such order');
+  }
+
+  /** The caller's order the target names that was done when the newest order seq was `seenThrough`. */
+  private findDone(userId: string, target: CancelTarget, seenThrough: number): OrderRow | undefined {
+    const done = (row: OrderRow | undefined): OrderRow | undefined => (row !== undefined && row.status === 'DONE' && row.seq <= seenThrough ? row : undefined);
+    if (target.orderId !== undefined) return done(this.findArchived(userId, target));
+    if (target.clientOrderId === undefined) return undefined;
+    const key = target.clientOrderId.toLowerCase();
+    const pending = this.doneRows.findLast((r) => r.userId === userId && r.clientOrderId.toLowerCase() === key && r.seq <= seenThrough);
+    return pending ?? this.archive?.doneOrderByClientId(userId, target.clientOrderId, seenThrough);
+  }
+
+  /** The newest order seq handed out. */
+  get lastSeq(): number {
+    return this.seq;
   }
 
   cancelMany(userId: string, select: { orderIds?: string[]; clientOrderIds?: string[]; productIds?: string[] }): BulkCancelResult {

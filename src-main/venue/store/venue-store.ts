@@ -139,6 +139,7 @@ export class VenueStore {
   private readonly selectDayOfCandles: Query<[{ product: string }], CandleRow>;
   private readonly selectOrder: Query<[string, string], OrderRow>;
   private readonly selectNewestByClientId: Query<[string, string], OrderRow>;
+  private readonly selectDoneByClientId: Query<[string, string, number], OrderRow>;
   private readonly selectTradesOfOrders: Query<[{ ids: string }], TradeRow>;
   private readonly readSnapshot: Database.Transaction<(recent: number) => Snapshot>;
 
@@ -201,6 +202,11 @@ export class VenueStore {
     this.selectNewestByClientId = new Query(
       db,
       'SELECT * FROM orders WHERE user_id = ? AND client_order_id = ? COLLATE NOCASE ORDER BY created_at DESC, seq DESC LIMIT 1',
+      orderFromRow,
+    );
+    this.selectDoneByClientId = new Query(
+      db,
+      "SELECT * FROM orders WHERE user_id = ? AND client_order_id = ? COLLATE NOCASE AND status = 'DONE' AND seq <= ? ORDER BY created_at DESC, seq DESC LIMIT 1",
       orderFromRow,
     );
     // The ids travel as one JSON array so a single prepared statement serves any number of them.
@@ -304,6 +310,13 @@ export class VenueStore {
     if (clientOrderId === '') return undefined;
     this.materialize();
     return this.selectNewestByClientId.get(userId, clientOrderId);
+  }
+
+  /** The newest DONE order with this client order id (case-insensitive) whose seq is at most `seenThrough`. */
+  doneOrderByClientId(userId: string, clientOrderId: string, seenThrough: number): OrderRow | undefined {
+    if (clientOrderId === '') return undefined;
+    this.materialize();
+    return this.selectDoneByClientId.get(userId, clientOrderId, seenThrough);
   }
 
   archivedOrders(userId: string, query: ArchivedOrderQuery): OrderRow[] {

@@ -150,6 +150,20 @@ describe('auth', () => {
     await socket.next((f) => f['channel'] === 'orders' && f['type'] === 'update' && (f['data'] as Frame[]).some((o) => o['client_order_id'] === bOrder));
   });
 
+  it('an order sent just before another user\'s auth on the same connection is not reported to that user', async () => {
+    const v = venue();
+    const [a, b] = [await v.newTrader(), await v.newTrader()];
+    const socket = await v.session(a);
+    await socket.request({ op: 'sub', channel: 'orders' });
+    const from = socket.mark();
+    socket.send({ op: 'create_order', request_id: 'A-create', data: limitData('buy', px(-600), '0.001', { client_order_id: cid('a-burst') }) });
+    socket.send(authFrame(b.creds.key, b.creds.secret, nowSeconds() + 3));
+    await socket.next((f) => f['channel'] === 'auth' && f['type'] === 'authenticated', 5_000, from);
+    await socket.barrier();
+    const after = socket.frames.slice(socket.frames.findIndex((f, i) => i >= from && f['channel'] === 'auth'));
+    expect(after.filter((f) => f['channel'] === 'orders' && (f['data'] as Frame[] | undefined)?.some((o) => o['user_id'] === a.userId))).toEqual([]);
+  });
+
   it('a read-only key authenticates and reads, but create_order and cancel_order are 403 "read-only api key"', async () => {
     const v = venue();
     const trader = await v.newTrader();

@@ -146,6 +146,33 @@ describe('cancel_order errors', () => {
     expect(updatesOf(socket, again.id, from).map((u) => u.status)).toEqual(['pending', 'open']);
   });
 
+  it('a cancel of an unused client order id, then an order with it, in one burst: 404, never the new order named', async () => {
+    const socket = await trading(venue());
+    // A race (the order is made while the refusal waits for the tables), so it runs many rounds.
+    for (let round = 0; round < 40; round++) {
+      const id = cid('fresh');
+      const from = socket.mark();
+      socket.send({ op: 'cancel_order', request_id: `c${round}`, data: { client_order_id: id } });
+      socket.send({ op: 'create_order', request_id: `o${round}`, data: limitData('buy', px(-30 - (round % 10)), '0.001', { client_order_id: id }) });
+      expectErrorEvent(await socket.next((f) => f['request_id'] === `c${round}` && f['type'] === 'error', 5_000, from), 404, 'order not found');
+      await orderUpdate(socket, id, ['open'], from);
+    }
+  });
+
+  it('a second cancel of an order is answered after the first one\'s update, once that cancel is durable', async () => {
+    const socket = await trading(venue());
+    for (let round = 0; round < 5; round++) {
+      const order = await createOrder(socket, limitData('buy', px(-40 - round), '0.001', { client_order_id: cid('twice') }), ['open']);
+      const from = socket.mark();
+      socket.send({ op: 'cancel_order', request_id: `a${round}`, data: { order_id: order.id } });
+      socket.send({ op: 'cancel_order', request_id: `b${round}`, data: { client_order_id: order.client_order_id.toUpperCase() } });
+      await socket.next((f) => f['request_id'] === `b${round}`, 5_000, from);
+      const answers = socket.frames.slice(from).filter((f) => f['request_id'] === `a${round}` || f['request_id'] === `b${round}`);
+      expect(answers.map((f) => `${String(f['type'])} ${String(f['request_id'])}`)).toEqual([`update a${round}`, `error b${round}`]);
+      expectErrorEvent(answers[1] as Frame, 409, 'order already done');
+    }
+  });
+
   it('an unknown order is 404 "order not found", by order_id and by client_order_id', async () => {
     const socket = await trading(venue());
     await refused(socket, 'cancel_order', { order_id: '0b7d4c4e-51c7-4d43-9a4c-0d5f9b4e2a11' }, 404, 'order not found');
