@@ -9,9 +9,6 @@ import type { CandleRow, TradeRow } from '../store';
 /** Trades of the tape (GET /products/{id}/trades answers up to this many), also what a restart restores. */
 export const RECENT_TRADES = 1000;
 
-/** Far more turns than can be awaiting their commit when a process dies: each is in flight for milliseconds. */
-export const RESTART_SEQUENCE_GAP = 1_000_000;
-
 /** The meta key under which a book's sequence is persisted, so a restart goes on counting rather than start at 0. */
 export function bookSequenceKey(productId: string): string {
   return `book_sequence:${productId}`;
@@ -122,15 +119,10 @@ export class Market {
     return this.sequence;
   }
 
-  /**
-   * After a restart: the sequence as persisted ('' or absent for a folder from before it was), plus
-   * RESTART_SEQUENCE_GAP. A turn's number can be read (REST, level2) before its commit is durable; a process
-   * killed then loses those turns, and going on from the persisted number would hand their numbers to other
-   * books, which a client holding one would take for the book it has.
-   */
+  /** After a restart: the sequence as persisted ('' or absent for a folder from before it was). */
   restoreSequence(stored: string | undefined): void {
-    const persisted = stored !== undefined && /^\d+$/.test(stored) ? Number(stored) : 0;
-    this.sequence = persisted + RESTART_SEQUENCE_GAP;
+    if (stored === undefined || !/^\d+$/.test(stored)) return;
+    this.sequence = this.persistedSequence = Number(stored);
   }
 
   /** The candles this market's trades changed since the last call, as rows to persist. */
