@@ -369,10 +369,11 @@ export class Exchange {
 
   /**
    * Why an order that is not working cannot be cancelled: done (E0302) or unknown (E0301), from the archive.
-   * `seenThrough`: the newest order seq when the cancel arrived; an order made since is not the one it named.
+   * `seenThrough`: the newest order seq when the cancel arrived (now, by default); an order made since is not the
+   * one it named.
    */
-  cancelRefusal(userId: string, target: CancelTarget, seenThrough?: number): ApiError {
-    const done = seenThrough === undefined ? this.findArchived(userId, target) : this.findDone(userId, target, seenThrough);
+  cancelRefusal(userId: string, target: CancelTarget, seenThrough = this.seq): ApiError {
+    const done = this.findDone(userId, target, seenThrough);
     if (done !== undefined) return apiError('E0302_OrderAlreadyDone', `order ${done.orderId} is already done`);
     return apiError('E0301_OrderNotFound', 'no such order');
   }
