@@ -70,6 +70,7 @@ export async function startVenue(options: StartVenueOptions): Promise<RunningVen
       await venue.run(() => withdrawSimulatedQuotes(venue.exchange, venue.store.getMeta(SIM_ROSTER_META_KEY)));
     }
     await catchUp(venue);
+    await simulator?.quoteWhilePaused();
   } catch (err) {
     // Closed, so the folder is free for the next try in this process (its lock goes with the venue).
     await simulator?.stop();

@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src-shared/errors/api-error';
 import { parseCreateOrder } from '../../src-shared/protocol/orders';
+import { PRODUCTS } from '../../src-shared/protocol/products';
 import { startVenue, type RunningVenue } from '../../src-main/venue/server';
 import { startTestVenue, type TestVenue } from './harness';
 
@@ -201,9 +202,22 @@ describe('the simulator after a restart', () => {
       running = await startVenue({ port: 0, dataDir: dir, simulate: true, seed: 5 });
       expect((await call(running, 'GET', '/sim/status', admin)).body).toMatchObject({ paused: true, speed: 7, volatility: 3 });
       const tape = async () => (await call(running, 'GET', '/products/BTC-VND/trades')).body.trades as unknown[];
+      type Book = { sequence: number; bids: unknown[]; asks: unknown[]; time?: string };
+      const book = async (product: string) => {
+        // Its time is when it was read.
+        const { time: _read, ...levels } = (await call(running, 'GET', `/products/${product}/orderbook`)).body.orderbook as Book;
+        return levels;
+      };
       const before = await tape();
+      // Frozen, not empty: the makers quote once around the reference, and then nothing moves.
+      const books = await Promise.all(PRODUCTS.map((p) => book(p.id)));
+      for (const b of books) {
+        expect(b.bids.length).toBeGreaterThan(0);
+        expect(b.asks.length).toBeGreaterThan(0);
+      }
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(await tape()).toEqual(before);
+      expect(await Promise.all(PRODUCTS.map((p) => book(p.id)))).toEqual(books);
       expect((await call(running, 'POST', '/sim/resume', admin)).body).toMatchObject({ paused: false, speed: 7 });
     } finally {
       await running.close();

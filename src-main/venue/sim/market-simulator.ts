@@ -146,6 +146,20 @@ export class MarketSimulator {
     }
   }
 
+  /**
+   * A paused market keeps its depth across a restart: setup() cancelled the quotes the last run left, and no step
+   * lays new ones while paused, so the makers quote once around the reference as it stands. Nothing moves or
+   * trades until the trader resumes. A running market needs none of this: its first step quotes.
+   */
+  async quoteWhilePaused(): Promise<void> {
+    if (!this.ready) throw new Error('the market simulator is not set up: await setup() first');
+    if (!this.paused) return;
+    const { exchange } = this.venue;
+    await this.venue.run(() => {
+      for (const market of this.markets) this.guard(() => market.quote(this.volatility, this.rng, exchange, this.entry));
+    });
+  }
+
   /** Step every SIM_STEP_INTERVAL_MS of real time until stop(). The timer never keeps the process alive. */
   start(): void {
     if (!this.ready) throw new Error('the market simulator is not set up: await setup() first');

@@ -5,7 +5,7 @@
  */
 import type { Exchange } from '../exchange/exchange';
 import type { Market } from '../exchange/market';
-import type { MarketMaker } from './market-maker';
+import type { MarketMaker, QuoteContext } from './market-maker';
 import type { OrderEntry } from './order-entry';
 import { idealGrid, lotsFor, settleGrid, type QuoteGrid } from './quote-ladder';
 import type { SeededRandom } from '../../../src-shared/seeded-random';
@@ -26,6 +26,12 @@ export class SimulatedMarket {
 
   advance(seconds: number, volatility: number, rng: SeededRandom, exchange: Exchange, entry: OrderEntry): void {
     this.reference.walk(volatility, seconds, rng.gaussian());
+    const ctx = this.quote(volatility, rng, exchange, entry);
+    this.takers.trade({ ...ctx, seconds });
+  }
+
+  /** The makers' ladders around the reference as it stands: stale quotes withdrawn, gaps filled. Nothing trades. */
+  quote(volatility: number, rng: SeededRandom, exchange: Exchange, entry: OrderEntry): QuoteContext {
     const referenceTicks = this.reference.ticks;
     const grid = settleGrid(this.grid, idealGrid(referenceTicks, volatility));
     this.grid = grid;
@@ -33,6 +39,6 @@ export class SimulatedMarket {
     const ctx = { exchange, entry, rng, referenceTicks, grid, clipLots };
     for (const maker of this.makers) maker.withdrawStale(ctx);
     for (const maker of this.makers) maker.fillGaps(ctx);
-    this.takers.trade({ ...ctx, seconds });
+    return ctx;
   }
 }
