@@ -59,15 +59,18 @@ export class StopBook {
     return true;
   }
 
-  /** Removes and returns the seqs of every stop the last trade price meets, in arrival (seq) order. */
-  triggered(lastTradeTicks: number): number[] {
+  /**
+   * Removes and returns the seqs of every stop met by trades printed between `lowTicks` and `highTicks` (one
+   * sweep can print through a trigger and end on the other side of it), in arrival (seq) order.
+   */
+  triggered(lowTicks: number, highTicks: number = lowTicks): number[] {
     const fired: number[] = [];
     const rising = this.rising;
-    while (rising.length !== 0 && (rising[rising.length - 1] as StopEntry).triggerTicks <= lastTradeTicks) {
+    while (rising.length !== 0 && (rising[rising.length - 1] as StopEntry).triggerTicks <= highTicks) {
       fired.push((rising.pop() as StopEntry).seq);
     }
     const falling = this.falling;
-    while (falling.length !== 0 && (falling[falling.length - 1] as StopEntry).triggerTicks >= lastTradeTicks) {
+    while (falling.length !== 0 && (falling[falling.length - 1] as StopEntry).triggerTicks >= lowTicks) {
       fired.push((falling.pop() as StopEntry).seq);
     }
     for (const seq of fired) this.bySeq.delete(seq);

@@ -327,7 +327,9 @@ export class Exchange {
     this.changed(order);
 
     try {
-      if (!this.reserve(order)) {
+      // What a later market order costs, or raises, is priced by the book it meets then, not the one of now.
+      const holdAtStart = request.scheduledAt > now && this.holdFollowsBook(order);
+      if (!holdAtStart && !this.reserve(order)) {
         this.finish(order, 'REJECTED', 'E0201_InsufficientBalance');
         return { submitted, processed: order };
       }
@@ -579,7 +581,16 @@ export class Exchange {
       return;
     }
     if (row.expiredAt !== null) this.timed.add(order);
+    // A scheduled market order sized by the book takes its hold now; one the trader cannot fund ends, saying why.
+    if (row.scheduledAt !== null && order.hold === 0n && this.holdFollowsBook(order) && !this.reserve(order)) {
+      return this.finish(order, 'CANCELED', 'E0201_InsufficientBalance');
+    }
     this.match(order, order.lots);
+  }
+
+  /** A market buy of a base size, or a market sell for a quote amount: its hold is what the book would take. */
+  private holdFollowsBook(order: LiveOrder): boolean {
+    return order.row.type === 'MARKET' && !order.exactQuote && (order.side === 'BUY') === order.lots > 0;
   }
 
   private trigger(order: LiveOrder): void {
@@ -688,7 +699,15 @@ export class Exchange {
           break;
       }
     }
-    if (fills.length > 0) this.fireStops(market);
+    if (fills.length > 0) {
+      let low = Number.POSITIVE_INFINITY;
+      let high = 0;
+      for (const fill of fills) {
+        if (fill.priceTicks < low) low = fill.priceTicks;
+        if (fill.priceTicks > high) high = fill.priceTicks;
+      }
+      this.fireStops(market, low, high);
+    }
   }
 
   /** The worst price at which the exact-quote order's size plus fees fits its quote amount (or is raised by it). */
@@ -768,10 +787,9 @@ export class Exchange {
     }
   }
 
-  private fireStops(market: Market): void {
-    const last = market.book.lastTradeTicks;
-    if (last === undefined) return;
-    for (const seq of market.stops.triggered(last)) {
+  /** Every stop met by the trades just printed, from `low` to `high` ticks, goes to work in arrival order. */
+  private fireStops(market: Market, low: number, high: number): void {
+    for (const seq of market.stops.triggered(low, high)) {
       const order = this.bySeq.get(seq);
       if (order !== undefined && order.row.status === 'SCHEDULED') this.trigger(order);
     }

@@ -57,6 +57,46 @@ describe('scheduled_at', () => {
   });
 });
 
+describe('scheduled market orders', () => {
+  it('hold nothing while SCHEDULED and, at their time, trade against the book they meet then', async () => {
+    const v = venue();
+    const buyer = await v.newTrader({ VND: '100000000' });
+    const seller = await v.newTrader({ BTC: '0.1' });
+    const at = nanosFromNow(600);
+    // The book is empty now: priced by it, a buy of a size would hold nothing and a sell for an amount sell nothing.
+    const buy = await placeOrder(v, buyer, { product_id: BTC, side: 'BUY', type: 'MARKET', base_size: '0.01', scheduled_at: at });
+    const sell = await placeOrder(v, seller, { product_id: BTC, side: 'SELL', type: 'MARKET', quote_size: '20000000', scheduled_at: at });
+    expect([buy.status, sell.status]).toEqual(['SCHEDULED', 'SCHEDULED']);
+    expect(balanceOf(await getAccount(v, buyer), 'VND').locked).toBe(0n);
+    expect(balanceOf(await getAccount(v, seller), 'BTC').locked).toBe(0n);
+    // Liquidity arrives before their time, from traders of its own.
+    const asker = await v.newTrader({ BTC: '0.1' });
+    const bidder = await v.newTrader({ VND: '1000000000' });
+    await placeOrder(v, asker, limit('SELL', px(1), '0.05'));
+    await placeOrder(v, bidder, limit('BUY', px(-1), '0.05'));
+
+    const bought = await orderReaches(v, buyer, buy.order_id, 'DONE');
+    expect(bought).toMatchObject({ done_reason: 'FILLED', filled_base_size: '0.01' });
+    const sold = await orderReaches(v, seller, sell.order_id, 'DONE');
+    expect(sold.done_reason).toBe('FILLED');
+    expect(sold.trades.length).toBeGreaterThan(0);
+    expect(balanceOf(await getAccount(v, buyer), 'VND').locked).toBe(0n);
+    expect(balanceOf(await getAccount(v, seller), 'BTC').locked).toBe(0n);
+  });
+
+  it('a buy the trader can no longer fund at its time ends DONE CANCELED E0201_InsufficientBalance', async () => {
+    const v = venue();
+    const buyer = await v.newTrader({ VND: '1000000' });
+    const asker = await v.newTrader({ BTC: '0.1' });
+    const buy = await placeOrder(v, buyer, { product_id: BTC, side: 'BUY', type: 'MARKET', base_size: '0.01', scheduled_at: nanosFromNow(400) });
+    await placeOrder(v, asker, limit('SELL', px(1), '0.05'));
+    const done = await orderReaches(v, buyer, buy.order_id, 'DONE');
+    expect(done).toMatchObject({ done_reason: 'CANCELED', reject_reason: 'E0201_InsufficientBalance', filled_base_size: '0' });
+    const vnd = balanceOf(await getAccount(v, buyer), 'VND');
+    expect([vnd.free, vnd.locked]).toEqual([1_000_000n, 0n]);
+  });
+});
+
 describe('TWAP', () => {
   const twap = (product: string, price: string, size: string, windowMs: number) => ({
     product_id: product,
@@ -269,6 +309,27 @@ describe('STOP orders (on ETH-VND, whose tape only these tests move)', () => {
     expect(fired.trades.map((t) => t.price)).toEqual(['89000000']);
     // The take-profit needs a rise to 95,000,000: still waiting.
     expect((await getOrder(v, stopper, takeProfit.order_id)).status).toBe('SCHEDULED');
+  });
+
+  it('fires on a trade that one sweep printed through its trigger, though the sweep ended on the other side of it', async () => {
+    const v = venue();
+    const { seller, buyer } = await lastTradeAt90M(v);
+    const stopper = await v.newTrader({ ETH: '1' });
+    const stop = await placeOrder(v, stopper, {
+      product_id: ETH,
+      side: 'SELL',
+      type: 'STOP',
+      order_stop_type: 'STOP_LOSS',
+      stop_trigger_price: '89000000',
+      limit_price: '85000000',
+      base_size: '0.1',
+    });
+    await placeOrder(v, seller, { product_id: ETH, side: 'SELL', limit_price: '88000000', base_size: '0.1' });
+    await placeOrder(v, seller, { product_id: ETH, side: 'SELL', limit_price: '91000000', base_size: '0.1' });
+    // One buy takes both asks: trades at 88,000,000 then 91,000,000.
+    await placeOrder(v, buyer, { product_id: ETH, side: 'BUY', limit_price: '91000000', base_size: '0.2', time_in_force: 'IOC' });
+    const working = await orderReaches(v, stopper, stop.order_id, 'ACTIVE');
+    expect(working).toMatchObject({ filled_base_size: '0', limit_price: '85000000' });
   });
 
   it('a STOP_LOSS buy without a limit price fires as a market order when a trade prints at or above the trigger', async () => {

@@ -32,6 +32,16 @@ describe('StopBook', () => {
     expect(stops.triggered(90)).toEqual([1]);
   });
 
+  it('fires the stops of both directions that the range of one sweep met, and none beyond it', () => {
+    const stops = new StopBook();
+    stops.add(1, 'SELL', 'STOP_LOSS', 95);
+    stops.add(2, 'BUY', 'STOP_LOSS', 105);
+    stops.add(3, 'SELL', 'STOP_LOSS', 93);
+    stops.add(4, 'BUY', 'STOP_LOSS', 107);
+    expect(stops.triggered(94, 106)).toEqual([1, 2]);
+    expect(stops.size).toBe(2);
+  });
+
   it('returns every stop met in arrival order and removes them', () => {
     const stops = new StopBook();
     stops.add(4, 'SELL', 'STOP_LOSS', 100);
