@@ -247,12 +247,14 @@ describe('stops after a restart', () => {
       // The scheduled one has started (the clock put it in the stop book) before the restart.
       for (let i = 0; i < 100 && stopsWaiting() !== 2; i++) await new Promise((resolve) => setTimeout(resolve, 20));
       expect(stopsWaiting()).toBe(2);
+      const order = (id: string) => v.running.venue.exchange.activeOrders(stopper.userId, {}).find((o) => o.row.orderId === id);
+      const startedAt = order(scheduled)?.row.updatedAt;
       await v.restart();
       // After it, the clock starts the scheduled one again (once: starting a waiting stop twice throws).
       for (let i = 0; i < 100 && stopsWaiting() !== 2; i++) await new Promise((resolve) => setTimeout(resolve, 20));
-      const order = (id: string) => v.running.venue.exchange.activeOrders(stopper.userId, {}).find((o) => o.row.orderId === id);
       expect(order(gtt)?.row.status).toBe('SCHEDULED');
       expect(order(scheduled)?.row.status).toBe('SCHEDULED');
+      expect(order(scheduled)?.row.updatedAt, 'waiting for its trigger again is no change of the order').toBe(startedAt);
       expect(stopsWaiting(), 'both wait for their trigger').toBe(2);
       await trade(249_000);
       expect(order(gtt), 'the GTT stop triggered and rests at its limit').toMatchObject({ row: { status: 'ACTIVE' } });

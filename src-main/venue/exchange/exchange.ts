@@ -564,7 +564,9 @@ export class Exchange {
     this.timed.delete(order);
     const { row, market } = order;
     if (row.type === 'STOP') {
-      this.setStatus(order, 'SCHEDULED');
+      // A stop SCHEDULED for its time goes on waiting, for its trigger: no change the trader sees (nor one a
+      // restart, which starts it again, should date).
+      if (row.status !== 'SCHEDULED') this.setStatus(order, 'SCHEDULED');
       const last = market.book.lastTradeTicks;
       const stopType = row.stopType === 'TAKE_PROFIT' ? 'TAKE_PROFIT' : 'STOP_LOSS';
       if (last !== undefined && market.stops.wouldTriggerNow(order.side, stopType, order.stopTriggerTicks, last)) {
