@@ -24,7 +24,7 @@ import {
   parseSimUserBody,
   parseTradesQuery,
 } from '../../../src-shared/protocol/queries';
-import type { Caller, Scope } from '../accounts/key-ring';
+import type { Caller } from '../accounts/key-ring';
 import { FEE_ACCOUNT_ID } from '../exchange/exchange';
 import type { LiveOrder } from '../exchange/live-order';
 import type { Market } from '../exchange/market';
@@ -33,6 +33,7 @@ import type { Venue } from '../venue';
 import type { MarketSimulator } from '../sim/market-simulator';
 import { RateLimitError, RateLimiter } from './rate-limit';
 import { registerSimControls } from './sim-routes';
+import { access, accessOf, type Access } from './access';
 import { accountRecord, apiKeyRecord, assetRecords, orderBookRecord, orderRecord, productRecord, publicTradeRecord } from './records';
 
 export interface HttpApiOptions {
@@ -178,11 +179,34 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
   const orders = options.orderLimit;
   const { exchange, store, keys } = venue;
 
-  function authenticate(request: FastifyRequest, scope: Scope): Caller {
+  function authenticate(request: FastifyRequest, who: Access): Caller {
     const caller = ok(keys.authenticate(header(request, 'nova-key'), header(request, 'nova-secret'), venue.now()));
     const wait = requests.take(caller.apiKey, Date.now());
     if (wait !== undefined) throw new RateLimitError('E0501_RateLimitExceeded', wait);
-    if (scope === 'trade' && caller.readOnly) throw apiError('E0004_InsufficientScope', 'this API key is read-only and cannot trade');
+    const adminOnly = who === 'admin-read' || who === 'admin-trade';
+    if (adminOnly && exchange.user(caller.userId)?.isAdmin !== true) throw apiError('E0003_PermissionDenied', 'the simulation endpoints need the venue admin key');
+    if ((who === 'trade' || who === 'admin-trade') && caller.readOnly) {
+      throw apiError('E0004_InsufficientScope', adminOnly ? 'this API key is read-only and cannot change the simulation' : 'this API key is read-only and cannot trade');
+    }
+    return caller;
+  }
+
+  // Credentials are checked as the request arrives, before its body is read (access.ts).
+  const callers = new WeakMap<FastifyRequest, Caller>();
+  app.addHook('onRequest', (request, _reply, done) => {
+    const who = accessOf(request.routeOptions.config);
+    try {
+      if (who !== undefined) callers.set(request, authenticate(request, who));
+      done();
+    } catch (err) {
+      done(err instanceof Error ? err : new Error(String(err)));
+    }
+  });
+
+  /** The caller the onRequest hook let through: a route with access() options has one. */
+  function callerOf(request: FastifyRequest): Caller {
+    const caller = callers.get(request);
+    if (caller === undefined) throw new Error(`route ${request.routeOptions.url ?? ''} names no access() but asks who calls it`);
     return caller;
   }
 
@@ -233,8 +257,8 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
   );
 
   // ---- API keys (4.1) --------------------------------------------------------------------------------------
-  app.post('/api-keys', async (request) => {
-    const caller = authenticate(request, 'trade');
+  app.post('/api-keys', access('trade'), async (request) => {
+    const caller = callerOf(request);
     const spec = ok(parseCreateApiKeyBody(request.body ?? {}, { now: venue.now() }));
     const created = keys.create(caller.userId, { name: spec.name, readOnly: spec.readOnly, expiredAt: spec.expiresAt === 0n ? null : spec.expiresAt }, venue.now());
     await store.commit({ apiKeys: [created.row] });
@@ -244,8 +268,8 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
   // This venue's addition (the interface creates keys but names no way to end one, though it rejects revoked
   // keys): the caller revokes one of its own keys, the one it calls with included. Another user's key answers
   // as a key that does not exist.
-  app.delete<{ Params: { api_key: string } }>('/api-keys/:api_key', async (request) => {
-    const caller = authenticate(request, 'trade');
+  app.delete<{ Params: { api_key: string } }>('/api-keys/:api_key', access('trade'), async (request) => {
+    const caller = callerOf(request);
     const local = venue.localCredentials();
     if (local?.api_key === request.params.api_key && local.user_id === caller.userId) {
       throw apiError('E0003_PermissionDenied', 'this is the local key, by which the desk and bootstrap.json reach the venue: it cannot be revoked');
@@ -257,8 +281,8 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
   });
 
   // ---- orders (4.2-4.8) ------------------------------------------------------------------------------------
-  app.post('/api/v1/orders', async (request) => {
-    const caller = authenticate(request, 'trade');
+  app.post('/api/v1/orders', access('trade'), async (request) => {
+    const caller = callerOf(request);
     const wait = orders.take(caller.apiKey, Date.now());
     if (wait !== undefined) throw new RateLimitError('E0503_OrderRateLimitExceeded', wait);
     const order = ok(parseCreateOrder(request.body, { now: venue.now() }));
@@ -269,8 +293,8 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
     });
   });
 
-  app.get('/api/v1/orders/active', (request) => {
-    const caller = authenticate(request, 'read');
+  app.get('/api/v1/orders/active', access('read'), (request) => {
+    const caller = callerOf(request);
     const q = ok(parseActiveOrdersQuery(request.query));
     const filter = {
       ...(q.productId === undefined ? {} : { productIds: [q.productId] }),
@@ -279,8 +303,8 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
     return venue.readDurable(() => ({ orders: exchange.activeOrders(caller.userId, filter).map(liveRecord) }));
   });
 
-  app.delete('/api/v1/order/active', async (request) => {
-    const caller = authenticate(request, 'trade');
+  app.delete('/api/v1/order/active', access('trade'), async (request) => {
+    const caller = callerOf(request);
     const target = ok(parseCancelOrderQuery(request.query));
     // An order not working is refused from the tables, which catch up without stalling other clients (see
     // Venue.cancelRefusal); one working is cancelled at once.
@@ -292,8 +316,8 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
     });
   });
 
-  app.delete('/api/v1/orders/active', async (request) => {
-    const caller = authenticate(request, 'trade');
+  app.delete('/api/v1/orders/active', access('trade'), async (request) => {
+    const caller = callerOf(request);
     const select = ok(parseBulkCancelBody(request.body));
     await store.caughtUp();
     return venue.run(() => {
@@ -312,8 +336,8 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
     });
   });
 
-  app.delete('/api/v1/orders/active/all', (request) => {
-    const caller = authenticate(request, 'trade');
+  app.delete('/api/v1/orders/active/all', access('trade'), (request) => {
+    const caller = callerOf(request);
     const q = ok(parseCancelAllQuery(request.query));
     return venue.run(() => ({
       cancel_requested_orders: exchange
@@ -322,8 +346,8 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
     }));
   });
 
-  app.get('/api/v1/orders/archived', async (request) => {
-    const caller = authenticate(request, 'read');
+  app.get('/api/v1/orders/archived', access('read'), async (request) => {
+    const caller = callerOf(request);
     const q = ok(parseArchivedOrdersQuery(request.query));
     await store.caughtUp();
     const rows = store.archivedOrders(caller.userId, {
@@ -338,8 +362,8 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
     return { orders: recordsOf(rows) };
   });
 
-  app.get('/api/v1/order/archived', async (request) => {
-    const caller = authenticate(request, 'read');
+  app.get('/api/v1/order/archived', access('read'), async (request) => {
+    const caller = callerOf(request);
     const q = ok(parseArchivedOrderQuery(request.query));
     await store.caughtUp();
     const row =
@@ -351,8 +375,8 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
   });
 
   // ---- account (4.9) ---------------------------------------------------------------------------------------
-  app.get('/accounts/:user_id', (request) => {
-    const caller = authenticate(request, 'read');
+  app.get('/accounts/:user_id', access('read'), (request) => {
+    const caller = callerOf(request);
     const { user_id: userId } = request.params as { user_id: string };
     if (userId !== caller.userId) throw apiError('E0003_PermissionDenied', 'these credentials belong to another account');
     const user = exchange.user(userId);
@@ -389,16 +413,7 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
   }
 
   // ---- simulation (venue contract) -------------------------------------------------------------------------
-  /** Who may use /sim: the admin's key first (E0003 for anyone else), and a key that may trade to change anything. */
-  function admin(request: FastifyRequest, scope: Scope = 'trade'): Caller {
-    const caller = authenticate(request, 'read');
-    if (exchange.user(caller.userId)?.isAdmin !== true) throw apiError('E0003_PermissionDenied', 'the simulation endpoints need the venue admin key');
-    if (scope === 'trade' && caller.readOnly) throw apiError('E0004_InsufficientScope', 'this API key is read-only and cannot change the simulation');
-    return caller;
-  }
-
-  app.post('/sim/users', async (request) => {
-    admin(request);
+  app.post('/sim/users', access('admin-trade'), async (request) => {
     const body = ok(parseSimUserBody(request.body));
     const created = await venue.run(() => {
       // Every amount is checked before the user exists: a refusal must leave no half-funded account behind.
@@ -412,14 +427,12 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
     return { user_id: created.id, api_key: apiKeyRecord(key.row, key.secret) };
   });
 
-  app.post('/sim/reset', async (request) => {
-    admin(request);
+  app.post('/sim/reset', access('admin-trade'), async () => {
     await venue.run(() => exchange.reset());
     return { reset: true };
   });
 
-  app.post('/sim/deposit', async (request) => {
-    admin(request);
+  app.post('/sim/deposit', access('admin-trade'), async (request) => {
     const body = ok(parseSimDepositBody(request.body));
     return venue.run(() => {
       const user = exchange.user(body.userId);
@@ -431,7 +444,7 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
     });
   });
 
-  if (options.simulator !== undefined) registerSimControls(app, options.simulator, admin);
+  if (options.simulator !== undefined) registerSimControls(app, options.simulator);
 
   return app;
 }

@@ -3,10 +3,10 @@
  * resume, speed, volatility and a product's reference price. Every answer is the simulator's status. Bodies are
  * parsed from unknown; a bad one is the API's error object, which the app's error handler renders.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { shapeError } from '../../../src-shared/protocol/shape';
-import type { Scope } from '../accounts/key-ring';
+import { access } from './access';
 import type { MarketSimulator } from '../sim/market-simulator';
 
 const SpeedBody = z.object({ speed: z.number() });
@@ -20,38 +20,29 @@ function parse<T>(shape: z.ZodType<T>, body: unknown): T {
   return parsed.data;
 }
 
-/**
- * `requireAdmin` throws the API's error when the request does not carry the venue admin's key, or (scope
- * 'trade') carries a read-only one: reading the status is a read.
- */
-export function registerSimControls(app: FastifyInstance, sim: MarketSimulator, requireAdmin: (request: FastifyRequest, scope: Scope) => unknown): void {
-  app.get('/sim/status', (request) => {
-    requireAdmin(request, 'read');
+/** Only the venue admin's key reaches these; reading the status is a read, the rest need a key that may trade. */
+export function registerSimControls(app: FastifyInstance, sim: MarketSimulator): void {
+  app.get('/sim/status', access('admin-read'), () => {
     return Promise.resolve(sim.status());
   });
 
-  app.post('/sim/pause', (request) => {
-    requireAdmin(request, 'trade');
+  app.post('/sim/pause', access('admin-trade'), () => {
     return sim.pause().then(() => sim.status());
   });
 
-  app.post('/sim/resume', (request) => {
-    requireAdmin(request, 'trade');
+  app.post('/sim/resume', access('admin-trade'), () => {
     return sim.resume().then(() => sim.status());
   });
 
-  app.post('/sim/speed', (request) => {
-    requireAdmin(request, 'trade');
+  app.post('/sim/speed', access('admin-trade'), (request) => {
     return sim.setSpeed(parse(SpeedBody, request.body).speed).then(() => sim.status());
   });
 
-  app.post('/sim/volatility', (request) => {
-    requireAdmin(request, 'trade');
+  app.post('/sim/volatility', access('admin-trade'), (request) => {
     return sim.setVolatility(parse(VolatilityBody, request.body).volatility).then(() => sim.status());
   });
 
-  app.post('/sim/reference-price', (request) => {
-    requireAdmin(request, 'trade');
+  app.post('/sim/reference-price', access('admin-trade'), (request) => {
     const body = parse(ReferencePriceBody, request.body);
     sim.setReferencePrice(body.product_id, body.price);
     return Promise.resolve(sim.status());

@@ -73,6 +73,25 @@ describe('credentials (interface 5.1, 5.5)', () => {
     expect((await getAccount(v, trader)).stats.order_stats.total_orders).toBe('0');
   });
 
+  it('come before the body: without them a malformed, unsupported or oversized body is still 401, and a read-only key 403', async () => {
+    const v = venue();
+    const trader = await v.newTrader({ VND: '100000000' });
+    const readOnly = credsOf(await createKey(trader.creds, { name: 'viewer', read_only: true }));
+    const bodies: { name: string; rawBody: string; headers: Record<string, string> }[] = [
+      { name: 'malformed JSON', rawBody: '{"product_id":', headers: { 'content-type': 'application/json' } },
+      { name: 'text/plain', rawBody: 'hello', headers: { 'content-type': 'text/plain' } },
+      { name: 'a body over the limit', rawBody: JSON.stringify({ pad: 'x'.repeat(70 * 1024) }), headers: { 'content-type': 'application/json' } },
+    ];
+    for (const b of bodies) {
+      const without = await v.call('POST', '/api/v1/orders', { rawBody: b.rawBody, headers: b.headers });
+      expectError(without, 401, 'E0001_AuthRequired', 'AUTH_REQUIRED');
+      const viewer = await v.call('POST', '/api/v1/orders', { key: readOnly, rawBody: b.rawBody, headers: b.headers });
+      expectError(viewer, 403, 'E0004_InsufficientScope', 'INSUFFICIENT_SCOPE');
+    }
+    // With credentials that may trade, the body is read and judged.
+    expectError(await v.call('POST', '/api/v1/orders', { key: trader.creds, rawBody: '{"product_id":', headers: { 'content-type': 'application/json' } }), 400, 'E0102_MalformedJson');
+  });
+
   it('public endpoints need no credentials', async () => {
     const v = venue();
     for (const path of ['/products', '/assets', `/products/${BTC}/orderbook`, `/products/${BTC}/trades`, '/v1/error-codes']) {

@@ -4,12 +4,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ApiError, apiError } from '../../../src-shared/errors/api-error';
 import { buildHttpApi } from '../../../src-main/venue/api/http-api';
 import { RateLimiter } from '../../../src-main/venue/api/rate-limit';
-import { registerSimControls } from '../../../src-main/venue/api/sim-routes';
 import { MarketSimulator, SIM_STEP_INTERVAL_MS, type SimStatus } from '../../../src-main/venue/sim/market-simulator';
 import { Venue } from '../../../src-main/venue/venue';
 import { eventually } from '../harness';
@@ -32,15 +30,6 @@ let admin: Key;
 let trader: Key;
 
 /** The same check the venue's other /sim endpoints make: a valid key of the admin account. */
-function requireAdmin(request: FastifyRequest): void {
-  const header = (name: string): string | undefined => {
-    const value = request.headers[name];
-    return typeof value === 'string' ? value : undefined;
-  };
-  const caller = venue.keys.authenticate(header('nova-key'), header('nova-secret'), venue.now());
-  if (caller instanceof ApiError) throw caller;
-  if (venue.exchange.user(caller.userId)?.isAdmin !== true) throw apiError('E0003_PermissionDenied', 'the simulation endpoints need the venue admin key');
-}
 
 async function call<T>(method: 'GET' | 'POST', urlPath: string, key: Key | undefined, body?: unknown, raw?: string): Promise<{ status: number; body: T }> {
   const headers: Record<string, string> = {};
@@ -62,8 +51,7 @@ beforeAll(async () => {
   admin = { key: boot.api_key, secret: boot.api_secret };
   sim = new MarketSimulator(venue, { seed: 2024 });
   await sim.setup();
-  app = buildHttpApi(venue, { orderLimit: new RateLimiter(0), requestRate: 0 });
-  registerSimControls(app, sim, requireAdmin);
+  app = buildHttpApi(venue, { orderLimit: new RateLimiter(0), requestRate: 0, simulator: sim });
   await app.listen({ host: '127.0.0.1', port: 0 });
   baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const created = await call<{ api_key: { api_key: string; api_secret: string } }>('POST', '/sim/users', admin, { balances: { VND: '1000000' } });
