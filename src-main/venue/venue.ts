@@ -15,7 +15,7 @@ import type { Level2Change } from '../../src-shared/protocol/ws';
 import { Exchange, FEE_ACCOUNT_ID, STARTING_BALANCES_KEY, type CancelTarget, type OrderEvent } from './exchange/exchange';
 import { RECENT_TRADES, bookSequenceKey } from './exchange/market';
 import { PublishedBook } from './market-data/level2';
-import { lockDataFolder, openStore, syncFolder, type ApiKeyRow, type FolderLock, type Snapshot, type TradeRow, type VenueStore } from './store';
+import { lockDataFolder, openStore, syncFolder, type ApiKeyRow, type ChangeSet, type FolderLock, type Snapshot, type TradeRow, type VenueStore } from './store';
 
 export interface VenueOptions {
   dataDir: string;
@@ -275,7 +275,7 @@ export class Venue {
 
   /** `now`: hand the batch to the writer thread now rather than with the rest of the turn's commits. */
   private async commitChanges(now: boolean): Promise<void> {
-    const changes = this.exchange.takeChanges();
+    const changes = this.takeChanges();
     const batch: CommittedBatch = { orders: this.orderEvents.splice(0), trades: changes.trades ?? [], ...this.bookChanges() };
     if (Object.keys(changes).length > 0) await this.store.commit(changes, now);
     if (batch.orders.length > 0 || batch.trades.length > 0 || batch.changedBooks.length > 0) {
@@ -398,10 +398,16 @@ export class Venue {
       if (isReason(atoms)) throw new Error(`LOCAL_USER_BALANCES ${asset}: ${atoms.reason}`);
       this.exchange.fund(user.id, asset, atoms);
     }
-    const { row } = this.keys.create(user.id, { name: LOCAL_KEY_NAME, readOnly: false, expiredAt: null }, this.now());
+    this.keys.create(user.id, { name: LOCAL_KEY_NAME, readOnly: false, expiredAt: null }, this.now());
+    await this.store.commit(this.takeChanges());
+  }
+
+  /** What the exchange and the key ring changed since the last call: one change set, so one commit holds both. */
+  private takeChanges(): ChangeSet {
     const changes = this.exchange.takeChanges();
-    changes.apiKeys = [row];
-    await this.store.commit(changes);
+    const keys = this.keys.takeChanges();
+    if (keys.length > 0) changes.apiKeys = keys;
+    return changes;
   }
 }
 

@@ -22,6 +22,7 @@ import WebSocket from 'ws';
 import { PRODUCTS, findAsset } from '../../src-shared/protocol/products';
 import { journalFolder, readJournal } from '../../src-main/venue/store/journal-file';
 import { parseJournalEntry } from '../../src-main/venue/store/merged-changes';
+import { FEE_ACCOUNT_ID } from '../../src-main/venue/exchange/exchange';
 import { SeededRandom } from '../../src-shared/seeded-random';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
@@ -150,6 +151,8 @@ interface FileView {
   readonly totals: Map<string, bigint>;
   /** Per user and asset, free + locked in atoms. */
   readonly balances: Map<string, Map<string, bigint>>;
+  /** Users other than the fee account that no API key reaches: /sim/users must never leave one. */
+  readonly keyless: string[];
 }
 
 /**
@@ -179,17 +182,22 @@ function readFile(dataDir: string, since: bigint): FileView {
         const r = row as { user_id: string; asset: string; free: bigint; locked: bigint };
         setBalance(r.user_id, r.asset, r.free + r.locked);
       }
+      const users = new Set(db.prepare('SELECT id FROM users').pluck().all() as string[]);
+      const keyOwners = new Set(db.prepare('SELECT user_id FROM api_keys').pluck().all() as string[]);
       const position = Number(db.prepare('SELECT through FROM journal_position').pluck().get());
       for (const record of readJournal(journalFolder(file), { repair: false, after: position })) {
         const entry = parseJournalEntry(record.seq, record.text);
+        for (const u of entry.users) users.add(u[0]);
+        for (const k of entry.apiKeys) keyOwners.add(k[1]);
         for (const o of entry.orders) {
           if (BigInt(o[6]) >= since) orders.set(o[1], { userId: o[2], clientOrderId: o[3] });
         }
         for (const b of entry.balances) setBalance(b[0], b[1], BigInt(b[2]) + BigInt(b[3]));
       }
-      return { orders, balances };
+      const keyless = [...users].filter((id) => id !== FEE_ACCOUNT_ID && !keyOwners.has(id));
+      return { orders, balances, keyless };
     });
-    const { orders, balances } = read();
+    const { orders, balances, keyless } = read();
     const ordersByClientId = new Map<string, string[]>();
     for (const [orderId, o] of orders) {
       const key = `${o.userId}/${o.clientOrderId}`;
@@ -197,7 +205,7 @@ function readFile(dataDir: string, since: bigint): FileView {
     }
     const totals = new Map<string, bigint>();
     for (const user of balances.values()) for (const [asset, amount] of user) totals.set(asset, (totals.get(asset) ?? 0n) + amount);
-    return { integrity, ordersByClientId, totals, balances };
+    return { integrity, ordersByClientId, totals, balances, keyless };
   } finally {
     db.close();
   }
@@ -376,8 +384,15 @@ export async function runCrashCycles(options: CrashRunOptions): Promise<CrashRun
         socket.terminate();
       };
 
+      // Opens accounts without funds (the totals stay the deposits'), each to be stored with its key or not at all.
+      const accountClient = async (): Promise<void> => {
+        const baseUrl = venue.baseUrl;
+        while (!killed) await call(baseUrl, 'POST', '/sim/users', admin, { balances: {} }).catch(() => undefined);
+      };
+
       const killAfter = minLoad + random() * (maxLoad - minLoad);
       const clients = [
+        accountClient(),
         ...Array.from({ length: options.restClients ?? 4 }, () => restClient()),
         ...Array.from({ length: options.wsClients ?? 2 }, (_, i) => wsClient((cycle + i) % traders.length)),
       ];
@@ -407,6 +422,7 @@ export async function runCrashCycles(options: CrashRunOptions): Promise<CrashRun
       }
       const fileTotals = sameTotals(deposited, file.totals);
       if (fileTotals !== undefined) fail(`killed database: ${fileTotals}`);
+      if (file.keyless.length > 0) fail(`killed database: users without an API key: ${file.keyless.join(', ')}`);
 
       const restarted = await startVenue(dataDir).catch((err: unknown) => {
         throw new Error(`cycle ${cycle}: restart failed: ${err instanceof Error ? err.message : String(err)}`);

@@ -28,6 +28,8 @@ const NONCE_BYTES = 16;
 
 export class KeyRing {
   private readonly keys = new Map<string, ApiKeyRow>();
+  /** Keys created or revoked since the venue last took them: it commits them with the turn that changed them. */
+  private readonly changed = new Map<string, ApiKeyRow>();
 
   constructor(private readonly masterKey: Buffer) {
     if (masterKey.length < 32) throw new Error('the venue master key must be at least 32 bytes');
@@ -62,7 +64,15 @@ export class KeyRing {
       revoked: false,
     };
     this.keys.set(apiKey, row);
+    this.changed.set(apiKey, row);
     return { row, secret };
+  }
+
+  /** The rows to persist for every key created or revoked since the last call. */
+  takeChanges(): ApiKeyRow[] {
+    const rows = [...this.changed.values()];
+    this.changed.clear();
+    return rows;
   }
 
   /** REST: the key and its secret, as sent in NOVA-KEY and NOVA-SECRET. */
@@ -111,6 +121,7 @@ export class KeyRing {
     if (row === undefined || row.userId !== ownerId) return undefined;
     const revoked = { ...row, revoked: true };
     this.keys.set(apiKey, revoked);
+    this.changed.set(apiKey, revoked);
     return revoked;
   }
 

@@ -260,8 +260,7 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
   app.post('/api-keys', access('trade'), async (request) => {
     const caller = callerOf(request);
     const spec = ok(parseCreateApiKeyBody(request.body ?? {}, { now: venue.now() }));
-    const created = keys.create(caller.userId, { name: spec.name, readOnly: spec.readOnly, expiredAt: spec.expiresAt === 0n ? null : spec.expiresAt }, venue.now());
-    await store.commit({ apiKeys: [created.row] });
+    const created = await venue.run(() => keys.create(caller.userId, { name: spec.name, readOnly: spec.readOnly, expiredAt: spec.expiresAt === 0n ? null : spec.expiresAt }, venue.now()));
     return { api_key: apiKeyRecord(created.row, created.secret) };
   });
 
@@ -274,9 +273,8 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
     if (local?.api_key === request.params.api_key && local.user_id === caller.userId) {
       throw apiError('E0003_PermissionDenied', 'this is the local key, by which the desk and bootstrap.json reach the venue: it cannot be revoked');
     }
-    const row = keys.revoke(request.params.api_key, caller.userId);
+    const row = await venue.run(() => keys.revoke(request.params.api_key, caller.userId));
     if (row === undefined) throw apiError('E0305_ApiKeyNotFound', 'you have no such API key');
-    await store.commit({ apiKeys: [row] });
     return { api_key: { ...apiKeyRecord(row), revoked: true } };
   });
 
@@ -415,16 +413,15 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
   // ---- simulation (venue contract) -------------------------------------------------------------------------
   app.post('/sim/users', access('admin-trade'), async (request) => {
     const body = ok(parseSimUserBody(request.body));
-    const created = await venue.run(() => {
+    // The account, its funds and its key in one commit: a user is never stored without the key that reaches it.
+    const { user, key } = await venue.run(() => {
       // Every amount is checked before the user exists: a refusal must leave no half-funded account behind.
       for (const b of body.balances) exchange.checkDeposit(b.assetId, b.atoms, `balances.${b.assetId}`);
-      const user = exchange.createUser({ isAdmin: false, makerFeeRate: body.makerFeeRate ?? DEFAULT_MAKER_FEE_RATE, takerFeeRate: body.takerFeeRate ?? DEFAULT_TAKER_FEE_RATE });
-      for (const b of body.balances) exchange.fund(user.id, b.assetId, b.atoms);
-      return user;
+      const opened = exchange.createUser({ isAdmin: false, makerFeeRate: body.makerFeeRate ?? DEFAULT_MAKER_FEE_RATE, takerFeeRate: body.takerFeeRate ?? DEFAULT_TAKER_FEE_RATE });
+      for (const b of body.balances) exchange.fund(opened.id, b.assetId, b.atoms);
+      return { user: opened, key: keys.create(opened.id, { name: 'simulated', readOnly: false, expiredAt: null }, venue.now()) };
     });
-    const key = keys.create(created.id, { name: 'simulated', readOnly: false, expiredAt: null }, venue.now());
-    await store.commit({ apiKeys: [key.row] });
-    return { user_id: created.id, api_key: apiKeyRecord(key.row, key.secret) };
+    return { user_id: user.id, api_key: apiKeyRecord(key.row, key.secret) };
   });
 
   app.post('/sim/reset', access('admin-trade'), async () => {
