@@ -78,12 +78,13 @@ export async function startVenue(options: StartVenueOptions): Promise<RunningVen
     throw err;
   }
   const orderLimit = new RateLimiter(options.orderRate ?? DEFAULT_ORDER_RATE);
+  const requestLimit = new RateLimiter(options.requestRate ?? DEFAULT_REQUEST_RATE);
   const app = buildHttpApi(venue, {
     orderLimit,
-    requestRate: options.requestRate ?? DEFAULT_REQUEST_RATE,
+    requestLimit,
     ...(simulator === undefined ? {} : { simulator }),
   });
-  const ws = createWsApi(venue, orderLimit, options.ws ?? {});
+  const ws = createWsApi(venue, { requests: requestLimit, orders: orderLimit }, options.ws ?? {});
   app.server.on('upgrade', (request, socket, head) => ws.handleUpgrade(request, socket, head));
   try {
     await app.listen({ host: '127.0.0.1', port: options.port });

@@ -107,6 +107,32 @@ describe('the per-key request rate (--request-rate 4)', () => {
   });
 });
 
+describe('the per-key request rate over the WebSocket (--request-rate 4)', () => {
+  const RATE = 4;
+  const venue = useVenue({ requestRate: RATE });
+  const clock = frozenClock();
+
+  it('is the key’s budget there too: trading operations beyond it are refused with E0501 (409)', async () => {
+    const v = venue();
+    clock.advance(10);
+    const trader = await v.newTrader({});
+    const socket = await wsSession(v, trader);
+    try {
+      clock.advance(10);
+      const requestIds = Array.from({ length: RATE * 3 }, (_unused, i) => `ws-req-${i}`);
+      const from = socket.mark();
+      for (const id of requestIds) socket.send({ op: 'cancel_order', request_id: id, data: { client_order_id: id } });
+      const answers = await Promise.all(requestIds.map((id) => socket.next((f) => answersRequest(f, id), 5_000, from)));
+      const limited = answers.filter((f) => String(f['message']).startsWith('E0501_RateLimitExceeded: '));
+      expect(limited.map((f) => f['code'])).toEqual(limited.map(() => 409));
+      expect(limited, JSON.stringify(answers)).toHaveLength(RATE * 2);
+      expect(answers.filter((f) => String(f['message']).startsWith('E0301_OrderNotFound: '))).toHaveLength(RATE);
+    } finally {
+      socket.terminate();
+    }
+  });
+});
+
 describe('the per-key order rate (--order-rate 3)', () => {
   const RATE = 3;
   const venue = useVenue({ orderRate: RATE, cleanBooks: true });

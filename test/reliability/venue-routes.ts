@@ -19,7 +19,7 @@ export interface Route {
  */
 export async function venueRoutes(venue: Venue, withSimulator: boolean): Promise<Route[]> {
   const app = buildHttpApi(venue, {
-    requestRate: 0,
+    requestLimit: new RateLimiter(0),
     orderLimit: new RateLimiter(0),
     ...(withSimulator ? { simulator: new MarketSimulator(venue, { seed: 1 }) } : {}),
   });

@@ -31,15 +31,14 @@ import type { Market } from '../exchange/market';
 import type { OrderRow } from '../store';
 import type { Venue } from '../venue';
 import type { MarketSimulator } from '../sim/market-simulator';
-import { RateLimitError, RateLimiter } from './rate-limit';
+import { RateLimitError, type RateLimiter } from './rate-limit';
 import { registerSimControls } from './sim-routes';
 import { access, accessOf, type Access } from './access';
 import { accountRecord, apiKeyRecord, assetRecords, orderBookRecord, orderRecord, productRecord, publicTradeRecord } from './records';
 
 export interface HttpApiOptions {
-  /** Per key and second; 0 = unlimited. */
-  requestRate: number;
-  /** Per-key order rate, shared with the WebSocket API: one key has one budget however it sends. */
+  /** Per-key request and order rates, shared with the WebSocket API: one key has one budget however it sends. */
+  requestLimit: RateLimiter;
   orderLimit: RateLimiter;
   /** Largest accepted request body. */
   bodyLimit?: number;
@@ -175,13 +174,13 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
       done(error, value);
     });
   });
-  const requests = new RateLimiter(options.requestRate);
+  const requests = options.requestLimit;
   const orders = options.orderLimit;
   const { exchange, store, keys } = venue;
 
   function authenticate(request: FastifyRequest, who: Access): Caller {
     const caller = ok(keys.authenticate(header(request, 'nova-key'), header(request, 'nova-secret'), venue.now()));
-    const wait = requests.take(caller.apiKey, Date.now());
+    const wait = requests.take(caller.apiKey);
     if (wait !== undefined) throw new RateLimitError('E0501_RateLimitExceeded', wait);
     const adminOnly = who === 'admin-read' || who === 'admin-trade';
     if (adminOnly && exchange.user(caller.userId)?.isAdmin !== true) throw apiError('E0003_PermissionDenied', 'the simulation endpoints need the venue admin key');
@@ -281,7 +280,7 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
   // ---- orders (4.2-4.8) ------------------------------------------------------------------------------------
   app.post('/api/v1/orders', access('trade'), async (request) => {
     const caller = callerOf(request);
-    const wait = orders.take(caller.apiKey, Date.now());
+    const wait = orders.take(caller.apiKey);
     if (wait !== undefined) throw new RateLimitError('E0503_OrderRateLimitExceeded', wait);
     const order = ok(parseCreateOrder(request.body, { now: venue.now() }));
     return venue.run(() => {

@@ -19,15 +19,18 @@ export class RateLimiter {
     this.buckets.delete(key);
   }
 
-  /** Undefined when allowed; otherwise the seconds to wait before a retry can succeed. */
-  take(key: string, nowMs: number): number | undefined {
+  /**
+   * Undefined when allowed; otherwise the seconds to wait before a retry can succeed. A clock stepped back refills
+   * nothing until it moves on: counted as negative time, it drained the bucket and locked the key out as long.
+   */
+  take(key: string, nowMs: number = Date.now()): number | undefined {
     if (this.perSecond <= 0) return undefined;
     let bucket = this.buckets.get(key);
     if (bucket === undefined) {
       bucket = { tokens: this.perSecond, at: nowMs };
       this.buckets.set(key, bucket);
     }
-    bucket.tokens = Math.min(this.perSecond, bucket.tokens + ((nowMs - bucket.at) / 1000) * this.perSecond);
+    bucket.tokens = Math.min(this.perSecond, bucket.tokens + (Math.max(0, nowMs - bucket.at) / 1000) * this.perSecond);
     bucket.at = nowMs;
     if (bucket.tokens >= 1) {
       bucket.tokens -= 1;

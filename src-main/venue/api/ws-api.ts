@@ -100,8 +100,11 @@ export interface WsApi {
   close(): void;
 }
 
-/** `orderLimit`: the per-key order rate, the same one the REST API takes from. */
-export function createWsApi(venue: Venue, orderLimit: RateLimiter, partial: Partial<WsApiOptions> = {}): WsApi {
+/**
+ * `limits`: the per-key request and order rates, the ones the REST API takes from: a key has one budget of each
+ * however it sends. Each trading operation takes a request, and create_order an order too.
+ */
+export function createWsApi(venue: Venue, limits: { requests: RateLimiter; orders: RateLimiter }, partial: Partial<WsApiOptions> = {}): WsApi {
   const options = { ...DEFAULT_WS_OPTIONS, ...partial };
   const { exchange, keys } = venue;
   const feed = new MarketDataFeed(exchange.markets, venue.now);
@@ -348,7 +351,9 @@ export function createWsApi(venue: Venue, orderLimit: RateLimiter, partial: Part
         return send(session, { channel: 'heartbeat', type: 'pong', ...(message.requestId === undefined ? {} : { request_id: message.requestId }) });
       case 'create_order': {
         const caller = trader(session);
-        const wait = orderLimit.take(caller.apiKey, Date.now());
+        const busy = limits.requests.take(caller.apiKey);
+        if (busy !== undefined) return fail(session, frame, new RateLimitError('E0501_RateLimitExceeded', busy));
+        const wait = limits.orders.take(caller.apiKey);
         if (wait !== undefined) return fail(session, frame, new RateLimitError('E0503_OrderRateLimitExceeded', wait));
         const request = parseWsCreateOrder(message.data, { now: venue.now() });
         if (request instanceof ApiError) return fail(session, frame, request);
@@ -368,6 +373,8 @@ export function createWsApi(venue: Venue, orderLimit: RateLimiter, partial: Part
       }
       case 'cancel_order': {
         const caller = trader(session);
+        const busy = limits.requests.take(caller.apiKey);
+        if (busy !== undefined) return fail(session, frame, new RateLimitError('E0501_RateLimitExceeded', busy));
         const target = parseWsCancelOrder(message.data);
         if (target instanceof ApiError) return fail(session, frame, target);
         // An order not working is refused from the tables, which catch up without stalling the core (see
@@ -390,7 +397,7 @@ export function createWsApi(venue: Venue, orderLimit: RateLimiter, partial: Part
     socket.on('message', (data, isBinary) => {
       // Stopping: nothing more is taken, since no answer could reach the client (its socket is closing).
       if (stopping) return;
-      const wait = limiter.take(String(socketId(socket)), Date.now());
+      const wait = limiter.take(String(socketId(socket)));
       if (wait !== undefined) {
         session.overLimit += 1;
         if (session.overLimit > options.messagesPerSecond) {

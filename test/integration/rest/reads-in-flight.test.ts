@@ -23,7 +23,7 @@ describe('a history read while a change is still being committed', () => {
     // The other trader's sell into that bid is the trade that triggers them, and the read handled before that turn's commit: the same venue's REST app,
     // driven in-process, so the read runs while the stops are ACTIVE in memory and SCHEDULED in the tables.
     const { venue: running } = v.running;
-    const app = buildHttpApi(running, { orderLimit: new RateLimiter(0), requestRate: 0 });
+    const app = buildHttpApi(running, { orderLimit: new RateLimiter(0), requestLimit: new RateLimiter(0) });
     const parsed = parseCreateOrder({ product_id: BTC, type: 'MARKET', side: 'SELL', limit_price: '0', base_size: '0.001', time_in_force: 'IOC' }, { now: running.now() });
     if (parsed instanceof ApiError) throw parsed;
     const trading = running.run(() => running.exchange.place(other.userId, parsed));
@@ -42,7 +42,7 @@ describe('a read of what the venue holds in memory', () => {
     const [owner, other] = [await v.newTrader({ BTC: '10', VND: '100000000000' }), await v.newTrader({ BTC: '10', VND: '100000000000' })];
     await placeOrder(v, owner, limit('BUY', px(-10), '0.002'));
     const { venue: running } = v.running;
-    const app = buildHttpApi(running, { orderLimit: new RateLimiter(0), requestRate: 0 });
+    const app = buildHttpApi(running, { orderLimit: new RateLimiter(0), requestLimit: new RateLimiter(0) });
     const headers = { 'nova-key': owner.creds.key, 'nova-secret': owner.creds.secret };
     const parsed = parseCreateOrder({ product_id: BTC, type: 'MARKET', side: 'SELL', limit_price: '0', base_size: '0.001', time_in_force: 'IOC' }, { now: running.now() });
     if (parsed instanceof ApiError) throw parsed;
@@ -67,7 +67,7 @@ describe('a cancel answered while a fill of the order is being committed', () =>
     const [owner, other] = [await v.newTrader({ BTC: '10', VND: '100000000000' }), await v.newTrader({ BTC: '10', VND: '100000000000' })];
     const resting = await placeOrder(v, owner, limit('BUY', px(-10), '0.002'));
     const { venue: running } = v.running;
-    const app = buildHttpApi(running, { orderLimit: new RateLimiter(0), requestRate: 0 });
+    const app = buildHttpApi(running, { orderLimit: new RateLimiter(0), requestLimit: new RateLimiter(0) });
     const parsed = parseCreateOrder({ product_id: BTC, type: 'MARKET', side: 'SELL', limit_price: '0', base_size: '0.001', time_in_force: 'IOC' }, { now: running.now() });
     if (parsed instanceof ApiError) throw parsed;
     const trading = running.run(() => running.exchange.place(other.userId, parsed));

@@ -51,7 +51,7 @@ beforeAll(async () => {
   admin = { key: boot.api_key, secret: boot.api_secret };
   sim = new MarketSimulator(venue, { seed: 2024 });
   await sim.setup();
-  app = buildHttpApi(venue, { orderLimit: new RateLimiter(0), requestRate: 0, simulator: sim });
+  app = buildHttpApi(venue, { orderLimit: new RateLimiter(0), requestLimit: new RateLimiter(0), simulator: sim });
   await app.listen({ host: '127.0.0.1', port: 0 });
   baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const created = await call<{ api_key: { api_key: string; api_secret: string } }>('POST', '/sim/users', admin, { balances: { VND: '1000000' } });
