@@ -3,8 +3,9 @@
  * [--order-rate 50] [--request-rate 200]`: the local venue headless, exactly as the venue contract describes it.
  */
 import { parseArgs } from 'node:util';
-import { DEFAULT_ORDER_RATE, DEFAULT_REQUEST_RATE, DEFAULT_SEED, startVenue, type RunningVenue } from './server';
-import { DEFAULT_MAX_OPEN_ORDERS } from './venue';
+import { DEFAULT_MAX_OPEN_ORDERS, DEFAULT_ORDER_RATE, DEFAULT_REQUEST_RATE, DEFAULT_SEED } from './defaults';
+// Only type imports of the venue here: it is loaded (a good half second) once the signal handlers are in place.
+import type { RunningVenue } from './server';
 
 const USAGE = `usage: npm run venue -- [--port 8787] [--data ./venue-data] [--simulate] [--seed 1]
                      [--max-open-orders ${DEFAULT_MAX_OPEN_ORDERS}] [--order-rate ${DEFAULT_ORDER_RATE}] [--request-rate ${DEFAULT_REQUEST_RATE}]
@@ -28,7 +29,7 @@ function die(reason: string, code = 2): never {
 
 function count(text: string | undefined, flag: string, fallback: number, min = 0, max = 65535 * 1000): number {
   if (text === undefined) return fallback;
-  if (!/^\d{1,9}$/.test(text)) die(`--${flag} must be a whole number, got ${JSON.stringify(text)}`);
+  if (!/^\d+$/.test(text)) die(`--${flag} must be a whole number, got ${JSON.stringify(text.slice(0, 40))}`);
   const value = Number(text);
   if (value < min || value > max) die(`--${flag} must be between ${min} and ${max}`);
   return value;
@@ -36,7 +37,7 @@ function count(text: string | undefined, flag: string, fallback: number, min = 0
 
 let args;
 try {
-  args = parseArgs({
+  const parsed = parseArgs({
     options: {
       port: { type: 'string' },
       data: { type: 'string' },
@@ -49,7 +50,16 @@ try {
     },
     strict: true,
     allowPositionals: false,
-  }).values;
+    tokens: true,
+  });
+  // parseArgs keeps the last of a repeated flag: `--port abc --port 0` would drop the bad one without a word.
+  const seen = new Set<string>();
+  for (const token of parsed.tokens) {
+    if (token.kind !== 'option') continue;
+    if (seen.has(token.name)) die(`--${token.name} is given more than once`);
+    seen.add(token.name);
+  }
+  args = parsed.values;
 } catch (err) {
   die(err instanceof Error ? err.message.split('\n')[0] ?? 'bad arguments' : 'bad arguments');
 }
@@ -78,6 +88,9 @@ const stop = (): void => {
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
 
+const { startVenue } = await import('./server');
+// Stopped before anything was opened: nothing to close.
+if (stopRequested) process.exit(0);
 startVenue({
   port,
   dataDir,

@@ -9,6 +9,7 @@ import { createWsApi, type WsApiOptions } from './api/ws-api';
 import { MarketSimulator } from './sim/market-simulator';
 import { SIM_ROSTER_META_KEY, withdrawSimulatedQuotes } from './sim/sim-users';
 import { Venue } from './venue';
+import { DEFAULT_ORDER_RATE, DEFAULT_REQUEST_RATE, DEFAULT_SEED } from './defaults';
 
 export interface StartVenueOptions {
   /** 0 picks a free port. */
@@ -41,9 +42,6 @@ export interface RunningVenue {
   close(): Promise<void>;
 }
 
-export const DEFAULT_ORDER_RATE = 50;
-export const DEFAULT_SEED = 1;
-export const DEFAULT_REQUEST_RATE = 200;
 /** How often the clock looks for GTT expiries, scheduled starts and TWAP slices. */
 const CLOCK_MS = 50;
 /**

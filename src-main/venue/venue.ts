@@ -10,6 +10,7 @@ import { apiError, type ApiError } from '../../src-shared/errors/api-error';
 import { isReason, toAtoms } from '../../src-shared/protocol/decimal';
 import { DEFAULT_MAKER_FEE_RATE, DEFAULT_TAKER_FEE_RATE, LOCAL_USER_BALANCES, findAsset } from '../../src-shared/protocol/products';
 import { KeyRing } from './accounts/key-ring';
+import { DEFAULT_MAX_OPEN_ORDERS } from './defaults';
 import { newUuidV7 } from './ids';
 import type { Level2Change } from '../../src-shared/protocol/ws';
 import { Exchange, FEE_ACCOUNT_ID, STARTING_BALANCES_KEY, type CancelTarget, type OrderEvent } from './exchange/exchange';
@@ -48,7 +49,6 @@ export interface BookChange {
   changes: Level2Change[];
 }
 
-export const DEFAULT_MAX_OPEN_ORDERS = 1000;
 /**
  * Commands per commit within one turn of the event loop. Measured (bench/committed-orders.ts, 2,000 in flight):
  * one commit per turn 33 k orders/s, every 64 commands 42-44 k/s, every 256 about the same; bench/ws.ts (256 in

@@ -83,6 +83,19 @@ describe('npm run venue', () => {
     }
   });
 
+  it('names what is wrong: a flag given twice, a whole number out of range', async () => {
+    const cases: [string[], RegExp][] = [
+      [['--port', 'abc', '--port', '0'], /^venue: --port is given more than once$/],
+      [['--seed', '2147483649'], /^venue: --seed must be between 0 and 2147483648$/],
+      [['--order-rate', '99999999999'], /^venue: --order-rate must be between 0 and \d+$/],
+    ];
+    for (const [args, reason] of cases) {
+      const run = runVenue(args);
+      expect(await run.exit).toBe(2);
+      expect(run.stderr.trim()).toMatch(reason);
+    }
+  });
+
   it('exits non-zero with a one-line reason when the port is busy', async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
