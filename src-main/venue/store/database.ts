@@ -2,11 +2,13 @@ import Database from 'better-sqlite3';
 
 /**
  * Opens the venue database as every connection to it must see it. WAL with synchronous FULL: a commit that
- * returned survives a power cut, and readers never block the writer.
+ * returned survives a power cut, and readers never block the writer. A failure names the file: SQLite's own
+ * words ("unable to open database file", from a read-only disk) name none.
  */
 export function openDatabase(file: string, nativeBinding: string | undefined): Database.Database {
-  const db = new Database(file, nativeBinding === undefined ? {} : { nativeBinding });
+  let db: Database.Database | undefined;
   try {
+    db = new Database(file, nativeBinding === undefined ? {} : { nativeBinding });
     const journalMode: unknown = db.pragma('journal_mode = WAL', { simple: true });
     if (journalMode !== 'wal') throw new Error(`the venue database could not use WAL journaling (got ${String(journalMode)})`);
     db.pragma('synchronous = FULL');
@@ -19,7 +21,7 @@ export function openDatabase(file: string, nativeBinding: string | undefined): D
     db.defaultSafeIntegers(true);
     return db;
   } catch (err) {
-    db.close();
-    throw err;
+    db?.close();
+    throw new Error(`could not open ${file}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
 }
