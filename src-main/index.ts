@@ -196,7 +196,7 @@ function run(): void {
     logs.info(`local venue ${opened.venueStatus().state} at ${opened.venueStatus().baseUrl}`);
 
     bridge = serveBridge(ipcMain, bridgeHandler(deskServices(opened), scrub, (url) => isOwnPage(url, pages)));
-    app.on('browser-window-created', (_event, created) => forwardEvents(opened.events.onDidEmit, created.webContents));
+    app.on('browser-window-created', (_event, created) => forwardEvents(opened.events.onDidEmit, created.webContents, (window) => opened.windowClosed(window)));
 
     const fills = new FillNotices(BigInt(Date.now()) * 1_000_000n);
     opened.events.onDidEmit((event) => {

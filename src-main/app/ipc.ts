@@ -11,8 +11,8 @@ import { dispatch } from '../desk/dispatch';
 import type { DeskServices } from '../desk/services';
 import type { Event } from '../connection/events';
 
-/** What the handler needs of an invoke event: the frame that sent it (null once that frame is gone). */
-export type InvokeSender = Pick<IpcMainInvokeEvent, 'senderFrame'>;
+/** What the handler needs of an invoke event: the frame that sent it (null once that frame is gone) and its window. */
+export type InvokeSender = Pick<IpcMainInvokeEvent, 'senderFrame'> & { readonly sender: Pick<WebContents, 'id'> };
 
 export const NOT_OUR_PAGE: Result<never> = {
   ok: false,
@@ -28,7 +28,7 @@ export function bridgeHandler(
   return async (event, method, request) => {
     const url = event.senderFrame?.url;
     if (url === undefined || !isOwnPage(url)) return NOT_OUR_PAGE;
-    return dispatch(services, method, request, scrub);
+    return dispatch(services, method, request, scrub, { window: String(event.sender.id) });
   };
 }
 
@@ -37,10 +37,14 @@ export function serveBridge(ipc: Pick<IpcMain, 'handle' | 'removeHandler'>, hand
   return { stop: () => ipc.removeHandler(IPC_CHANNEL) };
 }
 
-/** Push the desk's events to one window until it is gone. */
-export function forwardEvents(source: Event<DeskEvent>, contents: Pick<WebContents, 'isDestroyed' | 'send' | 'once'>): void {
+/** Push the desk's events to one window until it is gone; then `gone` (its watches end with it). */
+export function forwardEvents(source: Event<DeskEvent>, contents: Pick<WebContents, 'isDestroyed' | 'send' | 'once' | 'id'>, gone: (window: string) => void): void {
   const coalescer = new FrameCoalescer(source, (event) => {
     if (!contents.isDestroyed()) contents.send(EVENT_CHANNEL, event.name, event.payload);
   });
-  contents.once('destroyed', () => coalescer.dispose());
+  const window = String(contents.id);
+  contents.once('destroyed', () => {
+    coalescer.dispose();
+    gone(window);
+  });
 }

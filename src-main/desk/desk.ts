@@ -70,7 +70,8 @@ export class Desk implements Disposable {
   /** Without a key there is no session; the public endpoints still show the market, polled. */
   private readonly publicPollers = new Map<string, MarketPoller>();
   private detail = '';
-  private readonly watched = new Set<string>();
+  /** Product → the windows that watch it. */
+  private readonly watched = new Map<string, Set<string>>();
   private readonly tickers = new Map<string, Ticker>();
   private readonly candles = new Map<string, Candle[]>();
   private products: Product[] | undefined;
@@ -213,7 +214,7 @@ export class Desk implements Disposable {
         key === undefined
           ? `no API key for ${NAMES[environment]}: create or import one`
           : `the secret of key ${key.apiKey} is no longer stored (${this.keys.storage.kind}): import the key again`;
-      for (const productId of this.watched) this.pollPublicly(productId);
+      for (const productId of this.watched.keys()) this.pollPublicly(productId);
       this.emitStatus();
       return;
     }
@@ -227,7 +228,7 @@ export class Desk implements Disposable {
     });
     this.session = session;
     this.listen(session, environment, key);
-    for (const productId of this.watched) this.watchOnSession(session, productId);
+    for (const productId of this.watched.keys()) this.watchOnSession(session, productId);
     this.emitStatus();
     session.start().catch((err: unknown) => {
       if (this.session !== session) return;
@@ -426,11 +427,19 @@ export class Desk implements Disposable {
     return products;
   }
 
-  async watch(productId: string): Promise<BookSnapshot> {
+  /**
+   * `window` wants the product's book, tape and candles. The desk watches a product while any window does: one
+   * window's unwatch (a pop-out following another product) must not freeze the others.
+   */
+  async watch(productId: string, window: string): Promise<BookSnapshot> {
     await this.requireProduct(productId);
-    this.watched.add(productId);
-    if (this.session !== undefined) this.watchOnSession(this.session, productId);
-    else this.pollPublicly(productId);
+    const watchers = this.watched.get(productId);
+    if (watchers !== undefined) watchers.add(window);
+    else {
+      this.watched.set(productId, new Set([window]));
+      if (this.session !== undefined) this.watchOnSession(this.session, productId);
+      else this.pollPublicly(productId);
+    }
     return this.book(productId, BOOK_DEPTH);
   }
 
@@ -455,7 +464,22 @@ export class Desk implements Disposable {
     session.socket.subscribe('candles', [productId]).catch(() => undefined);
   }
 
-  async unwatch(productId: string): Promise<{ watching: string[] }> {
+  /** `window` no longer needs the product; the desk stops watching it once no window does. */
+  async unwatch(productId: string, window: string): Promise<{ watching: string[] }> {
+    const watchers = this.watched.get(productId);
+    watchers?.delete(window);
+    if (watchers !== undefined && watchers.size === 0) await this.stopWatching(productId);
+    return { watching: [...this.watched.keys()] };
+  }
+
+  /** A window closed (or its page went): what only it watched is watched no more. */
+  windowClosed(window: string): void {
+    for (const [productId, watchers] of this.watched) {
+      if (watchers.delete(window) && watchers.size === 0) void this.stopWatching(productId).catch(() => undefined);
+    }
+  }
+
+  private async stopWatching(productId: string): Promise<void> {
     this.watched.delete(productId);
     this.publicPollers.get(productId)?.dispose();
     this.publicPollers.delete(productId);
@@ -463,7 +487,6 @@ export class Desk implements Disposable {
       await this.session.unwatchMarket(productId);
       await this.session.socket.unsubscribe('candles', [productId]).catch(() => undefined);
     }
-    return { watching: [...this.watched] };
   }
 
   async book(productId: string, depth = BOOK_DEPTH): Promise<BookSnapshot> {

@@ -8,9 +8,11 @@ import type { z } from 'zod';
 import type { MethodName, Result } from '../../src-shared/ipc/contract';
 import { contract } from '../../src-shared/ipc/contract';
 import { bridgeError, toBridgeError } from './desk-error';
-import type { DeskServices } from './services';
+import type { BridgeCaller, DeskServices } from './services';
 
 const identity = (text: string): string => text;
+/** A caller that names no window: tests and single-window uses. */
+const ONLY_WINDOW: BridgeCaller = { window: 'only' };
 
 function describeIssues(name: string, error: z.ZodError): string {
   const issues = error.issues.slice(0, 5).map((i) => `${i.path.map(String).join('.') || 'request'}: ${i.message}`);
@@ -22,6 +24,7 @@ export async function dispatch(
   method: unknown,
   request: unknown,
   scrub: (text: string) => string = identity,
+  caller: BridgeCaller = ONLY_WINDOW,
 ): Promise<Result<unknown>> {
   if (typeof method !== 'string' || !Object.hasOwn(contract, method)) {
     return { ok: false, error: bridgeError('E0101_InvalidArgument', `unknown bridge method ${JSON.stringify(String(method)).slice(0, 80)}`) };
@@ -32,8 +35,8 @@ export async function dispatch(
     // A call without a request is a call with an empty one; null or any other non-object is refused below.
     const parsed = entry.request.safeParse(request === undefined ? {} : request);
     if (!parsed.success) return { ok: false, error: bridgeError('E0101_InvalidArgument', scrub(describeIssues(name, parsed.error))) };
-    const service = services[name] as (request: unknown) => unknown;
-    const answer = await service(parsed.data);
+    const service = services[name] as (request: unknown, caller: BridgeCaller) => unknown;
+    const answer = await service(parsed.data, caller);
     const checked = entry.response.safeParse(answer);
     if (!checked.success) return { ok: false, error: bridgeError('E0901_InternalError', scrub(`${name}: the desk's answer broke the contract (${describeIssues(name, checked.error)})`)) };
     return { ok: true, value: checked.data };

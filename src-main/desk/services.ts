@@ -3,7 +3,15 @@
 import type { MethodName, ParsedRequest, Response } from '../../src-shared/ipc/contract';
 import type { Desk } from './desk';
 
-export type DeskServices = { [M in MethodName]: (request: ParsedRequest<M>) => Promise<Response<M>> | Response<M> };
+/**
+ * Which window called: one desk serves several (pop-outs), and what a window watches must outlive another
+ * window's unwatch. The transports name it (a WebContents id, a browser page's connection).
+ */
+export interface BridgeCaller {
+  readonly window: string;
+}
+
+export type DeskServices = { [M in MethodName]: (request: ParsedRequest<M>, caller: BridgeCaller) => Promise<Response<M>> | Response<M> };
 
 export function deskServices(desk: Desk): DeskServices {
   return {
@@ -20,8 +28,8 @@ export function deskServices(desk: Desk): DeskServices {
     'orders.history': (r) => desk.history(r),
     'orders.fills': (r) => desk.fills(r.product_id, r.limit),
     'market.products': () => desk.listProducts(),
-    'market.watch': (r) => desk.watch(r.product_id),
-    'market.unwatch': (r) => desk.unwatch(r.product_id),
+    'market.watch': (r, caller) => desk.watch(r.product_id, caller.window),
+    'market.unwatch': (r, caller) => desk.unwatch(r.product_id, caller.window),
     'market.book': (r) => desk.book(r.product_id, r.depth),
     'market.trades': (r) => desk.trades(r.product_id, r.limit),
     'market.candles': (r) => desk.candlesOf(r.product_id),

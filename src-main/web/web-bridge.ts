@@ -137,7 +137,10 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
     wss.handleUpgrade(request, socket, head, (ws) => serve(ws));
   });
 
+  let pages = 0;
   const serve = (ws: WebSocket): void => {
+    // Each page is a window of its own: what it watches ends when it goes.
+    const caller = { window: `page-${++pages}` };
     const send = (frame: unknown): void => {
       if (ws.readyState !== ws.OPEN) return;
       const text = JSON.stringify(frame);
@@ -145,7 +148,10 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
       ws.send(text);
     };
     const coalescer = new FrameCoalescer(options.desk.events.onDidEmit, (event) => send({ type: 'event', name: event.name, payload: event.payload }));
-    ws.on('close', () => coalescer.dispose());
+    ws.on('close', () => {
+      coalescer.dispose();
+      options.desk.windowClosed(caller.window);
+    });
     ws.on('message', (data: RawData, isBinary: boolean) => {
       const text = isBinary ? '' : rawText(data);
       options.onFrame?.('in', text);
@@ -160,7 +166,7 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
         return send({ type: 'result', id: null, result: { ok: false, error: bridgeError('E0101_InvalidArgument', 'a bridge frame is { id, method, request }') } });
       }
       const { id, method, request } = frame.data;
-      void dispatch(options.services, method, request, (t) => options.desk.keys.scrub(t)).then((result) => send({ type: 'result', id, result }));
+      void dispatch(options.services, method, request, (t) => options.desk.keys.scrub(t), caller).then((result) => send({ type: 'result', id, result }));
     });
   };
 

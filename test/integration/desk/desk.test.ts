@@ -134,6 +134,22 @@ describe('the desk on its embedded local venue', () => {
     await t.desk.whenLive();
   });
 
+  it('keeps a product watched while any window watches it: a pop-out’s unwatch leaves the main window its book', async () => {
+    await t.desk.watch('ETH-VND', 'main');
+    await t.desk.watch('ETH-VND', 'pop-out');
+    expect((await t.desk.unwatch('ETH-VND', 'pop-out')).watching).toContain('ETH-VND');
+    const books: string[] = [];
+    const sub = t.desk.events.onDidEmit((e) => {
+      if (e.name === 'book.changed' && e.payload.productId === 'ETH-VND') books.push(e.payload.source);
+    });
+    // The simulator moves the book: its changes still come, from the venue's WebSocket.
+    await eventually(() => (books.includes('stream') ? true : undefined), 'an ETH-VND book change after the pop-out let go');
+    sub.dispose();
+    // The main window closing ends the last watch.
+    t.desk.windowClosed('main');
+    expect((await t.desk.unwatch('ETH-VND', 'none')).watching).not.toContain('ETH-VND');
+  });
+
   it('keeps layouts and answers the error catalogue', async () => {
     await call('layouts.save', { name: 'Main', layout: { panels: [{ kind: 'ladder', product: 'BTC-VND' }] } });
     expect(await call('layouts.list', {})).toEqual(['Main']);

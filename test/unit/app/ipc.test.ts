@@ -11,7 +11,7 @@ const pages = ownPages(undefined, 'file:///opt/Nova%20Desk/resources/app.asar/ou
 let t: LocalDesk;
 let handle: ReturnType<typeof bridgeHandler>;
 
-const from = (url: string | undefined) => ({ senderFrame: url === undefined ? null : ({ url } as Electron.WebFrameMain) });
+const from = (url: string | undefined) => ({ senderFrame: url === undefined ? null : ({ url } as Electron.WebFrameMain), sender: { id: 1 } });
 
 beforeAll(async () => {
   t = await openLocalDesk();
