@@ -214,6 +214,42 @@ describe('the desk in a browser', () => {
     await shot('limit-order-cancelled');
   });
 
+  it('asks to confirm when the trader wants it: a double-clicked Confirm sends once, and the held order keeps its own assets', { timeout: 60_000 }, async () => {
+    const confirming = page.getByRole('region', { name: 'Environments' }).getByLabel('Confirm orders in Local');
+    // The box shows the desk's setting, which changes once the desk has saved it.
+    const setConfirming = async (on: boolean): Promise<void> => {
+      if ((await confirming.isChecked()) !== on) await confirming.click();
+      await expect.poll(() => confirming.isChecked(), { timeout: WAIT }).toBe(on);
+    };
+    await setConfirming(true);
+    try {
+      // A price no other order of this run uses, a little under the book.
+      const price = String(fixed(await bidLevelPrice(12)) / SCALE - 70_000n);
+      const atPrice = async (): Promise<number> => (await cells('Open orders')).filter((row) => row.includes(price)).length;
+      await page.getByLabel('Type', { exact: true }).selectOption('LIMIT');
+      await page.getByLabel('Price', { exact: true }).fill(price);
+      await page.getByLabel('Size', { exact: true }).fill('0.001');
+      await page.getByRole('button', { name: /^Buy/ }).click();
+      const held = page.getByRole('dialog', { name: 'Confirm order' });
+      await held.waitFor({ timeout: WAIT });
+      // Another desk product meanwhile: the dialog still says what will be sent.
+      await page.getByLabel('Desk product').selectOption('ETH-VND');
+      await page.getByRole('form', { name: 'Order ticket ETH-VND' }).waitFor({ timeout: WAIT });
+      expect(await held.textContent()).toContain('BUY 0.001 BTC on BTC-VND');
+      await page.getByLabel('Desk product').selectOption('BTC-VND');
+      await held.getByRole('button').first().dblclick();
+      await held.waitFor({ state: 'hidden', timeout: WAIT });
+      // A second order, sent and confirmed after: once it shows, a duplicate of the first would show too.
+      await placeLimitBuy(String(BigInt(price) - 10_000n), 'e2e-after-confirm');
+      await expect.poll(() => rowsWith('Open orders', 'e2e-after-confirm').count(), { timeout: WAIT }).toBe(1);
+      expect(await atPrice()).toBe(1);
+    } finally {
+      await setConfirming(false);
+    }
+    await page.getByRole('button', { name: 'Cancel all', exact: true }).click();
+    await expect.poll(async () => (await cells('Open orders')).length, { timeout: WAIT }).toBe(0);
+  });
+
   it('checks the ticket as the trader types', { timeout: 60_000 }, async () => {
     await page.getByLabel('Type', { exact: true }).selectOption('LIMIT');
     await page.getByLabel('Price', { exact: true }).fill('2500001234');

@@ -97,10 +97,20 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
   const described = (field: TicketField): { 'aria-invalid': boolean; 'aria-describedby'?: string } =>
     err(field) === undefined ? { 'aria-invalid': false } : { 'aria-invalid': true, 'aria-describedby': `ticket-${field}-error` };
 
+  // One order at a time: state set now is seen only after the next render, so a double click on Confirm read
+  // `sending` false twice and sent the order twice (the desk gives each send its own client order id).
+  const inFlight = useRef(false);
   const send = async (request: PlaceOrderRequest, extra: { confirmed?: boolean; override_checks?: boolean }): Promise<void> => {
+    if (inFlight.current) return;
+    inFlight.current = true;
     setSending(true);
-    const result = await attempt('orders.place', { ...request, ...extra });
-    setSending(false);
+    let result: Awaited<ReturnType<typeof attempt<'orders.place'>>>;
+    try {
+      result = await attempt('orders.place', { ...request, ...extra });
+    } finally {
+      inFlight.current = false;
+      setSending(false);
+    }
     if (result === undefined) return;
     if (result.status === 'held') {
       setPending({ request, issues: result.issues });
@@ -139,9 +149,14 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
     if (size !== '') edit({ size, sizeMode: 'base' });
   }
 
+  const assetsOf = (id: string): { base: string; quote: string } => {
+    const known = products.find((p) => p.id === id);
+    return { base: known?.base_asset_id ?? id.split('-')[0] ?? '', quote: known?.quote_asset_id ?? id.split('-')[1] ?? '' };
+  };
   const product = products.find((p) => p.id === productId);
-  const base = product?.base_asset_id ?? productId.split('-')[0] ?? '';
-  const quote = product?.quote_asset_id ?? productId.split('-')[1] ?? '';
+  const { base, quote } = assetsOf(productId);
+  // A held order is described in its own product's assets: the desk product may have changed since.
+  const held = pending === undefined ? undefined : assetsOf(pending.request.product_id);
   const sideWord = ticket.side === 'BUY' ? 'Buy' : 'Sell';
   const sizeWord = ticket.size.trim() === '' ? '' : ` ${ticket.size.trim()} ${ticket.sizeMode === 'base' ? base : quote}`;
   const noPrice = ticket.type === 'MARKET' || ticket.sizeMode === 'exact_quote';
@@ -253,9 +268,9 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
       </form>
       {pending !== undefined && (
         <div className="confirm" role="dialog" aria-label="Confirm order">
-          <p>{describeOrder(pending.request, base, quote)}</p>
+          <p>{describeOrder(pending.request, held?.base ?? base, held?.quote ?? quote)}</p>
           {pending.issues.map((issue) => <p key={issue.check} className="field-error">{issue.message}</p>)}
-          <button type="button" onClick={() => void send(pending.request, { confirmed: true, ...(pending.issues.length > 0 && { override_checks: true }) })}>
+          <button type="button" disabled={sending} onClick={() => void send(pending.request, { confirmed: true, ...(pending.issues.length > 0 && { override_checks: true }) })}>
             {pending.issues.length > 0 ? 'Send anyway' : 'Confirm'}
           </button>
           <button type="button" onClick={() => setPending(undefined)}>Back</button>
