@@ -23,6 +23,7 @@ import type {
 } from '../../src-shared/ipc/contract';
 import { MAX_LAYOUT_BYTES } from '../../src-shared/ipc/contract';
 import type { Account, Order, Product, PublicTrade } from '../../src-shared/protocol/records';
+import { MAX_ARCHIVED_LIMIT } from '../../src-shared/protocol/queries';
 import type { Candle } from '../../src-shared/protocol/ws';
 import { DisposableStore, type Disposable } from '../connection/events';
 import type { BookView } from '../connection/local-book';
@@ -55,6 +56,8 @@ const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '
 /** How deep a book reaches a window: a ladder's worth. */
 export const BOOK_DEPTH = 50;
 const MAX_CANDLES = 60;
+/** Reads of order history a fills list may take: up to this many thousand orders back. */
+const FILL_READS = 10;
 const PUBLIC_POLL_MS = 1_000;
 
 export class Desk implements Disposable {
@@ -387,30 +390,32 @@ export class Desk implements Disposable {
     return this.requireSession().rest.listOrderHistory(filter);
   }
 
-  /** The trader's fills, newest first, from the trades of their most recently updated orders. */
+  /**
+   * The trader's fills, newest first, from the trades of their orders: the most recently updated first (a resting
+   * order filled just now), then back by creation time while a full read may hide more, so a run of orders that
+   * filled nothing (IOCs, cancels) does not push older fills out of reach. At most FILL_READS reads.
+   */
   async fills(productId: string | undefined, limit = 200): Promise<Fill[]> {
-    const orders = await this.requireSession().rest.listOrderHistory({
-      sort: '-updated_at',
-      limit: 1000,
-      ...(productId === undefined ? {} : { product_ids: [productId] }),
-    });
+    const { rest } = this.requireSession();
+    const products = productId === undefined ? {} : { product_ids: [productId] };
+    const seen = new Set<string>();
     const fills: Fill[] = [];
-    for (const order of orders) {
-      for (const trade of order.trades) {
-        fills.push({
-          tradeId: trade.id,
-          orderId: order.order_id,
-          clientOrderId: order.client_order_id,
-          productId: order.product_id,
-          side: order.side,
-          price: trade.price,
-          size: trade.size,
-          liquidity: trade.liquidity_indicator,
-          feeAsset: trade.fee_asset,
-          feeAmount: trade.fee_amount,
-          time: trade.time,
-        });
+    const take = (orders: readonly Order[]): void => {
+      for (const order of orders) {
+        if (seen.has(order.order_id)) continue;
+        seen.add(order.order_id);
+        fills.push(...fillsOf(order));
       }
+    };
+    let page = await rest.listOrderHistory({ sort: '-updated_at', limit: MAX_ARCHIVED_LIMIT, ...products });
+    take(page);
+    let before: string | undefined;
+    for (let reads = 1; page.length === MAX_ARCHIVED_LIMIT && fills.length < limit && reads < FILL_READS; reads++) {
+      page = await rest.listOrderHistory({ sort: '-created_at', limit: MAX_ARCHIVED_LIMIT, ...products, ...(before === undefined ? {} : { end_time: before }) });
+      take(page);
+      const oldest = page.at(-1)?.created_at;
+      if (oldest === undefined || oldest === '0') break;
+      before = (BigInt(oldest) - 1n).toString();
     }
     fills.sort((a, b) => (BigInt(b.time) > BigInt(a.time) ? 1 : BigInt(b.time) < BigInt(a.time) ? -1 : 0));
     return fills.slice(0, limit);
@@ -762,6 +767,23 @@ export class Desk implements Disposable {
     this.closeSession();
     this.disposables.dispose();
   }
+}
+
+/** An order's trades as the trader's fills. */
+function fillsOf(order: Order): Fill[] {
+  return order.trades.map((trade) => ({
+    tradeId: trade.id,
+    orderId: order.order_id,
+    clientOrderId: order.client_order_id,
+    productId: order.product_id,
+    side: order.side,
+    price: trade.price,
+    size: trade.size,
+    liquidity: trade.liquidity_indicator,
+    feeAsset: trade.fee_asset,
+    feeAmount: trade.fee_amount,
+    time: trade.time,
+  }));
 }
 
 function snapshotOf(view: BookView, depth: number): BookSnapshot {

@@ -67,6 +67,30 @@ describe('the desk on its embedded local venue', () => {
     expect(fills[0]).toMatchObject({ productId: 'BTC-VND', side: 'BUY' });
   });
 
+  it('lists a fill that a thousand later orders which filled nothing would have pushed out of one history read', async () => {
+    // The fill of the test before.
+    const filled = await call('orders.fills', { limit: 1000 });
+    expect(filled.length).toBeGreaterThan(0);
+    const oldest = filled.at(-1);
+    // A thousand and more IOC buys far under the market: each ends without a fill. One key may send 50 orders a
+    // second, so they go out on keys of their own, 50 each.
+    const boot = await t.bootstrap();
+    const baseUrl = (await call('environments.list', {})).environments.find((e) => e.id === 'local')?.baseUrl ?? '';
+    const post = async (key: { api_key: string; api_secret: string }, path: string, body: unknown) => {
+      const reply = await fetch(`${baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'NOVA-KEY': key.api_key, 'NOVA-SECRET': key.api_secret }, body: JSON.stringify(body) });
+      expect(reply.status, await reply.clone().text()).toBe(200);
+      return (await reply.json()) as { api_key: { api_key: string; api_secret: string } };
+    };
+    const keys = await Promise.all(Array.from({ length: 21 }, async (_, i) => (await post(boot, '/api-keys', { name: `ioc-${i}` })).api_key));
+    // One key at a time: a thousand sockets open at once in this process (the venue is a thread of it) push its
+    // file descriptors past 1024, where the keychain's D-Bus client then crashes the process (see the notes).
+    for (const key of keys) {
+      await Promise.all(Array.from({ length: 50 }, () => post(key, '/api/v1/orders', { product_id: 'BTC-VND', side: 'BUY', limit_price: '1000000000', base_size: '0.0001', time_in_force: 'IOC' })));
+    }
+    const after = await call('orders.fills', { limit: 1000 });
+    expect(after.map((f) => f.tradeId)).toContain(oldest?.tradeId);
+  });
+
   it('answers a market read made during a switch once the switch has made its client, not "not connected"', async () => {
     for (let i = 0; i < 10; i++) {
       const switched = call('environments.switch', { id: 'local' });
