@@ -419,6 +419,18 @@ describe('the desk in a browser', () => {
     await page.getByRole('region', { name: 'Depth ladder BTC-VND' }).waitFor({ timeout: WAIT });
   });
 
+  it('puts a price clicked on a popped-out ladder into the workspace’s ticket', { timeout: 60_000 }, async () => {
+    const window = await popOut('Depth ladder');
+    const bids = window.getByRole('button', { name: /^Bid \d/ });
+    await expect.poll(() => bids.count(), { timeout: WAIT }).toBeGreaterThan(3);
+    const label = (await bids.nth(3).getAttribute('aria-label')) ?? '';
+    const price = /^Bid (\S+)/.exec(label)?.[1] ?? '';
+    await bids.nth(3).click();
+    await expect.poll(() => page.getByLabel('Price', { exact: true }).inputValue(), { timeout: WAIT }).toBe(price);
+    await dockBack(window);
+    await page.getByRole('region', { name: 'Depth ladder BTC-VND' }).waitFor({ timeout: WAIT });
+  });
+
   it('keeps a popped-out panel out of the workspace when the main window is reloaded', { timeout: 60_000 }, async () => {
     const window = await popOut('Trades');
     await window.getByRole('region', { name: /^Trades / }).waitFor({ timeout: WAIT });

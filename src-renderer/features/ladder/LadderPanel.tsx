@@ -9,6 +9,7 @@ import { useDesk, type DeskState } from '../../stores/desk-store';
 import { Panel } from '../../ui/Panel';
 import { formatDecimal } from '../../ui/decimal-text';
 import { buildLadder, groupingSteps, type LadderRow } from './ladder-levels';
+import { editWorkspaceTicket, popOutTarget } from '../workspace/pop-out';
 
 const DEPTH = 20;
 
@@ -128,7 +129,11 @@ export function LadderPanel(props: { productId: string; height: number }): React
         <div className="bar" ref={keep('bar')} aria-hidden="true" />
         <button type="button" className="price" ref={keep('price')} title="Use this price in the ticket" onClick={() => {
           const level = at();
-          if (level !== undefined) edit({ price: level.price, pricedFor: productId, side: level.side === 'bid' ? 'BUY' : 'SELL', type: 'LIMIT' });
+          if (level === undefined) return;
+          const patch = { price: level.price, pricedFor: productId, side: level.side === 'bid' ? 'BUY' : 'SELL', type: 'LIMIT' } as const;
+          edit(patch);
+          // In a window of its own, the ticket the trader means is the workspace's.
+          if (popOutTarget(location.search) !== undefined) editWorkspaceTicket(patch);
         }} />
         <span className="size num" ref={keep('size')} />
         <span className="total num muted" ref={keep('total')} />

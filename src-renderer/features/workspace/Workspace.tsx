@@ -71,6 +71,7 @@ export function Workspace(): React.JSX.Element {
         out.delete(m.id);
         s.updatePanel(m.id, { poppedOut: false });
       } else if (m.type === 'link') s.updatePanel(m.id, { productId: m.productId });
+      else if (m.type === 'ticket') s.editTicket(m.patch);
       else if (m.type === 'popped') {
         out.add(m.id);
         markOut();

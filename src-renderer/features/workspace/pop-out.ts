@@ -5,6 +5,7 @@
  * the workspace tells every panel that follows the desk product when it changes.
  */
 import type { PanelKind } from '../../stores/layout-slice';
+import type { TicketForm } from '../ticket/ticket-check';
 
 const CHANNEL = 'nova-desk-workspace';
 
@@ -18,7 +19,9 @@ export type WorkspaceMessage =
    * popped-out window also says so when it (re)loads, and is told the desk product.
    */
   | { type: 'roll-call' }
-  | { type: 'popped'; id: string };
+  | { type: 'popped'; id: string }
+  /** An edit of the workspace's order ticket from a popped-out panel: a price clicked on a popped-out ladder. */
+  | { type: 'ticket'; patch: Partial<TicketForm> };
 
 export interface PopOutTarget {
   id: string;
@@ -54,4 +57,11 @@ export function workspaceChannel(onMessage: (message: WorkspaceMessage) => void)
   const channel = new BroadcastChannel(CHANNEL);
   channel.onmessage = (event: MessageEvent<WorkspaceMessage>) => onMessage(event.data);
   return { post: (m) => channel.postMessage(m), close: () => channel.close() };
+}
+
+/** Edits the order ticket of the workspace, the window that has one, from a popped-out panel. */
+export function editWorkspaceTicket(patch: Partial<TicketForm>): void {
+  const channel = new BroadcastChannel(CHANNEL);
+  channel.postMessage({ type: 'ticket', patch } satisfies WorkspaceMessage);
+  channel.close();
 }
