@@ -327,13 +327,14 @@ export class Exchange {
     this.changed(order);
 
     try {
-      // What a later market order costs, or raises, is priced by the book it meets then, not the one of now.
-      const holdAtStart = request.scheduledAt > now && this.holdFollowsBook(order);
-      if (!holdAtStart && !this.reserve(order)) {
-        this.finish(order, 'REJECTED', 'E0201_InsufficientBalance');
-        return { submitted, processed: order };
+      // A later market order's hold is taken when it starts (holdsAtStart); it counts as accepted then.
+      if (!this.holdsAtStart(order)) {
+        if (!this.reserve(order)) {
+          this.finish(order, 'REJECTED', 'E0201_InsufficientBalance');
+          return { submitted, processed: order };
+        }
+        user.row.totalAcceptedOrders += 1n;
       }
-      user.row.totalAcceptedOrders += 1n;
       if (request.scheduledAt > now) {
         this.setStatus(order, 'SCHEDULED');
         this.timed.add(order);
@@ -583,16 +584,25 @@ export class Exchange {
       return;
     }
     if (row.expiredAt !== null) this.timed.add(order);
-    // A scheduled market order sized by the book takes its hold now; one the trader cannot fund ends, saying why.
-    if (row.scheduledAt !== null && order.hold === 0n && this.holdFollowsBook(order) && !this.reserve(order)) {
-      return this.finish(order, 'CANCELED', 'E0201_InsufficientBalance');
+    if (this.holdsAtStart(order)) {
+      // Its hold now, from the book it meets; one the trader cannot fund ends, saying why, never accepted.
+      if (!this.reserve(order)) return this.finish(order, 'CANCELED', 'E0201_InsufficientBalance');
+      const user = this.mustUser(row.userId);
+      user.row.totalAcceptedOrders += 1n;
+      this.changedUsers.add(user);
     }
     this.match(order, order.lots);
   }
 
-  /** A market buy of a base size, or a market sell for a quote amount: its hold is what the book would take. */
-  private holdFollowsBook(order: LiveOrder): boolean {
-    return order.row.type === 'MARKET' && !order.exactQuote && (order.side === 'BUY') === order.lots > 0;
+  /**
+   * A market buy of a base size, or a market sell for a quote amount, scheduled for later: what it costs or
+   * raises is priced by the book it meets then, not the one at its arrival, so its hold is taken when it starts.
+   * Read from the row, so it holds across a restart too.
+   */
+  private holdsAtStart(order: LiveOrder): boolean {
+    const { row } = order;
+    const byBook = row.type === 'MARKET' && !order.exactQuote && (order.side === 'BUY') === order.lots > 0;
+    return byBook && row.scheduledAt !== null && row.scheduledAt > row.createdAt;
   }
 
   private trigger(order: LiveOrder): void {

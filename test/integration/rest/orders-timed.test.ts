@@ -82,6 +82,7 @@ describe('scheduled market orders', () => {
     expect(sold.trades.length).toBeGreaterThan(0);
     expect(balanceOf(await getAccount(v, buyer), 'VND').locked).toBe(0n);
     expect(balanceOf(await getAccount(v, seller), 'BTC').locked).toBe(0n);
+    expect((await getAccount(v, buyer)).stats.order_stats.total_accepted_orders).toBe('1');
   });
 
   it('a buy the trader can no longer fund at its time ends DONE CANCELED E0201_InsufficientBalance', async () => {
@@ -92,8 +93,11 @@ describe('scheduled market orders', () => {
     await placeOrder(v, asker, limit('SELL', px(1), '0.05'));
     const done = await orderReaches(v, buyer, buy.order_id, 'DONE');
     expect(done).toMatchObject({ done_reason: 'CANCELED', reject_reason: 'E0201_InsufficientBalance', filled_base_size: '0' });
-    const vnd = balanceOf(await getAccount(v, buyer), 'VND');
+    const account = await getAccount(v, buyer);
+    const vnd = balanceOf(account, 'VND');
     expect([vnd.free, vnd.locked]).toEqual([1_000_000n, 0n]);
+    // Its hold was never taken: accepted it was not.
+    expect(account.stats.order_stats).toMatchObject({ total_orders: '1', total_accepted_orders: '0' });
   });
 });
 
