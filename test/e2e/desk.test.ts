@@ -423,10 +423,19 @@ describe('the desk in a browser', () => {
     const window = await popOut('Depth ladder');
     const bids = window.getByRole('button', { name: /^Bid \d/ });
     await expect.poll(() => bids.count(), { timeout: WAIT }).toBeGreaterThan(3);
-    const label = (await bids.nth(3).getAttribute('aria-label')) ?? '';
-    const price = /^Bid (\S+)/.exec(label)?.[1] ?? '';
-    await bids.nth(3).click();
-    await expect.poll(() => page.getByLabel('Price', { exact: true }).inputValue(), { timeout: WAIT }).toBe(price);
+    // The simulated book moves under the rows: a row read just before the click can show another price when
+    // the click lands, so a click whose price the ladder changed meanwhile is tried again.
+    for (const deadline = Date.now() + WAIT; ; ) {
+      const label = (await bids.nth(3).getAttribute('aria-label')) ?? '';
+      const price = /^Bid (\S+)/.exec(label)?.[1] ?? '';
+      await bids.nth(3).click();
+      try {
+        await expect.poll(() => page.getByLabel('Price', { exact: true }).inputValue(), { timeout: 3_000 }).toBe(price);
+        break;
+      } catch (err) {
+        if (Date.now() > deadline) throw err;
+      }
+    }
     await dockBack(window);
     await page.getByRole('region', { name: 'Depth ladder BTC-VND' }).waitFor({ timeout: WAIT });
   });
