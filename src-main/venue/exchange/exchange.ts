@@ -631,8 +631,11 @@ export class Exchange {
     if (order.exactQuote) {
       limitTicks = this.exactQuoteLimit(order);
       if (limitTicks <= 0) return this.finish(order, 'CANCELED', 'E0203_FillOrKillNotFilled');
-    } else if (isMarket && order.side === 'BUY') {
-      // Never trade past the hold: the budget is the notional whose cost with fee fits in it.
+    } else if (isMarket && order.side === 'BUY' && (order.lots === 0 || order.row.type === 'STOP')) {
+      // Never trade past the hold: the budget is the notional whose cost with fee fits in it. A market buy of a
+      // size held what walking the book costs, walked just now (the same turn): this match is that walk, and a
+      // budget from its hold stopped it short wherever the walk passed the trader's own orders (a budget of 0
+      // when its own order came first ended it without the self-trade prevention that was due).
       quoteBudget = Number(notionalWithin(order.hold, order.takerRatePpm));
     } else if (isMarket && order.side === 'SELL' && order.lots === 0) {
       engineLots = Number(order.hold / market.lotAtoms);

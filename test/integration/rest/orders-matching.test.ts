@@ -178,6 +178,22 @@ describe('market orders', () => {
     expect(after.lockedVnd).toBe(0n);
   });
 
+  it('BUY by base_size meets the trader’s own ask first: self-trade prevention as for any order, the rest of the book as held', async () => {
+    const v = venue();
+    const trader = await v.newTrader({ BTC: '1', VND: '100000000000' });
+    const other = await v.newTrader({ BTC: '1' });
+    const own = await placeOrder(v, trader, limit('SELL', px(0), '0.0003'));
+    await placeOrder(v, other, limit('SELL', px(1), '0.0007'));
+    const market = (stp: string) => placeOrder(v, trader, { product_id: BTC, side: 'BUY', type: 'MARKET', base_size: '0.001', stp });
+    // CANCEL_TAKER (the default): the buy ends at its own ask, saying so; nothing trades.
+    expect(await market('CANCEL_TAKER')).toMatchObject({ status: 'DONE', done_reason: 'CANCELED', reject_reason: 'E0204_SelfTradePrevented', filled_base_size: '0' });
+    // CANCEL_MAKER: its own ask goes, and it buys the other's 0.0007.
+    expect(await market('CANCEL_MAKER')).toMatchObject({ status: 'DONE', filled_base_size: '0.0007' });
+    expect((await getOrder(v, trader, own.order_id)).reject_reason).toBe('E0204_SelfTradePrevented');
+    const vnd = balanceOf(await getAccount(v, trader), 'VND');
+    expect(vnd.locked).toBe(0n);
+  });
+
   it('SELL by base_size hits the bids', async () => {
     const v = venue();
     const { maker, taker } = await pair(v);
