@@ -42,6 +42,17 @@ const url = (scheme: RegExp, what: string) =>
         return false;
       }
     }, `must be an absolute ${what} address`);
+/**
+ * A key or secret as the venue showed it. It travels in a request header as typed, where fetch trims surrounding
+ * whitespace (the WebSocket then signs with the untrimmed secret, and is refused) and refuses anything else
+ * outside visible ASCII before sending (which read as a lost connection).
+ */
+const credential = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces or line breaks, as the venue showed it');
 const httpUrl = url(/^https?:$/, 'http(s)');
 const wsUrl = url(/^wss?:$/, 'ws(s)');
 
@@ -339,8 +350,8 @@ export const contract = {
   'keys.import': {
     request: z.strictObject({
       environment: EnvironmentId.optional(),
-      api_key: z.string().min(1).max(256),
-      api_secret: z.string().min(1).max(512),
+      api_key: credential(256),
+      api_secret: credential(512),
       user_id: z.string().min(1).max(128).optional(),
       name: z.string().max(100).optional(),
       use: z.boolean().optional(),

@@ -107,6 +107,29 @@ describe('malformed bridge calls', () => {
     expect(result).toMatchObject({ ok: false, error: { ref: 'E0101_InvalidArgument' } });
   });
 
+  it('refuses an imported key or secret that cannot travel in a header as typed, and stores nothing', async () => {
+    // A secret pasted with its line break: fetch trims it from the REST header, so the key checks out there,
+    // while the WebSocket signs with the secret as stored and is refused. One broken inside, or a character
+    // outside Latin-1, never leaves the desk, yet each call said the venue may have acted on it.
+    const boot = await t.bootstrap();
+    const before = JSON.stringify(await t.desk.keys.list('development'));
+    for (const [what, api_key, api_secret] of [
+      ['a trailing newline', boot.api_key, `${boot.api_secret}\n`],
+      ['a leading space', boot.api_key, ` ${boot.api_secret}`],
+      ['a line break inside', boot.api_key, `${boot.api_secret.slice(0, 5)}\n${boot.api_secret.slice(5)}`],
+      ['a non-ASCII character', boot.api_key, `${boot.api_secret}€`],
+      ['a key with a tab', `${boot.api_key}\t`, boot.api_secret],
+    ] as const) {
+      const result = await dispatch(t.services, 'keys.import', { environment: 'development', api_key, api_secret, user_id: boot.user_id }, (text) => t.desk.keys.scrub(text));
+      expect(result.ok, what).toBe(false);
+      if (!result.ok) {
+        expect(result.error.message, what).toMatch(/^E0101_InvalidArgument: keys\.import: api_(key|secret): .*printable ASCII/);
+        expect(result.error.message).not.toContain(boot.api_secret);
+      }
+    }
+    expect(JSON.stringify(await t.desk.keys.list('development'))).toBe(before);
+  });
+
   it('names what is wrong', async () => {
     const result = await dispatch(t.services, 'orders.place', { product_id: 'BTC-VND', side: 'HOLD', base_size: 1 });
     expect(result.ok).toBe(false);
