@@ -159,7 +159,10 @@ export class VenueStore {
       nativeBinding: options.nativeBinding,
       journal: port2,
       eagerRows: Math.max(1, Math.floor(options.maxPendingRows / 2)),
-      chunkRows: Math.max(1, Math.min(1_000, Math.floor(options.maxPendingRows / 4))),
+      // A quarter of the bound (5,000 rows by default): a read waits for every pending row anyway, and a bigger
+      // transaction shares the index pages it dirties among more rows (writer replay of the committed-orders
+      // bench's journal: 22.3/23.1 us an order at 1,000 rows a transaction, 20.3/19.0 at 5,000).
+      chunkRows: Math.max(1, Math.floor(options.maxPendingRows / 4)),
       idleDelayMs: options.materializeDelayMs,
       position: options.position,
       onApplied: ({ through, rows, durable, busyMs }) => {
