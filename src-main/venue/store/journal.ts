@@ -99,6 +99,11 @@ export class Journal {
   /** The highest seqs stored or pending: a higher one is free without asking the tables. */
   private maxOrderSeq = 0;
   private maxTradeSeq = 0;
+  /**
+   * The greatest trade id stored or pending. The engine's ids are UUIDv7, increasing, so a new trade's id is
+   * almost always past it and needs no lookup in the tables (one a trade, about a quarter of a query an order).
+   */
+  private maxTradeId = '';
 
   private readonly orderAtSeq: Statement;
   private readonly orderExists: Statement;
@@ -117,6 +122,7 @@ export class Journal {
     }
     this.maxOrderSeq = Number(db.prepare('SELECT coalesce(max(seq), 0) FROM orders').pluck().get());
     this.maxTradeSeq = Number(db.prepare('SELECT coalesce(max(seq), 0) FROM trades').pluck().get());
+    this.maxTradeId = String(db.prepare("SELECT coalesce(max(id), '') FROM trades").pluck().get());
     this.lastSeq = lastSeq;
   }
 
@@ -221,7 +227,9 @@ export class Journal {
     const batchTradeSeqs = new Set<number>();
     for (const t of batch.trades.values()) {
       const [seq, id] = t;
-      if (this.pendingTrades.has(id) || this.tradeExists.get(id) !== undefined) refuse('trades', id, 'UNIQUE constraint failed: trades.id');
+      if (id <= this.maxTradeId && (this.pendingTrades.has(id) || this.tradeExists.get(id) !== undefined)) {
+        refuse('trades', id, 'UNIQUE constraint failed: trades.id');
+      }
       if (batchTradeSeqs.has(seq) || (seq <= this.maxTradeSeq && (this.pendingTradeSeqs.has(seq) || this.tradeAtSeq.get(seq) !== undefined))) {
         refuse('trades', id, 'UNIQUE constraint failed: trades.seq');
       }
@@ -253,6 +261,7 @@ export class Journal {
       this.pendingTradeSeqs.add(seq);
       entry.trades.push([id, seq]);
       if (seq > this.maxTradeSeq) this.maxTradeSeq = seq;
+      if (id > this.maxTradeId) this.maxTradeId = id;
     }
     return entry;
   }
