@@ -526,9 +526,7 @@ export class Exchange {
     let amount: bigint;
     if (order.side === 'SELL') {
       if (order.lots > 0) amount = market.baseAtoms(order.lots);
-      else {
-        amount = market.baseAtoms(this.lotsToRaise(order));
-      }
+      else amount = market.baseAtoms(this.lotsToRaise(order).sells);
     } else {
       const hold = buyHold({ ...order, type: order.row.type }, (ticks, lots) => market.notional(ticks, lots));
       if (hold === 'per-slice') amount = 0n;
@@ -544,20 +542,27 @@ export class Exchange {
   }
 
   /**
-   * A market sell for a quote amount sells whole lots, so it sells the fewest lots whose proceeds after fee
-   * reach the amount (or all the book can take): what the book would take right now.
+   * A market sell for a quote amount sells whole lots, so it sells the fewest lots whose proceeds after fee reach
+   * the amount (or all the book can take): `lots` bounds its match, and `sells` is what that match sells of them
+   * (its hold), both walked from the book right now. The trader's own bids count towards `lots` as any other's,
+   * except under CANCEL_MAKER, which removes them and goes on: the match must reach one the amount needs, so that
+   * self-trade prevention is applied there (bounded short of it, the sell ended FILLED or CANCELED without E0204,
+   * and CANCEL_BOTH left the bid on the book).
    */
-  private lotsToRaise(order: LiveOrder): number {
+  private lotsToRaise(order: LiveOrder): { lots: number; sells: number } {
     const { book } = order.market;
     const target = notionalReaching(order.quoteAtoms, order.takerRatePpm);
-    let lots = book.estimate('SELL', 0, 0, Number(target), order.owner, order.stp).lots;
+    const owner = order.stp === 'CANCEL_MAKER' ? order.owner : undefined;
+    let lots = book.estimate('SELL', 0, 0, Number(target), owner, order.stp).lots;
     for (;;) {
-      const next = book.estimate('SELL', 0, lots + 1, Number.POSITIVE_INFINITY, order.owner, order.stp);
+      const next = book.estimate('SELL', 0, lots + 1, Number.POSITIVE_INFINITY, owner, order.stp);
       // Lots 0 would mean "no lot bound" to the engine; nothing sold raises nothing.
-      const raised = lots === 0 ? 0 : book.estimate('SELL', 0, lots, Number.POSITIVE_INFINITY, order.owner, order.stp).notional;
-      if (BigInt(raised) >= target || next.lots <= lots) return lots;
+      const raised = lots === 0 ? 0 : book.estimate('SELL', 0, lots, Number.POSITIVE_INFINITY, owner, order.stp).notional;
+      if (BigInt(raised) >= target || next.lots <= lots) break;
       lots += 1;
     }
+    const sells = lots === 0 ? 0 : book.estimate('SELL', 0, lots, Number.POSITIVE_INFINITY, order.owner, order.stp).lots;
+    return { lots, sells };
   }
 
   /** The order's time has come: wait for a stop trigger, start slicing, or go to the book. */
@@ -638,7 +643,8 @@ export class Exchange {
       // when its own order came first ended it without the self-trade prevention that was due).
       quoteBudget = Number(notionalWithin(order.hold, order.takerRatePpm));
     } else if (isMarket && order.side === 'SELL' && order.lots === 0) {
-      engineLots = Number(order.hold / market.lotAtoms);
+      // Its hold was walked from this book in this turn (reserve), and is what these lots sell.
+      engineLots = this.lotsToRaise(order).lots;
     }
     if (engineLots === 0 && quoteBudget === Number.POSITIVE_INFINITY) {
       return this.finish(order, 'CANCELED', '');

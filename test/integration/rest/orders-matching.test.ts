@@ -234,6 +234,25 @@ describe('market orders', () => {
     expect(after.lockedBtc).toBe(0n);
   });
 
+  it('SELL by quote_size meets the trader’s own bid before its quote is raised: self-trade prevention as for any order', async () => {
+    const v = venue();
+    const trader = await v.newTrader({ BTC: '1', VND: '100000000' });
+    const other = await v.newTrader({ VND: '1000000000' });
+    // 0.0002 BTC at P+1 raises 500,002 less its 1,000 fee; the quote needs more, and the trader's own bid is next.
+    await placeOrder(v, other, limit('BUY', px(1), '0.0002'));
+    const own = await placeOrder(v, trader, limit('BUY', px(0), '0.0003'));
+    await placeOrder(v, other, limit('BUY', px(-1), '0.01'));
+    const sell = (stp: string) => placeOrder(v, trader, { product_id: BTC, side: 'SELL', type: 'MARKET', quote_size: '1000000', stp });
+    // CANCEL_TAKER: it sells what comes before its own bid, then ends saying why; the bid stays.
+    expect(await sell('CANCEL_TAKER')).toMatchObject({ status: 'DONE', done_reason: 'CANCELED', reject_reason: 'E0204_SelfTradePrevented', filled_base_size: '0.0002' });
+    expect(await getOrder(v, trader, own.order_id)).toMatchObject({ status: 'ACTIVE' });
+    // CANCEL_BOTH: its own bid goes too.
+    expect(await sell('CANCEL_BOTH')).toMatchObject({ status: 'DONE', done_reason: 'CANCELED', reject_reason: 'E0204_SelfTradePrevented', filled_base_size: '0' });
+    expect(await getOrder(v, trader, own.order_id)).toMatchObject({ status: 'DONE', done_reason: 'CANCELED', reject_reason: 'E0204_SelfTradePrevented' });
+    const btc = balanceOf(await getAccount(v, trader), 'BTC');
+    expect(btc.locked).toBe(0n);
+  });
+
   it('on an empty book trades nothing and is done', async () => {
     const v = venue();
     const { taker } = await pair(v);
