@@ -406,12 +406,15 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
         }
         // Answered like any refused frame, so a client can match the refusal to its request.
         const refused = isBinary ? NOT_JSON : parseFrame(data);
-        return fail(session, refused === NOT_JSON ? null : refused, new RateLimitError('E0501_RateLimitExceeded', wait));
+        return fail(session, refused === NOT_JSON ? null : echoable(refused), new RateLimitError('E0501_RateLimitExceeded', wait));
       }
       session.overLimit = 0;
       if (isBinary) return fail(session, null, apiError('E0101_InvalidArgument', 'frames must be JSON text'));
       const frame = parseFrame(data);
       if (frame === NOT_JSON) return fail(session, null, apiError('E0102_MalformedJson', 'frame is not valid JSON'));
+      if (nestedDeeper(frame, MAX_FRAME_DEPTH)) {
+        return fail(session, envelopeOf(frame), apiError('E0101_InvalidArgument', `frame nests deeper than ${MAX_FRAME_DEPTH} levels`));
+      }
       handle(session, frame).catch((err: unknown) => {
         fail(session, frame, err instanceof ApiError ? err : apiError('E0901_InternalError', 'the venue could not complete this request'));
       });
@@ -466,6 +469,32 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
 }
 
 const NOT_JSON: unique symbol = Symbol('not JSON');
+
+/**
+ * No request nests deeper than three levels. A 16 KiB frame can nest 8,000, and the echo of its data in an error
+ * event (JSON.stringify recurses per level) overflowed the stack and took the venue down.
+ */
+const MAX_FRAME_DEPTH = 32;
+
+/** Bounded: it looks no deeper than `levels`, so it cannot overflow the stack itself. */
+function nestedDeeper(value: unknown, levels: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (levels === 0) return true;
+  for (const child of Array.isArray(value) ? value : Object.values(value)) if (nestedDeeper(child, levels - 1)) return true;
+  return false;
+}
+
+/** The frame to answer with: one nested too deep is answered without its data (see envelopeOf). */
+function echoable(frame: unknown): unknown {
+  return nestedDeeper(frame, MAX_FRAME_DEPTH) ? envelopeOf(frame) : frame;
+}
+
+/** What names a frame's answer (its op, request_id and channel), without its data. */
+function envelopeOf(frame: unknown): unknown {
+  const { op, request_id: requestId, channel } = frame as Record<string, unknown>;
+  const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+  return { op: text(op), request_id: text(requestId), channel: text(channel) };
+}
 
 /** Frames whose nanosecond numbers were quoted to parse them, with the fields quoted: their echo unquotes them. */
 const quotedFields = new WeakMap<object, ReadonlySet<string>>();
