@@ -543,11 +543,11 @@ export class Exchange {
 
   /**
    * A market sell for a quote amount sells whole lots, so it sells the fewest lots whose proceeds after fee reach
-   * the amount (or all the book can take): `lots` bounds its match, and `sells` is what that match sells of them
-   * (its hold), both walked from the book right now. The trader's own bids count towards `lots` as any other's,
-   * except under CANCEL_MAKER, which removes them and goes on: the match must reach one the amount needs, so that
-   * self-trade prevention is applied there (bounded short of it, the sell ended FILLED or CANCELED without E0204,
-   * and CANCEL_BOTH left the bid on the book).
+   * the amount (or all the book can take, and one more): `lots` bounds its match, and `sells` is what that match
+   * sells of them (its hold), both walked from the book right now. The trader's own bids count towards `lots` as
+   * any other's, except under CANCEL_MAKER, which removes them and goes on: the match must reach one the amount
+   * needs, so that self-trade prevention is applied there (bounded short of it, the sell ended FILLED or CANCELED
+   * without E0204, and CANCEL_BOTH left the bid on the book).
    */
   private lotsToRaise(order: LiveOrder): { lots: number; sells: number } {
     const { book } = order.market;
@@ -558,10 +558,16 @@ export class Exchange {
       const next = book.estimate('SELL', 0, lots + 1, Number.POSITIVE_INFINITY, owner, order.stp);
       // Lots 0 would mean "no lot bound" to the engine; nothing sold raises nothing.
       const raised = lots === 0 ? 0 : book.estimate('SELL', 0, lots, Number.POSITIVE_INFINITY, owner, order.stp).notional;
-      if (BigInt(raised) >= target || next.lots <= lots) break;
+      if (BigInt(raised) >= target) break;
+      if (next.lots <= lots) {
+        // The bids cannot raise it: one lot more than they take, so the match runs out of bids and the order is
+        // CANCELED like any IOC remainder, not FILLED having raised less than its quote_size.
+        lots += 1;
+        break;
+      }
       lots += 1;
     }
-    const sells = lots === 0 ? 0 : book.estimate('SELL', 0, lots, Number.POSITIVE_INFINITY, order.owner, order.stp).lots;
+    const sells = book.estimate('SELL', 0, lots, Number.POSITIVE_INFINITY, order.owner, order.stp).lots;
     return { lots, sells };
   }
 

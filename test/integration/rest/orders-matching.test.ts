@@ -253,6 +253,19 @@ describe('market orders', () => {
     expect(btc.locked).toBe(0n);
   });
 
+  it('SELL by quote_size that the bids cannot raise sells them all and is CANCELED, not FILLED', async () => {
+    const v = venue();
+    const { maker, taker } = await pair(v);
+    await placeOrder(v, maker, limit('BUY', px(0), '0.0002'));
+    const before = await balances(v, taker);
+    const order = await placeOrder(v, taker, { product_id: BTC, side: 'SELL', type: 'MARKET', quote_size: '1000000' });
+    // 0.0002 BTC raises 500,000 less its 1,000 fee: short of the 1,000,000 asked for.
+    expect(order).toMatchObject({ status: 'DONE', done_reason: 'CANCELED', filled_base_size: '0.0002', filled_quote_size: '500000' });
+    const after = await balances(v, taker);
+    expect(after.vnd - before.vnd).toBe(499_000n);
+    expect(after.lockedBtc).toBe(0n);
+  });
+
   it('on an empty book trades nothing and is done', async () => {
     const v = venue();
     const { taker } = await pair(v);
