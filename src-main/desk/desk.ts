@@ -541,6 +541,9 @@ export class Desk implements Disposable {
   async createKey(request: ParsedRequest<'keys.create'>): Promise<{ key: StoredKey; note: string }> {
     const session = this.requireSession();
     const environment = this.sessionEnvironment;
+    // The venue shows a new secret once: a key made while the store cannot keep it would exist there with a
+    // secret nobody holds, which no one could ever use. So the store is tried first.
+    await this.keys.checkWritable(environment);
     const created = await session.rest.createApiKey({
       ...(request.name === undefined ? {} : { name: request.name }),
       ...(request.read_only === undefined ? {} : { read_only: request.read_only }),

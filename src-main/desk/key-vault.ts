@@ -5,10 +5,11 @@
  * from the store into a venue client's credentials. It remembers which secrets it handled this session so
  * that every message leaving main can be scrubbed of them (ARCHITECTURE rule 5).
  */
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { EnvironmentId, StoredKey } from '../../src-shared/ipc/contract';
 import type { VenueCredentials } from '../connection/rest-client';
-import { redact, type SecretStore } from '../secrets';
+import { redact, SecretStoreError, type SecretStore } from '../secrets';
 import type { DeskFile, KeyRecord } from './desk-file';
 import { DeskError } from './desk-error';
 
@@ -69,6 +70,18 @@ export class KeyVault {
       draft.keys.push(record);
       if (makeActive || draft.activeKeys[record.environment] === undefined) draft.activeKeys[record.environment] = record.apiKey;
     });
+  }
+
+  /** Refuses, before a key is made on a venue, when the store cannot keep a secret now: by keeping one. */
+  async checkWritable(environment: EnvironmentId): Promise<void> {
+    const id = secretId(environment, `unsaved-${randomBytes(8).toString('hex')}`);
+    try {
+      await this.secrets.set(id, randomBytes(16).toString('hex'));
+    } catch (err) {
+      if (!(err instanceof SecretStoreError)) throw err;
+      throw new DeskError('E0901_InternalError', `${err.message}; no key was created: unlock the keychain and create it again`);
+    }
+    await this.secrets.delete(id).catch(() => false);
   }
 
   /**

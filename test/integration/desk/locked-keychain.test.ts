@@ -1,0 +1,33 @@
+// A keyring locked under a running desk (a lock screen, a timeout, the trader's own "lock"), with nobody there to
+// type its password: every answer says the keychain is the trouble, no key is made on the venue that the desk
+// could not keep the secret of.
+// The child runs under a Secret Service of its own: locking the shared one would fail the tests beside this one.
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+
+describe('a keychain locked under the desk', () => {
+  it('refuses to make a key it cannot keep', async () => {
+    const { stdout } = await run('bash', [join(ROOT, 'scripts', 'with-keyring.sh'), process.execPath, '--import', 'tsx', join(import.meta.dirname, 'locked-keychain-child.ts')], {
+      cwd: ROOT,
+      timeout: 60_000,
+    });
+    const report = JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as {
+      storage: string;
+      created: { ok: boolean; error?: { ref: string; message: string } };
+      switched: { ok: boolean; value?: { state: string; detail: string }; error?: { message: string } };
+      status: { ok: boolean; value: { state: string; detail: string } };
+      liveKeysMadeWhileLocked: number;
+    };
+    expect(report.storage).toBe('keychain');
+
+    expect(report.created.ok).toBe(false);
+    expect(report.created.error?.message).toMatch(/keychain.*no key was created/i);
+    expect(report.liveKeysMadeWhileLocked).toBe(0);
+
+  }, 90_000);
+});
