@@ -31,7 +31,7 @@ import { MarketPoller } from '../connection/market-poller';
 import { VenueRestClient, type VenueCredentials } from '../connection/rest-client';
 import { VenueError } from '../connection/venue-error';
 import { VenueSession, type VenueSessionOptions } from '../connection/venue-session';
-import type { SecretStore } from '../secrets';
+import { SecretStoreError, type SecretStore } from '../secrets';
 import { DeskError } from './desk-error';
 import { DeskEvents } from './desk-events';
 import { DeskFile, type KeyRecord } from './desk-file';
@@ -203,20 +203,34 @@ export class Desk implements Disposable {
       return;
     }
     const { baseUrl, wsUrl } = this.addresses(environment);
-    if (environment === 'local') await this.keys.adoptBootstrap(this.localVenue.localCredentials());
+    // A keychain that cannot be read now (locked, with no one to type its password) leaves the desk without a
+    // session, saying so: the secret is still there, and "no key" or "import it again" would send the trader wrong.
+    let keychainTrouble: string | undefined;
+    const fromKeychain = async <T>(read: () => Promise<T>): Promise<T | undefined> => {
+      try {
+        return await read();
+      } catch (err) {
+        if (!(err instanceof SecretStoreError)) throw err;
+        keychainTrouble ??= err.message;
+        return undefined;
+      }
+    };
+    if (environment === 'local') await fromKeychain(() => this.keys.adoptBootstrap(this.localVenue.localCredentials()));
     if (this.disposed) return;
     this.publicClient = new VenueRestClient({ ...this.options.session?.rest, baseUrl });
     const key = this.keys.activeKey(environment);
-    const credentials = key === undefined ? undefined : await this.keys.credentials(environment, key.apiKey);
+    const credentials = key === undefined ? undefined : await fromKeychain(() => this.keys.credentials(environment, key.apiKey));
     if (this.disposed) {
       this.closeSession();
       return;
     }
     if (key === undefined || credentials === undefined) {
       this.detail =
-        key === undefined
-          ? `no API key for ${NAMES[environment]}: create or import one`
-          : `the secret of key ${key.apiKey} is no longer stored (${this.keys.storage.kind}): import the key again`;
+        keychainTrouble !== undefined
+          ? `${keychainTrouble}; unlock the keychain, then switch to ${NAMES[environment]} again`
+          : key === undefined
+            ? `no API key for ${NAMES[environment]}: create or import one`
+            : `the secret of key ${key.apiKey} is no longer stored (${this.keys.storage.kind}): import the key again`;
       for (const productId of this.watched.keys()) this.pollPublicly(productId);
       this.emitStatus();
       return;

@@ -1,6 +1,6 @@
 // A keyring locked under a running desk (a lock screen, a timeout, the trader's own "lock"), with nobody there to
 // type its password: every answer says the keychain is the trouble, no key is made on the venue that the desk
-// could not keep the secret of.
+// could not keep the secret of, and the status says why the desk has no session rather than that it has no key.
 // The child runs under a Secret Service of its own: locking the shared one would fail the tests beside this one.
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 
 describe('a keychain locked under the desk', () => {
-  it('refuses to make a key it cannot keep', async () => {
+  it('refuses to make a key it cannot keep, and says the keychain is locked where the session would be', async () => {
     const { stdout } = await run('bash', [join(ROOT, 'scripts', 'with-keyring.sh'), process.execPath, '--import', 'tsx', join(import.meta.dirname, 'locked-keychain-child.ts')], {
       cwd: ROOT,
       timeout: 60_000,
@@ -29,5 +29,8 @@ describe('a keychain locked under the desk', () => {
     expect(report.created.error?.message).toMatch(/keychain.*no key was created/i);
     expect(report.liveKeysMadeWhileLocked).toBe(0);
 
+    // The switch itself is answered: the session could not start, and the status says why.
+    expect(report.switched.ok, report.switched.error?.message).toBe(true);
+    expect(report.status.value.detail).toMatch(/^The keychain could not read the secret .*; unlock the keychain, then switch to Local again$/);
   }, 90_000);
 });
