@@ -466,10 +466,14 @@ export function parseWsCreateOrder(data: unknown, opts: ParseOrderOptions): NewO
   const exactQuoteSize = d.exact_quote_size;
   const stopTriggerPrice = d.stop_trigger_price;
   const type: OrderType = hasValue(exactQuoteSize) ? 'LIMIT' : hasValue(stopTriggerPrice) ? 'STOP' : wsType;
-  // A stop-market is written as type market with a trigger; its price must stay 0, which normalize checks
-  // for MARKET but not for STOP.
+  // A stop-market is written as type market with a trigger, a stop-limit as type limit with one; normalize checks
+  // the price of each for MARKET and LIMIT but not for STOP, which takes a price of 0 as a stop-market (a limit
+  // stop sent without its price became a stop-market, selling or buying at any price once triggered).
   if (type === 'STOP' && wsType === 'MARKET' && hasValue(d.price)) {
     return invalid('price: must be 0 for a market order');
+  }
+  if (type === 'STOP' && wsType === 'LIMIT' && !hasValue(d.price)) {
+    return invalid('price: required for a limit order');
   }
 
   return normalize(

@@ -1,0 +1,47 @@
+// WebSocket create_order data for stop orders, placed on the exchange: a trigger makes the order a STOP, a
+// stop-limit at `price` for type limit and a stop-market for type market (docs/api.md, WebSocket create_order).
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../../src-shared/errors/api-error';
+import { parseWsCreateOrder } from '../../../src-shared/protocol/orders';
+import { Exchange, FEE_ACCOUNT_ID } from '../../../src-main/venue/exchange/exchange';
+
+const NOW = 1_700_000_000_000_000_000n;
+
+function world() {
+  let ids = 0;
+  const exchange = new Exchange({ now: () => NOW, newId: () => `00000000-0000-4000-8000-${(++ids).toString().padStart(12, '0')}`, maxOpenOrders: 1000 });
+  exchange.createUser({ isAdmin: false, makerFeeRate: '0', takerFeeRate: '0', id: FEE_ACCOUNT_ID });
+  const user = (): string => {
+    const { id } = exchange.createUser({ isAdmin: false, makerFeeRate: '0.001', takerFeeRate: '0.002' });
+    exchange.deposit(id, 'BTC', 1_0000_0000n);
+    exchange.deposit(id, 'VND', 10_000_000_000n);
+    return id;
+  };
+  const place = (userId: string, data: Record<string, unknown>) => {
+    const request = parseWsCreateOrder({ product_id: 'BTC-VND', ...data }, { now: NOW });
+    if (request instanceof ApiError) return request;
+    return exchange.place(userId, request).processed.row;
+  };
+  return { exchange, user, place };
+}
+
+describe('a WebSocket stop order', () => {
+  it('of type limit needs its price: without one it is refused, not made a stop-market that sells at any price', () => {
+    const w = world();
+    const [trader, other] = [w.user(), w.user()];
+    // A last trade at 2,500,000,000, and the only bid far below it.
+    w.place(other, { type: 'limit', side: 'sell', price: '2500000000', size: '0.0001' });
+    w.place(trader, { type: 'limit', side: 'buy', price: '2500000000', size: '0.0001' });
+    w.place(other, { type: 'limit', side: 'buy', price: '1000000000', size: '0.01' });
+
+    const refused = w.place(trader, { type: 'limit', side: 'sell', size: '0.001', stop_trigger_price: '2490000000' });
+    expect(refused).toBeInstanceOf(ApiError);
+    expect((refused as ApiError).message).toMatch(/^E0101_InvalidArgument: price: /);
+    expect(w.exchange.activeOrders(trader, {})).toEqual([]);
+
+    const stopLimit = w.place(trader, { type: 'limit', side: 'sell', price: '2480000000', size: '0.001', stop_trigger_price: '2490000000' });
+    expect(stopLimit).toMatchObject({ type: 'STOP', status: 'SCHEDULED', limitPrice: '2480000000', timeInForce: 'GTC', stopType: 'STOP_LOSS' });
+    const stopMarket = w.place(trader, { type: 'market', side: 'sell', size: '0.001', stop_trigger_price: '2490000000' });
+    expect(stopMarket).toMatchObject({ type: 'STOP', status: 'SCHEDULED', limitPrice: '0', timeInForce: 'IOC', stopType: 'STOP_LOSS' });
+  });
+});
