@@ -375,7 +375,8 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
         const caller = trader(session);
         const busy = limits.requests.take(caller.apiKey);
         if (busy !== undefined) return fail(session, frame, new RateLimitError('E0501_RateLimitExceeded', busy));
-        const target = parseWsCancelOrder(message.data);
+        // No data names no order, as {} does: the 7.4 text "missing order id" rather than "data: required".
+        const target = parseWsCancelOrder(message.data ?? {});
         if (target instanceof ApiError) return fail(session, frame, target);
         // An order not working is refused from the tables, which catch up without stalling the core (see
         // Venue.cancelRefusal); one working is cancelled at once, in the order the connection sent its frames.

@@ -116,6 +116,9 @@ describe('cancel_order errors', () => {
     ['neither id', {}],
     ['both ids', { order_id: '0b7d4c4e-51c7-4d43-9a4c-0d5f9b4e2a11', client_order_id: 'both' }],
     ['null ids', { order_id: null, client_order_id: null }],
+    // null counts as absent (docs/api.md), and a cancel without data names no order either.
+    ['no data', undefined],
+    ['data null', null],
   ])('%s is 400 "missing order id, client order id"', async (_label, data) => {
     const socket = await trading(venue());
     await refused(socket, 'cancel_order', data, 400, 'missing order id, client order id');
