@@ -370,6 +370,19 @@ export class VenueRestClient {
     return answer.assets;
   }
 
+  /**
+   * The venue's clock (epoch ms) as it stamps a book, the one time every venue of the interface answers with:
+   * what the WebSocket's auth signs by when this machine's clock is not the venue's.
+   */
+  async venueTime(): Promise<number> {
+    const [product] = await this.listProducts();
+    if (product === undefined) throw new VenueProtocolError('GET /products', 'no product to read the clock of');
+    const sentAt = Date.now();
+    const book = await this.getOrderBook(product.id, 1);
+    // Stamped on the way, half the round trip before it arrived.
+    return Number(BigInt(book.time) / 1_000_000n) + (Date.now() - sentAt) / 2;
+  }
+
   // ---- the local venue's simulation endpoints (admin key)
 
   /** POST /sim/users: a funded user with one trading key, secret included. */

@@ -138,7 +138,7 @@ export class VenueSession implements Disposable {
     this.historyWindow = Math.min(1000, options.historyWindow ?? DEFAULT_HISTORY_WINDOW);
     this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_MS;
     this.rest = new VenueRestClient({ ...options.rest, baseUrl: options.baseUrl, credentials: options.credentials });
-    this.socket = new VenueSocket({ ...options.socket, url: options.wsUrl, credentials: options.credentials });
+    this.socket = new VenueSocket({ venueClock: () => this.rest.venueTime(), ...options.socket, url: options.wsUrl, credentials: options.credentials });
     const d = this.disposables;
     for (const emitter of [
       this._onDidChangeOrders,

@@ -65,6 +65,11 @@ export interface VenueSocketOptions {
   /** For each request (auth, sub, create_order, cancel_order, ping) and for the connection handshake. */
   readonly requestTimeoutMs?: number;
   readonly random?: () => number;
+  /**
+   * The venue's clock (epoch ms), read when the venue refuses the auth: it takes a timestamp only within 30 s of
+   * its own clock, so a machine whose clock is off signs by the venue's from then on.
+   */
+  readonly venueClock?: () => Promise<number>;
 }
 
 /** create_order data (interface 4.12, docs/api.md): lowercase type and side, `price` and `size`. */
@@ -128,8 +133,11 @@ interface Pending {
 }
 
 export class VenueSocket {
-  private readonly options: Required<Omit<VenueSocketOptions, 'credentials'>>;
+  private readonly options: Required<Omit<VenueSocketOptions, 'credentials' | 'venueClock'>>;
   readonly #credentials: VenueCredentials | undefined;
+  private readonly venueClock: (() => Promise<number>) | undefined;
+  /** The venue's clock less this machine's, once the venue refused a timestamp. */
+  private clockOffsetMs = 0;
   private ws: WebSocket | undefined;
   private status: SocketStatus = { state: 'idle', attempt: 0, sessions: 0 };
   private readonly pending = new Map<string, Pending>();
@@ -175,6 +183,7 @@ export class VenueSocket {
       random: options.random ?? Math.random,
     };
     this.#credentials = options.credentials;
+    this.venueClock = options.venueClock;
     for (const emitter of [
       this._onDidChangeStatus,
       this._onDidUpdateOrder,
@@ -344,13 +353,34 @@ export class VenueSocket {
 
   private async authenticate(ws: WebSocket, credentials: VenueCredentials): Promise<void> {
     try {
-      await this.request('auth', { data: await signAuth(credentials) }, undefined, undefined, ws);
+      await this.request('auth', { data: await signAuth(credentials, this.clockOffsetMs) }, undefined, undefined, ws);
     } catch (err) {
       // Another connection with this key (another desk) may have used this second's signature: the venue
-      // takes each signature once. One more try with a later second tells that from wrong credentials.
+      // takes each signature once. Or this machine's clock is not the venue's. One more try with a later second,
+      // by the venue's clock, tells those from wrong credentials.
       if (!(err instanceof VenueError && err.ref === 'E0001_AuthRequired')) throw err;
-      await this.request('auth', { data: await signAuth(credentials) }, undefined, undefined, ws);
+      await this.readVenueClock(credentials.apiKey);
+      await this.request('auth', { data: await signAuth(credentials, this.clockOffsetMs) }, undefined, undefined, ws);
     }
+  }
+
+  private async readVenueClock(apiKey: string): Promise<void> {
+    if (this.venueClock === undefined) return;
+    let venueNow: number;
+    try {
+      venueNow = await this.venueClock();
+    } catch {
+      // Unread, the clock stays as it was; a refusal then stands as the venue's answer.
+      return;
+    }
+    if (!Number.isFinite(venueNow)) return;
+    const offset = Math.round(venueNow - Date.now());
+    // Further off than any signature runs ahead: the one refused was outside the venue's window, never taken, and
+    // seconds are counted on the venue's clock from here (else a desk ahead of it would wait to catch up).
+    if (Math.abs(offset - this.clockOffsetMs) > MAX_AHEAD_SECONDS * 1000) {
+      lastAuthSecond.set(apiKey, Math.min(lastAuthSecond.get(apiKey) ?? 0, Math.floor(venueNow / 1000) - 1));
+    }
+    this.clockOffsetMs = offset;
   }
 
   private startHeartbeat(ws: WebSocket): void {
@@ -556,12 +586,12 @@ const lastAuthSecond = new Map<string, number>();
 /** How far ahead of the clock a signature may run (the local venue accepts ±30 s). */
 const MAX_AHEAD_SECONDS = 20;
 
-async function signAuth(credentials: VenueCredentials): Promise<{ key: string; timestamp: number; signature: string }> {
+async function signAuth(credentials: VenueCredentials, clockOffsetMs: number): Promise<{ key: string; timestamp: number; signature: string }> {
   // Connections faster than one a second run ahead of the clock; at the limit, wait for a second of our own
   // rather than sign one already used (the venue would refuse it as a replay, and the key would look wrong).
   let timestamp: number;
   for (;;) {
-    const now = Math.floor(Date.now() / 1000);
+    const now = Math.floor((Date.now() + clockOffsetMs) / 1000);
     timestamp = Math.max(now, (lastAuthSecond.get(credentials.apiKey) ?? 0) + 1);
     if (timestamp <= now + MAX_AHEAD_SECONDS) break;
     await new Promise((resolve) => setTimeout(resolve, (timestamp - now - MAX_AHEAD_SECONDS) * 1000));
