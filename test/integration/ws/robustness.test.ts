@@ -81,6 +81,12 @@ describe('frames the venue cannot use', () => {
     expect(await socket.closed()).toBe(1009);
   });
 
+  it('a text frame that is not valid UTF-8 closes the connection with 1007 (RFC 6455)', async () => {
+    const socket = await venue().connect();
+    socket.ws.send(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), { binary: false });
+    expect(await socket.closed()).toBe(1007);
+  });
+
   it('a binary frame is a 400 error event and the connection stays usable', async () => {
     const socket = await venue().connect();
     const from = socket.mark();
