@@ -250,11 +250,14 @@ export class VenueSession implements Disposable {
     return order;
   }
 
-  /** Cancel every active order (of one product); the socket and the next reads bring the records. */
+  /** Cancel every active order (of one product); the socket and the reads after the answer bring the records. */
   async cancelAllOrders(productId?: string): Promise<number> {
     const answer = await this.rest.cancelAllOrders(productId);
-    await this.readOrders(answer.cancel_requested_orders.map((o) => o.order_id));
-    return answer.cancel_requested_orders.length;
+    const ids = answer.cancel_requested_orders.map((o) => o.order_id);
+    // The answer is the venue's: a read that fails afterwards (a rate limit, a dropped link) must not report a
+    // done cancel as failed, nor a round trip per order hold up the trader's panic button.
+    this.readCancelled(ids).catch((err: unknown) => this._onDidFail.fire(err as Error));
+    return ids.length;
   }
 
   async refreshAccount(): Promise<Account | undefined> {
@@ -416,6 +419,16 @@ export class VenueSession implements Disposable {
       const trades = await this.rest.listTrades(productId, BACKFILL_TRADES);
       if (trades.length > 0) this._onDidReceiveTrades.fire({ productId, trades: [...trades].reverse(), source: 'poll' });
     }
+  }
+
+  /** Cancelled orders are the latest updated: one page of those, then one by one any it does not hold. */
+  private async readCancelled(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0 || this.disposed) return;
+    const wanted = new Set(ids);
+    for (const order of await this.rest.listOrderHistory({ sort: '-updated_at', limit: Math.min(1000, ids.length) })) {
+      if (wanted.delete(order.order_id)) this.take(this.blotter.upsert(order));
+    }
+    await this.readOrders([...wanted]);
   }
 
   /** Read orders one by one (by id or client_order_id) into the blotter; the number that changed. */
