@@ -12,7 +12,7 @@ import { useDesk } from '../../stores/desk-store';
 import { Panel } from '../../ui/Panel';
 import { statusOf } from '../blotters/order-columns';
 import { formatDecimal } from '../../ui/decimal-text';
-import { checkTicket, describeOrder, presetSize, type TicketContext, type TicketField, type TicketForm } from './ticket-check';
+import { checkTicket, describeOrder, presetSize, takesExpiry, type TicketContext, type TicketField, type TicketForm } from './ticket-check';
 
 const PRESETS = [25, 50, 75, 100] as const;
 const NO_LEVELS: never[] = [];
@@ -160,7 +160,7 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
   const sideWord = ticket.side === 'BUY' ? 'Buy' : 'Sell';
   const sizeWord = ticket.size.trim() === '' ? '' : ` ${ticket.size.trim()} ${ticket.sizeMode === 'base' ? base : quote}`;
   const noPrice = ticket.type === 'MARKET' || ticket.sizeMode === 'exact_quote';
-  const expires = ticket.type === 'TWAP' || ticket.timeInForce === 'GTT';
+  const expires = takesExpiry(ticket);
 
   return (
     <Panel title="Order ticket">

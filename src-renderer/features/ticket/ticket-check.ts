@@ -99,6 +99,11 @@ export function localTimeToNanos(text: string): string | undefined {
   return (BigInt(millis) * 1_000_000n).toString();
 }
 
+/** Whether the ticket shows the expiry box: only GTT and TWAP orders take an expiry. */
+export function takesExpiry(form: Pick<TicketForm, 'type' | 'timeInForce'>): boolean {
+  return form.type === 'TWAP' || form.timeInForce === 'GTT';
+}
+
 /** The request body the form describes, without judging it. */
 export function ticketRequest(form: TicketForm): PlaceOrderRequest {
   const body: PlaceOrderRequest = { product_id: form.productId, side: form.side, type: form.type };
@@ -120,7 +125,9 @@ export function ticketRequest(form: TicketForm): PlaceOrderRequest {
     body.order_stop_type = form.stopType;
     if (form.stopTrigger.trim() !== '') body.stop_trigger_price = form.stopTrigger.trim();
   }
-  const expires = localTimeToNanos(form.expiresAt);
+  // The box is hidden once another time in force is picked, and what it still holds is not sent: an error on a
+  // field the trader cannot see would leave the order unsendable with nothing said.
+  const expires = takesExpiry(form) ? localTimeToNanos(form.expiresAt) : undefined;
   if (expires !== undefined) body.expired_at = expires;
   const scheduled = localTimeToNanos(form.scheduledAt);
   if (scheduled !== undefined) body.scheduled_at = scheduled;
@@ -260,7 +267,7 @@ export function checkTicket(form: TicketForm, ctx: TicketContext): TicketCheck {
   if (form.pricedFor !== '' && form.pricedFor !== form.productId && form.type !== 'MARKET') {
     errors.price = `taken from the ${form.pricedFor} ladder; this ticket trades ${form.productId}`;
   }
-  if (form.expiresAt !== '' && localTimeToNanos(form.expiresAt) === undefined) errors.expiresAt = 'not a date and time';
+  if (takesExpiry(form) && form.expiresAt !== '' && localTimeToNanos(form.expiresAt) === undefined) errors.expiresAt = 'not a date and time';
   if (form.scheduledAt !== '' && localTimeToNanos(form.scheduledAt) === undefined) errors.scheduledAt = 'not a date and time';
   if (Object.keys(errors).length > 0) return { errors };
 

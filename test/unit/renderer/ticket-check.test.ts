@@ -128,6 +128,18 @@ describe('order ticket checks', () => {
     expect(check.request?.expired_at).toMatch(/^\d{19}$/);
   });
 
+  it('sends no expiry the ticket no longer shows: one typed for GTT stays behind when the trader picks IOC', () => {
+    const future = new Date(Number(NOW / 1_000_000n) + 3_600_000);
+    const local = `${future.getFullYear()}-${String(future.getMonth() + 1).padStart(2, '0')}-${String(future.getDate()).padStart(2, '0')}T${String(future.getHours()).padStart(2, '0')}:${String(future.getMinutes()).padStart(2, '0')}`;
+    // The box is hidden for IOC, so an error on it would leave Buy disabled with nothing said.
+    const check = checkTicket(limit({ timeInForce: 'IOC', expiresAt: local }), ctx);
+    expect(check.errors).toEqual({});
+    expect(check.request).toBeDefined();
+    expect(check.request?.expired_at).toBeUndefined();
+    expect(checkTicket(limit({ timeInForce: '', expiresAt: 'not a time' }), ctx).errors).toEqual({});
+    expect(checkTicket({ ...EMPTY_TICKET, type: 'TWAP', size: '0.1', expiresAt: local }, ctx).request?.expired_at).toMatch(/^\d{19}$/);
+  });
+
   it('refuses post-only with IOC and an unusable client order id', () => {
     expect(checkTicket(limit({ postOnly: true, timeInForce: 'IOC' }), ctx).errors.postOnly).toBeDefined();
     expect(checkTicket(limit({ clientOrderId: 'bad id!' }), ctx).errors.clientOrderId).toBeDefined();
