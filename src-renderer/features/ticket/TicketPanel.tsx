@@ -12,7 +12,7 @@ import { useDesk } from '../../stores/desk-store';
 import { Panel } from '../../ui/Panel';
 import { statusOf } from '../blotters/order-columns';
 import { formatDecimal } from '../../ui/decimal-text';
-import { checkTicket, describeOrder, presetSize, takesExpiry, type TicketContext, type TicketField, type TicketForm } from './ticket-check';
+import { checkTicket, describeOrder, lastOrderText, presetSize, takesExpiry, type TicketContext, type TicketField, type TicketForm } from './ticket-check';
 
 const PRESETS = [25, 50, 75, 100] as const;
 const NO_LEVELS: never[] = [];
@@ -262,7 +262,7 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
         </button>
         {last !== undefined && (
           <p className="muted" aria-live="polite" aria-label="Last order">
-            {`${last.side} ${formatDecimal(last.base_size !== '0' ? last.base_size : last.quote_size)} ${last.product_id}: ${statusOf(last)}`}
+            {lastOrderText(last, assetsOf(last.product_id).quote, statusOf(last))}
           </p>
         )}
       </form>

@@ -9,9 +9,9 @@ import { formatAtoms, formatUnits, isReason, parseRate, toAtoms, toUnits } from 
 import { parseCreateOrder, type NewOrderRequest } from '../../../src-shared/protocol/orders';
 import { buyHold, costWithFee, notionalReaching } from '../../../src-shared/protocol/fees';
 import { notionalAtoms, productRules, type ProductRules } from '../../../src-shared/protocol/product-rules';
-import type { AssetBalance, BookLevel } from '../../../src-shared/protocol/records';
+import type { AssetBalance, BookLevel, Order } from '../../../src-shared/protocol/records';
 import type { OrderSide, OrderType, StopType, TimeInForce } from '../../../src-shared/protocol/vocabulary';
-import { formatNanosIso } from '../../ui/decimal-text';
+import { formatDecimal, formatNanosIso } from '../../ui/decimal-text';
 
 export type SizeMode = 'base' | 'quote' | 'exact_quote';
 export type StpChoice = '' | 'CANCEL_TAKER' | 'CANCEL_MAKER' | 'CANCEL_BOTH';
@@ -358,4 +358,11 @@ export function describeOrder(request: PlaceOrderRequest, baseAsset: string, quo
   if (request.scheduled_at !== undefined) parts.push(`from ${formatNanosIso(request.scheduled_at)}`);
   if (request.expired_at !== undefined) parts.push(`until ${formatNanosIso(request.expired_at)}`);
   return parts.join(' ');
+}
+
+/** The ticket's line about the last order it sent, as it stands now (`status` as the blotters word it). */
+export function lastOrderText(order: Pick<Order, 'side' | 'product_id' | 'base_size' | 'quote_size'>, quoteAsset: string, status: string): string {
+  // An order sized in quote says so: its amount alone before the product read as that many of the base asset.
+  const size = order.base_size !== '0' ? formatDecimal(order.base_size) : `${formatDecimal(order.quote_size)} ${quoteAsset} of`;
+  return `${order.side} ${size} ${order.product_id}: ${status}`;
 }

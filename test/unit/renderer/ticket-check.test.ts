@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EMPTY_TICKET, checkTicket, describeOrder, presetSize, ticketRequest, type TicketContext, type TicketForm } from '../../../src-renderer/features/ticket/ticket-check';
+import type { Order } from '../../../src-shared/protocol/records';
+import { EMPTY_TICKET, checkTicket, describeOrder, lastOrderText, presetSize, ticketRequest, type TicketContext, type TicketForm } from '../../../src-renderer/features/ticket/ticket-check';
 
 const NOW = 1_800_000_000_000_000_000n;
 const ctx: TicketContext = {
@@ -166,5 +167,12 @@ describe('order ticket checks', () => {
     expect(describeOrder({ product_id: 'BTC-VND', side: 'SELL', type: 'STOP', base_size: '0.1', limit_price: '2400000000', stop_trigger_price: '2450000000', order_stop_type: 'STOP_LOSS', time_in_force: 'GTC', post_only: true }, 'BTC', 'VND')).toBe(
       'SELL 0.1 BTC on BTC-VND, STOP at 2400000000 VND when the last trade reaches 2450000000 (STOP_LOSS) GTC post-only',
     );
+  });
+
+  it('names the unit of the last order sent when it was sized in quote', () => {
+    const order = { side: 'BUY', product_id: 'BTC-VND', base_size: '0', quote_size: '1000000' } as Order;
+    // Without its unit, "BUY 1 000 000 BTC-VND" read as a million bitcoin.
+    expect(lastOrderText(order, 'VND', 'FILLED')).toBe('BUY 1\u202f000\u202f000 VND of BTC-VND: FILLED');
+    expect(lastOrderText({ ...order, base_size: '0.001', quote_size: '0' }, 'VND', 'ACTIVE')).toBe('BUY 0.001 BTC-VND: ACTIVE');
   });
 });
