@@ -7,7 +7,7 @@ import type { PlaceOrderRequest } from '../../../src-shared/ipc/contract';
 import { ApiError } from '../../../src-shared/errors/api-error';
 import { formatAtoms, formatUnits, isReason, parseRate, toAtoms, toUnits } from '../../../src-shared/protocol/decimal';
 import { parseCreateOrder, type NewOrderRequest } from '../../../src-shared/protocol/orders';
-import { buyHold, costWithFee, notionalReaching } from '../../../src-shared/protocol/fees';
+import { buyHold, costWithFee, notionalReaching, notionalWithin } from '../../../src-shared/protocol/fees';
 import { notionalAtoms, productRules, type ProductRules } from '../../../src-shared/protocol/product-rules';
 import type { AssetBalance, BookLevel, Order } from '../../../src-shared/protocol/records';
 import type { OrderSide, OrderType, StopType, TimeInForce } from '../../../src-shared/protocol/vocabulary';
@@ -207,10 +207,40 @@ export function bookNotional(rules: ProductRules, levels: readonly BookLevel[], 
   return left > 0 ? undefined : notional;
 }
 
+/**
+ * Quote atoms a market buy with `budget` of notional trades: whole lots, as many as the budget pays for at each
+ * ask in turn, ending at the first ask it cannot pay one lot of (the venue's match). Undefined without asks.
+ */
+export function budgetNotional(rules: ProductRules, asks: readonly BookLevel[], budget: bigint): bigint | undefined {
+  if (asks.length === 0) return undefined;
+  let left = budget;
+  let notional = 0n;
+  for (const level of asks) {
+    const ticks = toUnits(level.price, rules.spec.priceIncrement);
+    const size = toUnits(level.size, rules.spec.sizeIncrement);
+    if (isReason(ticks) || isReason(size)) continue;
+    const perLot = BigInt(notionalAtoms(rules, ticks, 1));
+    const take = BigInt(size) < left / perLot ? BigInt(size) : left / perLot;
+    if (take === 0n) break;
+    notional += take * perLot;
+    left -= take * perLot;
+  }
+  return notional;
+}
+
 function reference(order: NewOrderRequest, ctx: TicketContext, rules: ProductRules): { notional: bigint; fromBook: boolean; feesIncluded?: true } | undefined {
   // A size in quote is what the trader pays (buy) or receives (sell) with the fee counted in, as the venue holds it.
   if (order.exactQuoteAtoms > 0n) return { notional: order.exactQuoteAtoms, fromBook: false, feesIncluded: true };
-  if (order.quoteAtoms > 0n) return { notional: order.quoteAtoms, fromBook: false, feesIncluded: true };
+  if (order.quoteAtoms > 0n) {
+    // The venue trades whole lots, so a quote amount is seldom what trades: a buy of 1,000,000 VND buys three lots
+    // of 0.0001 BTC at 2.5e9 and spends 751,500. The book tells what it trades; without one the amount is all.
+    const walked =
+      order.side === 'BUY'
+        ? budgetNotional(rules, ctx.asks, notionalWithin(order.quoteAtoms, rateOf(ctx.takerFeeRate)))
+        : bookNotional(rules, ctx.bids, lotsToRaise(order, ctx, rules));
+    if (walked !== undefined && walked > 0n) return { notional: walked, fromBook: true };
+    return { notional: order.quoteAtoms, fromBook: false, feesIncluded: true };
+  }
   if (order.limitTicks > 0) return { notional: BigInt(notionalAtoms(rules, order.limitTicks, order.baseLots)), fromBook: false };
   if (order.stopTriggerTicks > 0) {
     return { notional: BigInt(notionalAtoms(rules, order.stopTriggerTicks, order.baseLots)), fromBook: false };
@@ -237,23 +267,27 @@ function quoteHold(order: NewOrderRequest, ctx: TicketContext, rules: ProductRul
   return hold;
 }
 
+/** Lots a market sell for a quote amount sells: the fewest whose proceeds after fee reach it, from the bids. */
+function lotsToRaise(order: NewOrderRequest, ctx: TicketContext, rules: ProductRules): number {
+  const target = notionalReaching(order.quoteAtoms, rateOf(ctx.takerFeeRate));
+  let lots = 0;
+  let raised = 0n;
+  for (const level of ctx.bids) {
+    if (raised >= target) break;
+    const ticks = toUnits(level.price, rules.spec.priceIncrement);
+    const size = toUnits(level.size, rules.spec.sizeIncrement);
+    if (isReason(ticks) || isReason(size)) continue;
+    const perLot = BigInt(notionalAtoms(rules, ticks, 1));
+    const take = Math.min(size, Number((target - raised + perLot - 1n) / perLot));
+    lots += take;
+    raised += perLot * BigInt(take);
+  }
+  return lots;
+}
+
 /** Base atoms the venue will hold for a sell: its size, or for a quote amount the lots the bids take to raise it. */
 function sellHold(order: NewOrderRequest, ctx: TicketContext, rules: ProductRules): bigint | undefined {
-  let lots = order.baseLots;
-  if (lots === 0) {
-    const target = notionalReaching(order.quoteAtoms, rateOf(ctx.takerFeeRate));
-    let raised = 0n;
-    for (const level of ctx.bids) {
-      if (raised >= target) break;
-      const ticks = toUnits(level.price, rules.spec.priceIncrement);
-      const size = toUnits(level.size, rules.spec.sizeIncrement);
-      if (isReason(ticks) || isReason(size)) continue;
-      const perLot = BigInt(notionalAtoms(rules, ticks, 1));
-      const take = Math.min(size, Number((target - raised + perLot - 1n) / perLot));
-      lots += take;
-      raised += perLot * BigInt(take);
-    }
-  }
+  const lots = order.baseLots > 0 ? order.baseLots : lotsToRaise(order, ctx, rules);
   const atoms = toAtoms(formatUnits(lots, rules.spec.sizeIncrement), rules.base.decimals);
   return isReason(atoms) ? undefined : atoms;
 }

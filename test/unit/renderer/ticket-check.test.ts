@@ -72,11 +72,15 @@ describe('order ticket checks', () => {
   it('sends a market order sized in quote, the fee counted in the quote amount as the venue counts it', () => {
     const buy = checkTicket({ ...EMPTY_TICKET, type: 'MARKET', sizeMode: 'quote', size: '1000000' }, ctx);
     expect(buy.request).toMatchObject({ quote_size: '1000000' });
-    // 1,000,000 VND at most, fee included: 998,003 of trade and 1,997 of taker fee (0.2%).
-    expect(buy.estimate).toMatchObject({ notional: '998003', fee: '1997', total: '1000000' });
+    // 1,000,000 VND at most, fee included, leaves 998,003 to trade: the venue buys whole lots of 0.0001 BTC, 250,000
+    // VND each at the best ask, so 3 of them, 750,000 and a fee of 1,500 (0.2%), not the 1,000,000 the ticket said.
+    expect(buy.estimate).toMatchObject({ notional: '750000', fee: '1500', total: '751500', fromBook: true });
     const sell = checkTicket({ ...EMPTY_TICKET, side: 'SELL', type: 'MARKET', sizeMode: 'quote', size: '1000000' }, ctx);
-    // 1,000,000 VND received after the fee: 1,002,005 of trade.
-    expect(sell.estimate).toMatchObject({ notional: '1002005', fee: '2005', total: '1000000' });
+    // 1,000,000 VND received after the fee needs 1,002,005 of trade: 5 lots at the best bid, 1,249,995 less 2,500.
+    expect(sell.estimate).toMatchObject({ notional: '1249995', fee: '2500', total: '1247495', fromBook: true });
+    // With no book to walk, the quote amount is all the ticket can say.
+    const blind = checkTicket({ ...EMPTY_TICKET, type: 'MARKET', sizeMode: 'quote', size: '1000000' }, { ...ctx, asks: [] });
+    expect(blind.estimate).toMatchObject({ notional: '998003', fee: '1997', total: '1000000', fromBook: false });
   });
 
   it('sends an exact-quote order with its base size and no price, whatever the price box held before', () => {
