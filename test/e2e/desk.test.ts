@@ -250,6 +250,37 @@ describe('the desk in a browser', () => {
     await expect.poll(async () => (await cells('Open orders')).length, { timeout: WAIT }).toBe(0);
   });
 
+  it('confirms a held order from the keyboard: Enter in the ticket, Enter to confirm, Escape to go back', { timeout: 60_000 }, async () => {
+    const confirming = page.getByRole('region', { name: 'Environments' }).getByLabel('Confirm orders in Local');
+    if (!(await confirming.isChecked())) await confirming.click();
+    await expect.poll(() => confirming.isChecked(), { timeout: WAIT }).toBe(true);
+    const held = page.getByRole('dialog', { name: 'Confirm order' });
+    try {
+      await page.getByLabel('Type', { exact: true }).selectOption('LIMIT');
+      await page.getByLabel('Price', { exact: true }).fill(await restingBuyPrice());
+      await page.getByLabel('Size', { exact: true }).fill('0.001');
+      await page.getByLabel('Client order id', { exact: true }).fill('e2e-keyboard-confirm');
+      await page.getByLabel('Size', { exact: true }).focus();
+      // Escape goes back to the field the trader was in, and nothing is sent.
+      await page.keyboard.press('Enter');
+      await held.waitFor({ timeout: WAIT });
+      await page.keyboard.press('Escape');
+      await held.waitFor({ state: 'hidden', timeout: WAIT });
+      await expect.poll(focusedField).toBe('Size');
+      // Enter, then Enter again: the trader never has to reach for the mouse or tab through the form.
+      await page.keyboard.press('Enter');
+      await held.waitFor({ timeout: WAIT });
+      await page.keyboard.press('Enter');
+      await expect.poll(() => rowsWith('Open orders', 'e2e-keyboard-confirm').count(), { timeout: WAIT }).toBe(1);
+    } finally {
+      if (await held.isVisible()) await held.getByRole('button', { name: 'Back' }).click();
+      await confirming.click();
+      await expect.poll(() => confirming.isChecked(), { timeout: WAIT }).toBe(false);
+    }
+    await page.getByRole('button', { name: 'Cancel all', exact: true }).click();
+    await expect.poll(async () => (await cells('Open orders')).length, { timeout: WAIT }).toBe(0);
+  });
+
   it('checks the ticket as the trader types', { timeout: 60_000 }, async () => {
     await page.getByLabel('Type', { exact: true }).selectOption('LIMIT');
     await page.getByLabel('Price', { exact: true }).fill('2500001234');

@@ -122,8 +122,18 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
     edit({ clientOrderId: '' });
   };
 
+  // The field the trader sent from, where the cursor goes back once the confirmation is answered either way.
+  const returnFocus = useRef<HTMLElement | null>(null);
+  const held = pending !== undefined;
+  useEffect(() => {
+    if (held || returnFocus.current === null) return;
+    if (returnFocus.current.isConnected) returnFocus.current.focus();
+    returnFocus.current = null;
+  }, [held]);
+
   const submit = (): void => {
     if (check.request === undefined || sending) return;
+    if (document.activeElement instanceof HTMLElement && formRef.current?.contains(document.activeElement) === true) returnFocus.current = document.activeElement;
     if (confirmHere) setPending({ request: check.request, issues: [] });
     else void send(check.request, {});
   };
@@ -156,7 +166,7 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
   const product = products.find((p) => p.id === productId);
   const { base, quote } = assetsOf(productId);
   // A held order is described in its own product's assets: the desk product may have changed since.
-  const held = pending === undefined ? undefined : assetsOf(pending.request.product_id);
+  const heldAssets = pending === undefined ? undefined : assetsOf(pending.request.product_id);
   const sideWord = ticket.side === 'BUY' ? 'Buy' : 'Sell';
   const sizeWord = ticket.size.trim() === '' ? '' : ` ${ticket.size.trim()} ${ticket.sizeMode === 'base' ? base : quote}`;
   const noPrice = ticket.type === 'MARKET' || ticket.sizeMode === 'exact_quote';
@@ -267,13 +277,16 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
         )}
       </form>
       {pending !== undefined && (
-        <div className="confirm" role="dialog" aria-label="Confirm order">
-          <p>{describeOrder(pending.request, held?.base ?? base, held?.quote ?? quote)}</p>
+        // A trader who sent with Enter confirms with Enter, or goes back with Escape, without leaving the keyboard:
+        // the cursor stayed in the ticket, where Enter only asked again and Escape did nothing. An order a check
+        // held starts on Back, so that a second Enter never overrides the check.
+        <div className="confirm" role="dialog" aria-label="Confirm order" onKeyDown={(e) => e.key === 'Escape' && (e.preventDefault(), setPending(undefined))}>
+          <p>{describeOrder(pending.request, heldAssets?.base ?? base, heldAssets?.quote ?? quote)}</p>
           {pending.issues.map((issue) => <p key={issue.check} className="field-error">{issue.message}</p>)}
-          <button type="button" disabled={sending} onClick={() => void send(pending.request, { confirmed: true, ...(pending.issues.length > 0 && { override_checks: true }) })}>
+          <button type="button" autoFocus={pending.issues.length === 0} disabled={sending} onClick={() => void send(pending.request, { confirmed: true, ...(pending.issues.length > 0 && { override_checks: true }) })}>
             {pending.issues.length > 0 ? 'Send anyway' : 'Confirm'}
           </button>
-          <button type="button" onClick={() => setPending(undefined)}>Back</button>
+          <button type="button" autoFocus={pending.issues.length > 0} onClick={() => setPending(undefined)}>Back</button>
         </div>
       )}
     </Panel>
