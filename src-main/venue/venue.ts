@@ -12,11 +12,12 @@ import { DEFAULT_MAKER_FEE_RATE, DEFAULT_TAKER_FEE_RATE, LOCAL_USER_BALANCES, fi
 import { KeyRing } from './accounts/key-ring';
 import { DEFAULT_MAX_OPEN_ORDERS } from './defaults';
 import { newUuidV7 } from './ids';
-import type { Level2Change } from '../../src-shared/protocol/ws';
+import type { Level2Change, TickerEvent } from '../../src-shared/protocol/ws';
 import { Exchange, FEE_ACCOUNT_ID, STARTING_BALANCES_KEY, type CancelTarget, type OrderEvent } from './exchange/exchange';
 import { RECENT_TRADES, bookSequenceKey } from './exchange/market';
+import { tickerOf } from './market-data/feed';
 import { PublishedBook } from './market-data/level2';
-import { lockDataFolder, openStore, syncFolder, type ApiKeyRow, type ChangeSet, type FolderLock, type Snapshot, type TradeRow, type VenueStore } from './store';
+import { lockDataFolder, openStore, syncFolder, type ApiKeyRow, type CandleRow, type ChangeSet, type FolderLock, type Snapshot, type TradeRow, type VenueStore } from './store';
 
 export interface VenueOptions {
   dataDir: string;
@@ -41,6 +42,10 @@ export interface CommittedBatch {
   books: BookChange[];
   /** Every product whose book changed. */
   changedBooks: string[];
+  /** The candles its trades changed, as they stood when it was taken. */
+  candles: CandleRow[];
+  /** The ticker of every product whose book or trades it changed, taken with it: only while someone listens. */
+  tickers: Map<string, TickerEvent>;
 }
 
 export interface BookChange {
@@ -276,7 +281,9 @@ export class Venue {
   /** `now`: hand the batch to the writer thread now rather than with the rest of the turn's commits. */
   private async commitChanges(now: boolean): Promise<void> {
     const changes = this.takeChanges();
-    const batch: CommittedBatch = { orders: this.orderEvents.splice(0), trades: changes.trades ?? [], ...this.bookChanges() };
+    const trades = changes.trades ?? [];
+    const books = this.bookChanges();
+    const batch: CommittedBatch = { orders: this.orderEvents.splice(0), trades, ...books, candles: changes.candles ?? [], tickers: this.tickers(books.changedBooks, trades) };
     if (Object.keys(changes).length > 0) await this.store.commit(changes, now);
     if (batch.orders.length > 0 || batch.trades.length > 0 || batch.changedBooks.length > 0) {
       for (const listener of this.committedListeners) listener(batch);
@@ -318,6 +325,23 @@ export class Venue {
       current.watchers -= 1;
       if (current.watchers === 0) this.level2.delete(productId);
     };
+  }
+
+  /**
+   * The tickers a batch publishes, as they stand when it is taken: published later, a ticker read then could show
+   * trades and book changes of commands still being committed, ahead of the trades and level2 events.
+   */
+  private tickers(changedBooks: readonly string[], trades: readonly TradeRow[]): Map<string, TickerEvent> {
+    const tickers = new Map<string, TickerEvent>();
+    if (this.committedListeners.size === 0) return tickers;
+    const now = this.now();
+    const take = (productId: string): void => {
+      const market = this.exchange.markets.get(productId);
+      if (market !== undefined && !tickers.has(productId)) tickers.set(productId, tickerOf(market, now));
+    };
+    for (const productId of changedBooks) take(productId);
+    for (const trade of trades) take(trade.productId);
+    return tickers;
   }
 
   private bookChanges(): { books: BookChange[]; changedBooks: string[] } {

@@ -17,6 +17,32 @@ export interface MarketDataEvent {
   event: unknown;
 }
 
+/**
+ * The ticker of a market as it stands. A commit takes its products' tickers when it is taken (Venue), not when it
+ * is published: by then later commands, not yet durable, may have traded or changed the book.
+ */
+export function tickerOf(market: Market, now: bigint): TickerEvent {
+  const day = market.candles.summary(now - DAY_NS);
+  const bestBid = market.book.depth('BUY', 1)[0];
+  const bestAsk = market.book.depth('SELL', 1)[0];
+  const last = market.book.lastTradeTicks;
+  return {
+    channel: 'ticker',
+    type: 'update',
+    product_id: market.id,
+    price: last === undefined ? '' : market.price(last),
+    best_bid: bestBid === undefined ? '' : market.price(bestBid.priceTicks),
+    best_bid_size: bestBid === undefined ? '' : market.size(bestBid.lots),
+    best_ask: bestAsk === undefined ? '' : market.price(bestAsk.priceTicks),
+    best_ask_size: bestAsk === undefined ? '' : market.size(bestAsk.lots),
+    open_24h: day?.open ?? '',
+    high_24h: day?.high ?? '',
+    low_24h: day?.low ?? '',
+    volume_24h: day?.volume ?? '0',
+    time: now.toString(),
+  };
+}
+
 export class MarketDataFeed {
 
   constructor(
@@ -52,27 +78,7 @@ export class MarketDataFeed {
 
   ticker(productId: string): TickerEvent | undefined {
     const market = this.markets.get(productId);
-    if (market === undefined) return undefined;
-    const now = this.now();
-    const day = market.candles.summary(now - DAY_NS);
-    const bestBid = market.book.depth('BUY', 1)[0];
-    const bestAsk = market.book.depth('SELL', 1)[0];
-    const last = market.book.lastTradeTicks;
-    return {
-      channel: 'ticker',
-      type: 'update',
-      product_id: productId,
-      price: last === undefined ? '' : market.price(last),
-      best_bid: bestBid === undefined ? '' : market.price(bestBid.priceTicks),
-      best_bid_size: bestBid === undefined ? '' : market.size(bestBid.lots),
-      best_ask: bestAsk === undefined ? '' : market.price(bestAsk.priceTicks),
-      best_ask_size: bestAsk === undefined ? '' : market.size(bestAsk.lots),
-      open_24h: day?.open ?? '',
-      high_24h: day?.high ?? '',
-      low_24h: day?.low ?? '',
-      volume_24h: day?.volume ?? '0',
-      time: now.toString(),
-    };
+    return market === undefined ? undefined : tickerOf(market, this.now());
   }
 
   /**
@@ -111,18 +117,14 @@ export class MarketDataFeed {
           data: trades.map((t) => ({ id: t.id, product_id: t.productId, price: t.price, size: t.size, side: t.takerSide, time: t.time.toString() })),
         },
       });
-      const changed = new Map<string, unknown>();
-      for (const trade of trades) {
-        const candle = market.candles.candleOf(trade.time);
-        if (candle !== undefined) changed.set(candle.start, candle);
-      }
       if (wants('candles', productId)) {
-        out.push({ channel: 'candles', productId, event: { channel: 'candles', type: 'update', product_id: productId, candles: [...changed.values()] } });
+        const candles = batch.candles.filter((c) => c.productId === productId).map(({ productId: _, start, ...prices }) => ({ start: start.toString(), ...prices }));
+        out.push({ channel: 'candles', productId, event: { channel: 'candles', type: 'update', product_id: productId, candles } });
       }
     }
     for (const productId of touched) {
       if (!wants('ticker', productId)) continue;
-      const ticker = this.ticker(productId);
+      const ticker = batch.tickers.get(productId);
       if (ticker !== undefined) out.push({ channel: 'ticker', productId, event: ticker });
     }
     return out;

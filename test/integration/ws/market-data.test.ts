@@ -280,6 +280,45 @@ describe('ticker', () => {
     expect(tickers[2]).toMatchObject({ best_bid: '3990000', best_ask: '4010000', best_ask_size: '1.5', price: '4010000', volume_24h: '0.5' });
     for (const t of tickers) expect(t['time']).toMatch(/^[1-9]\d{18}$/);
   });
+  it('never runs ahead of the level2 and trades events it follows, when one turn is committed in two parts', async () => {
+    const v = venue();
+    const [maker, taker] = [await v.newTrader(), await v.newTrader()];
+    await restOrder(v, maker, { product_id: SOL, side: 'SELL', limit_price: '5000000', base_size: '10' });
+    const observer = await v.connect();
+    const from = observer.mark();
+    for (const channel of ['level2', 'trades', 'ticker']) await sub(observer, channel, [SOL]);
+    const socket = await v.session(taker);
+    // 65 frames in one read: the 64th commits the first part early, and the 65th trades before that commit is
+    // published, so a ticker read at publishing would already show the trade.
+    const raw = (socket.ws as unknown as { _socket: { cork(): void; uncork(): void } })._socket;
+    raw.cork();
+    for (let i = 0; i < 64; i++) socket.send({ op: 'create_order', data: limitData('buy', String(3_000_000 - i * 100), '0.01', { product_id: SOL }) });
+    socket.send({ op: 'create_order', data: { type: 'market', side: 'buy', product_id: SOL, size: '1' } });
+    raw.uncork();
+    await observer.next((f) => f['channel'] === 'trades' && f['type'] === 'update', 5_000, from);
+    await observer.barrier();
+
+    let book: LocalBook | undefined;
+    let lastPrice = '';
+    let tickers = 0;
+    for (const f of observer.frames.slice(from)) {
+      if (f['channel'] === 'level2') {
+        if (f['type'] === 'snapshot') book = new LocalBook(f);
+        else book?.apply(f);
+      } else if (f['channel'] === 'trades' && f['type'] === 'update') {
+        lastPrice = ((f['data'] as Frame[]).at(-1)?.['price'] as string | undefined) ?? lastPrice;
+      } else if (f['channel'] === 'ticker' && book !== undefined) {
+        tickers += 1;
+        // The first answers the sub: the last price of trades before it (another test's, on this venue).
+        if (tickers === 1) lastPrice = f['price'] as string;
+        const { bids, asks } = book.levels();
+        const seen = { price: lastPrice, best_bid: bids[0]?.price ?? '', best_bid_size: bids[0]?.size ?? '', best_ask: asks[0]?.price ?? '', best_ask_size: asks[0]?.size ?? '' };
+        expect(f, `ticker ${tickers} against the events before it`).toMatchObject(seen);
+      }
+    }
+    expect(lastPrice).toBe('5000000');
+    expect(tickers).toBeGreaterThanOrEqual(2);
+  });
 });
 
 describe('candles', () => {
