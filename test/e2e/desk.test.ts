@@ -203,6 +203,12 @@ describe('the desk in a browser', () => {
     const mine = page.getByRole('region', { name: 'Depth ladder BTC-VND' }).getByRole('button', { name: `Cancel my orders at ${price}`, exact: true });
     await expect.poll(() => mine.count(), { timeout: WAIT }).toBe(1);
     expect(await mine.textContent()).toContain('mine 0.001');
+    // The mark does not push its row's size and total out of the columns every other row keeps.
+    const sizeEdges = await page
+      .getByRole('region', { name: 'Depth ladder BTC-VND' })
+      .locator('.level.bid')
+      .evaluateAll((rows) => rows.filter((row) => (row as HTMLElement).style.visibility !== 'hidden').map((row) => Math.round(row.querySelector('.size')?.getBoundingClientRect().right ?? 0)));
+    expect(new Set(sizeEdges).size).toBe(1);
     await shot('limit-order-open');
 
     await open.getByRole('button', { name: 'Cancel', exact: true }).click();
