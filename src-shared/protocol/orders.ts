@@ -243,6 +243,8 @@ function normalize(draft: OrderDraft, names: FieldNames, now: bigint, stopTypeOp
   if (baseLots > 0 && quoteAtoms > 0n) {
     return invalid(`${names.baseSize} and ${names.quoteSize} are mutually exclusive: the other must be absent or 0`);
   }
+  // A stop names its size in base: on the WebSocket a stop-market is sent as type market, so 'MARKET only' misled.
+  if (quoteAtoms > 0n && type === 'STOP') return invalid(`${names.quoteSize}: not for a stop order, which takes ${names.baseSize}`);
   if (quoteAtoms > 0n && type !== 'MARKET') return invalid(`${names.quoteSize}: for MARKET orders only`);
 
   if (exactQuote) {

@@ -44,4 +44,12 @@ describe('a WebSocket stop order', () => {
     const stopMarket = w.place(trader, { type: 'market', side: 'sell', size: '0.001', stop_trigger_price: '2490000000' });
     expect(stopMarket).toMatchObject({ type: 'STOP', status: 'SCHEDULED', limitPrice: '0', timeInForce: 'IOC', stopType: 'STOP_LOSS' });
   });
+
+  it('of type market by quote_size is refused saying a stop takes a size, not that quote_size is for market orders', () => {
+    const w = world();
+    const trader = w.user();
+    const refused = w.place(trader, { type: 'market', side: 'buy', quote_size: '1000000', stop_trigger_price: '2600000000' });
+    expect(refused).toBeInstanceOf(ApiError);
+    expect((refused as ApiError).message).toBe('E0101_InvalidArgument: quote_size: not for a stop order, which takes size');
+  });
 });

@@ -365,7 +365,7 @@ describe('parseCreateOrder: STOP orders', () => {
 
   it('need a base size, not a quote size', () => {
     refused(parse({ ...STOP, base_size: undefined }), 'E0101_InvalidArgument', 'base_size: required for a STOP order');
-    refused(parse({ ...STOP, base_size: undefined, quote_size: '1000000' }), 'E0101_InvalidArgument', 'quote_size: for MARKET orders only');
+    refused(parse({ ...STOP, base_size: undefined, quote_size: '1000000' }), 'E0101_InvalidArgument', 'quote_size: not for a stop order, which takes base_size');
   });
 
   it('stop fields are refused on other order types', () => {
