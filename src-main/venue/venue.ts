@@ -44,7 +44,7 @@ export interface CommittedBatch {
   changedBooks: string[];
   /** The candles its trades changed, as they stood when it was taken. */
   candles: CandleRow[];
-  /** The ticker of every product whose book or trades it changed, taken with it: only while someone listens. */
+  /** The ticker of every watched product whose book or trades it changed, taken with it (see watchTicker). */
   tickers: Map<string, TickerEvent>;
 }
 
@@ -89,6 +89,8 @@ export class Venue {
   private stopCollecting: (() => void) | undefined;
   /** Books someone watches as level diffs, with how many watchers. */
   private readonly level2 = new Map<string, { book: PublishedBook; watchers: number }>();
+  /** Products whose ticker someone watches, with how many watch it (see watchTicker). */
+  private readonly tickerWatchers = new Map<string, number>();
   /** Commits handed over and not yet complete (see settle). */
   private readonly committing = new Set<Promise<void>>();
   /** Reads waiting for the turn in progress to end (see afterTurn). */
@@ -333,15 +335,32 @@ export class Venue {
    */
   private tickers(changedBooks: readonly string[], trades: readonly TradeRow[]): Map<string, TickerEvent> {
     const tickers = new Map<string, TickerEvent>();
-    if (this.committedListeners.size === 0) return tickers;
+    if (this.tickerWatchers.size === 0) return tickers;
     const now = this.now();
     const take = (productId: string): void => {
       const market = this.exchange.markets.get(productId);
-      if (market !== undefined && !tickers.has(productId)) tickers.set(productId, tickerOf(market, now));
+      if (market !== undefined && this.tickerWatchers.has(productId) && !tickers.has(productId)) tickers.set(productId, tickerOf(market, now));
     };
     for (const productId of changedBooks) take(productId);
     for (const trade of trades) take(trade.productId);
     return tickers;
+  }
+
+  /**
+   * Someone (a ticker subscriber) wants this product's ticker with each commit that changes it; a ticker sums a
+   * day of candles, so it is built only while someone does. Returns the function that ends this interest.
+   */
+  watchTicker(productId: string): () => void {
+    if (!this.exchange.markets.has(productId)) throw new Error(`unknown product ${productId}`);
+    this.tickerWatchers.set(productId, (this.tickerWatchers.get(productId) ?? 0) + 1);
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      const left = (this.tickerWatchers.get(productId) ?? 1) - 1;
+      if (left === 0) this.tickerWatchers.delete(productId);
+      else this.tickerWatchers.set(productId, left);
+    };
   }
 
   private bookChanges(): { books: BookChange[]; changedBooks: string[] } {

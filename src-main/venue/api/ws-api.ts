@@ -70,8 +70,8 @@ class Session {
   readonly market = new Map<MarketDataChannel, Set<string>>();
   /** Per product, the sequence of the level2 snapshot sent: updates up to it are already in the snapshot. */
   readonly snapshotSequence = new Map<string, number>();
-  /** Per product, what ends this connection's interest in its level diffs. */
-  readonly bookWatches = new Map<string, () => void>();
+  /** By channel and product ('level2 BTC-VND', 'ticker BTC-VND'): what ends this connection's watch of it. */
+  readonly watches = new Map<string, () => void>();
   alive = true;
   overLimit = 0;
 
@@ -310,11 +310,13 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
       for (const id of productIds) {
         if (op === 'unsub') set.delete(id);
         else set.add(id);
-        if (channel !== 'level2') continue;
-        if (op === 'sub' && !session.bookWatches.has(id)) session.bookWatches.set(id, venue.watchBook(id));
+        if (channel !== 'level2' && channel !== 'ticker') continue;
+        // The venue builds level diffs and tickers only for products someone watches.
+        const watch = `${channel} ${id}`;
+        if (op === 'sub' && !session.watches.has(watch)) session.watches.set(watch, channel === 'level2' ? venue.watchBook(id) : venue.watchTicker(id));
         if (op === 'unsub') {
-          session.bookWatches.get(id)?.();
-          session.bookWatches.delete(id);
+          session.watches.get(watch)?.();
+          session.watches.delete(watch);
         }
       }
     }
@@ -423,7 +425,7 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
     socket.on('close', () => {
       sessions.delete(session);
       if (sessions.size === 0) stopFollowing();
-      for (const unwatch of session.bookWatches.values()) unwatch();
+      for (const unwatch of session.watches.values()) unwatch();
       limiter.forget(String(socketId(socket)));
       for (const [id, creator] of creators) if (creator.session === session) creators.delete(id);
     });
