@@ -2,6 +2,7 @@
 // connection's state and latency. Production is marked in red here and on every panel.
 import { useState } from 'react';
 import type { Environment } from '../../../src-shared/ipc/contract';
+import { shownLatency } from '../../stores/connection-view';
 import { attempt } from '../../stores/desk-actions';
 import { useDesk } from '../../stores/desk-store';
 import { Panel } from '../../ui/Panel';
@@ -29,6 +30,7 @@ export function EnvironmentsPanel(): React.JSX.Element {
   const view = useDesk((s) => s.environments);
   const connection = useDesk((s) => s.connection);
   const settings = useDesk((s) => s.settings);
+  const latency = shownLatency(connection);
 
   const switchTo = (id: Environment['id']): void => {
     void attempt('environments.switch', { id }).then(async (c) => {
@@ -46,7 +48,7 @@ export function EnvironmentsPanel(): React.JSX.Element {
       {connection !== undefined && (
         <p className={connection.production ? 'status production-text' : 'status'} role="status" aria-label="Connection">
           {connection.environment}: {connection.state}
-          {connection.latencyMs !== undefined && ` · ${Math.round(connection.latencyMs)} ms`}
+          {latency !== undefined && ` · ${latency}`}
           {connection.readOnly === true && ' · read-only key'}
           {connection.detail !== '' && <span className="muted"> · {connection.detail}</span>}
         </p>

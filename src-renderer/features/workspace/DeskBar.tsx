@@ -1,4 +1,5 @@
 // The top bar: desk product, environment (Production in red) and connection state with latency.
+import { shownLatency } from '../../stores/connection-view';
 import { useDesk } from '../../stores/desk-store';
 import { formatDecimal } from '../../ui/decimal-text';
 import { ProductPicker } from './ProductPicker';
@@ -10,6 +11,7 @@ export function DeskBar(): React.JSX.Element {
   const environment = useDesk((s) => s.environments?.active ?? connection?.environment ?? 'local');
   const production = connection?.production ?? environment === 'production';
   const ticker = useDesk((s) => s.tickers[productId]);
+  const latency = shownLatency(connection);
   return (
     <header className={production ? 'desk-bar production' : 'desk-bar'}>
       <strong>Nova Desk</strong>
@@ -20,7 +22,7 @@ export function DeskBar(): React.JSX.Element {
       </span>
       <span aria-label="Connection state">
         {connection?.state ?? 'starting'}
-        {connection?.latencyMs !== undefined && ` · ${Math.round(connection.latencyMs)} ms`}
+        {latency !== undefined && ` · ${latency}`}
       </span>
     </header>
   );
