@@ -45,14 +45,33 @@ export function errorNotice(ref: string, message: string): Omit<Notice, 'id'> {
 }
 
 let nextId = 1;
-const KEEP = 20;
+/** At most this many notices at once: a burst must not cover the panels below them. */
+export const MAX_NOTICES = 4;
+/** An info notice (a fill, say) closes itself after this long; an error stays until dismissed or pushed out. */
+export const INFO_NOTICE_MS = 6000;
 
-export const createNoticesSlice: StateCreator<DeskState, [], [], NoticesSlice> = (set) => ({
+/**
+ * The notices to keep, newest first, at most MAX_NOTICES: when there are more, the oldest info notices go first,
+ * then the oldest errors (a refusal the trader has had on screen gives way to newer ones, never to a fill).
+ */
+function keepNewest(notices: Notice[]): Notice[] {
+  const kept = [...notices];
+  while (kept.length > MAX_NOTICES) {
+    const info = kept.findLastIndex((n) => n.kind === 'info');
+    kept.splice(info === -1 ? kept.length - 1 : info, 1);
+  }
+  return kept;
+}
+
+export const createNoticesSlice: StateCreator<DeskState, [], [], NoticesSlice> = (set, get) => ({
   notices: [],
   // The same failure from several calls at once is said once.
-  notify: (notice) =>
+  notify: (notice) => {
+    const id = nextId++;
     set((s) => ({
-      notices: [{ ...notice, id: nextId++ }, ...s.notices.filter((n) => n.ref !== notice.ref || n.detail !== notice.detail || n.title !== notice.title)].slice(0, KEEP),
-    })),
-  dismiss: (id) => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })),
+      notices: keepNewest([{ ...notice, id }, ...s.notices.filter((n) => n.ref !== notice.ref || n.detail !== notice.detail || n.title !== notice.title)]),
+    }));
+    if (notice.kind === 'info') setTimeout(() => get().dismiss(id), INFO_NOTICE_MS);
+  },
+  dismiss: (id) => set((s) => (s.notices.some((n) => n.id === id) ? { notices: s.notices.filter((n) => n.id !== id) } : {})),
 });

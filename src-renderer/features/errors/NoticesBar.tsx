@@ -1,4 +1,5 @@
-// Venue errors with the catalogue's title, message and suggested action, and fill notices; newest first.
+// Venue errors with the catalogue's title, message and suggested action, and fill notices; newest first. The store
+// keeps only the newest few and closes info notices itself; the bar's height is capped so it never covers a column.
 import { useDesk } from '../../stores/desk-store';
 
 export function NoticesBar(): React.JSX.Element | null {
@@ -7,7 +8,7 @@ export function NoticesBar(): React.JSX.Element | null {
   if (notices.length === 0) return null;
   return (
     <div className="notices" aria-label="Notices">
-      {notices.slice(0, 4).map((n) => (
+      {notices.map((n) => (
         <div key={n.id} className={`notice ${n.kind}`} role={n.kind === 'error' ? 'alert' : 'status'}>
           <strong>{n.title}</strong>
           {n.ref !== '' && <code className="muted"> {n.ref}</code>}
