@@ -559,6 +559,32 @@ describe('the desk in a browser', () => {
     }
   });
 
+  it('marks the market panels stale and shows no latency while the connection is not live', { timeout: 60_000 }, async () => {
+    const env = page.getByRole('region', { name: 'Environments' });
+    // Nothing listens there: a session with a key keeps trying to connect and never goes live.
+    await env.getByLabel('Development REST URL').fill('http://127.0.0.1:9/');
+    await env.getByLabel('Development WebSocket URL').fill('ws://127.0.0.1:9/ws');
+    await env.getByRole('form', { name: 'Development addresses' }).getByRole('button', { name: 'Save' }).click();
+    await env.getByRole('button', { name: 'Switch to Development' }).click();
+    await page.getByLabel('Environment', { exact: true }).filter({ hasText: 'development' }).waitFor({ timeout: WAIT });
+    const form = page.getByRole('form', { name: 'Import API key' });
+    await form.getByLabel('API key', { exact: true }).fill('e2e-unreachable-key');
+    await form.getByLabel('API secret', { exact: true }).fill('c2VjcmV0LXRoYXQtbm8tdmVudWUtd2lsbC1ldmVyLXNlZQ==');
+    await form.getByLabel('User id', { exact: true }).fill('e2e-user');
+    await form.getByRole('button', { name: /^Import/ }).click();
+    const connection = page.getByLabel('Connection state', { exact: true });
+    await expect.poll(() => connection.textContent(), { timeout: WAIT }).toMatch(/^(connecting|reconnecting|reconciling)/);
+    for (const panel of [/^Depth ladder /, /^Trades /, /^Chart /]) {
+      await page.getByRole('region', { name: panel }).first().getByText(/^stale: /).waitFor({ timeout: WAIT });
+    }
+    expect(await connection.textContent()).not.toMatch(/ms$/);
+    await shot('stale-market');
+    await env.getByRole('button', { name: 'Switch to Local' }).click();
+    await page.getByLabel('Environment', { exact: true }).filter({ hasText: 'local' }).waitFor({ timeout: WAIT });
+    await expect.poll(() => connection.textContent(), { timeout: WAIT }).toMatch(/^live/);
+    await expect.poll(() => page.locator('.stale-mark').count(), { timeout: WAIT }).toBe(0);
+  });
+
   it('restores the trader\'s layout after the desk is stopped and started again', { timeout: 90_000 }, async () => {
     await page.getByRole('button', { name: 'Close API keys' }).click();
     await page.getByRole('button', { name: 'Move Fills earlier' }).click();
