@@ -24,7 +24,7 @@ export interface WriterData extends ThreadData {
   journal: MessagePort;
   /** Pending table rows past which the thread applies without being asked. */
   eagerRows: number;
-  /** About how many table rows one applying transaction takes: a bound on how long the core's back-pressure waits behind one. */
+  /** About how many table rows one applying transaction takes, so a read never waits long behind one. */
   chunkRows: number;
   /** How long after the last record the thread applies what is pending. */
   idleDelayMs: number;

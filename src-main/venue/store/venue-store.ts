@@ -159,10 +159,11 @@ export class VenueStore {
       nativeBinding: options.nativeBinding,
       journal: port2,
       eagerRows: Math.max(1, Math.floor(options.maxPendingRows / 2)),
-      // A quarter of the bound (5,000 rows by default): a read waits for every pending row anyway, and a bigger
-      // transaction shares the index pages it dirties among more rows (writer replay of the committed-orders
-      // bench's journal: 22.3/23.1 us an order at 1,000 rows a transaction, 20.3/19.0 at 5,000).
-      chunkRows: Math.max(1, Math.floor(options.maxPendingRows / 4)),
+      // 1,000 rows a transaction. 5,000 cost the writer thread 10-15% less an order (bench/probes/writer-replay.ts)
+      // yet the venue committed fewer orders a second (four interleaved runs of bench/committed-orders.ts on
+      // 2026-11-27: 27.0 k/s mean against 28.9 k/s), since the thread then left off further below eagerRows and
+      // idled while the core refilled it; with eagerRows at 5,000 too, 28.4 k/s. The core, not the writer, sets the rate.
+      chunkRows: Math.max(1, Math.min(1_000, Math.floor(options.maxPendingRows / 4))),
       idleDelayMs: options.materializeDelayMs,
       position: options.position,
       onApplied: ({ through, rows, durable, busyMs }) => {

@@ -60,7 +60,7 @@ function shouldApply(): boolean {
   return closing || idleExpired || wanted > applied || pendingRows >= data.eagerRows;
 }
 
-/** Applies the oldest pending records, at most about chunkRows table rows, then answers the core. */
+/** Applies the oldest pending records, at most about chunkRows table rows, so no read waits long behind one. */
 function applyChunk(): void {
   let take = 0;
   let rows = 0;
