@@ -59,6 +59,8 @@ const MAX_CANDLES = 60;
 /** Reads of order history a fills list may take: up to this many thousand orders back. */
 const FILL_READS = 10;
 const PUBLIC_POLL_MS = 1_000;
+/** How long a failed background read stays in the connection status (see failureNote). */
+const BACKGROUND_FAILURE_SHOWN_MS = 60_000;
 
 export class Desk implements Disposable {
   readonly events = new DeskEvents();
@@ -73,6 +75,11 @@ export class Desk implements Disposable {
   /** Without a key there is no session; the public endpoints still show the market, polled. */
   private readonly publicPollers = new Map<string, MarketPoller>();
   private detail = '';
+  /**
+   * The last background read of the session that failed (a reconcile, an account refresh, a read after cancel
+   * all): the session retries some and not others, and the trader would otherwise not know the panels may lag.
+   */
+  private backgroundFailure: { text: string; at: number } | undefined;
   /** Product → the windows that watch it. */
   private readonly watched = new Map<string, Set<string>>();
   private readonly tickers = new Map<string, Ticker>();
@@ -177,8 +184,15 @@ export class Desk implements Disposable {
       ...(key?.userId === undefined ? {} : { userId: key.userId }),
       ...(key === undefined ? {} : { apiKey: key.apiKey, readOnly: key.readOnly }),
       ...(socket?.latencyMs === undefined ? {} : { latencyMs: socket.latencyMs }),
-      detail: this.keys.scrub(lastError ?? this.detail),
+      detail: this.keys.scrub(lastError ?? (this.detail || this.failureNote())),
     };
+  }
+
+  /** A background failure is shown for a minute after it happened: long enough to be read, not for good. */
+  private failureNote(): string {
+    const failure = this.backgroundFailure;
+    if (failure === undefined || Date.now() - failure.at > BACKGROUND_FAILURE_SHOWN_MS) return '';
+    return `a background read failed (${failure.text}); the panels may lag until it succeeds`;
   }
 
   private reconnect(): Promise<void> {
@@ -295,9 +309,16 @@ export class Desk implements Disposable {
     );
     add(session.onDidChangeAccount((account) => this.events.emit('account.changed', account)));
     add(session.onDidChangeConnection(() => this.emitStatus()));
+    add(
+      session.onDidFail((err) => {
+        this.backgroundFailure = { text: err.message, at: Date.now() };
+        this.emitStatus();
+      }),
+    );
   }
 
   private closeSession(): void {
+    this.backgroundFailure = undefined;
     for (const listener of this.sessionListeners) listener.dispose();
     this.sessionListeners.clear();
     this.session?.dispose();

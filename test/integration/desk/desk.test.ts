@@ -221,6 +221,22 @@ describe('keys the trader brings', () => {
     await t.desk.whenLive();
   });
 
+  it('says in its status that a background read failed, rather than nothing', async () => {
+    const boot = await t.bootstrap();
+    const admin = new VenueRestClient({ baseUrl: t.desk.venueStatus().baseUrl, credentials: { apiKey: boot.api_key, apiSecret: boot.api_secret } });
+    const user = await admin.createSimUser({ BTC: '1', VND: '10000000000' });
+    admin.dispose();
+    // A key without orders shows the desk no user id, so one typed wrong is kept: the account read the session
+    // makes after connecting is then refused, in the background, with nobody asking for it.
+    await call('keys.import', { api_key: user.api_key.api_key, api_secret: user.api_key.api_secret ?? '', user_id: boot.user_id, use: true });
+    await t.desk.whenLive();
+    await eventually(() => (/a background read failed \(.+\)/.test(t.desk.status().detail) ? true : undefined), 'the failed account read in the status');
+    await call('keys.forget', { api_key: user.api_key.api_key });
+    await call('keys.use', { api_key: boot.api_key });
+    await t.desk.whenLive();
+    expect(t.desk.status().detail).toBe('');
+  });
+
   it('revokes a key on the local venue, its own trading key, a read-only key and the key in use alike, and forgets each only once the venue refuses it', async () => {
     const boot = await t.bootstrap();
     const refusedByVenue = async (apiKey: string, apiSecret: string): Promise<string | undefined> => {
