@@ -159,6 +159,16 @@ function arrangement(on: Page): Promise<string[]> {
  * not, and the window must close either way.
  */
 /** Pops the panel with this title out of the main window; its window once opened. */
+/** Points an environment where nothing listens and switches to it: a session there never goes live. */
+async function switchToNowhere(name: 'Development' | 'Production', shown: string): Promise<void> {
+  const env = page.getByRole('region', { name: 'Environments' });
+  await env.getByLabel(`${name} REST URL`).fill('http://127.0.0.1:9/');
+  await env.getByLabel(`${name} WebSocket URL`).fill('ws://127.0.0.1:9/ws');
+  await env.getByRole('form', { name: `${name} addresses` }).getByRole('button', { name: 'Save' }).click();
+  await env.getByRole('button', { name: `Switch to ${name}` }).click();
+  await page.getByLabel('Environment', { exact: true }).filter({ hasText: shown }).waitFor({ timeout: WAIT });
+}
+
 async function popOut(title: string): Promise<Page> {
   const popup = page.waitForEvent('popup');
   await page.getByRole('button', { name: `Pop out ${title}` }).click();
@@ -561,12 +571,8 @@ describe('the desk in a browser', () => {
 
   it('marks the market panels stale and shows no latency while the connection is not live', { timeout: 60_000 }, async () => {
     const env = page.getByRole('region', { name: 'Environments' });
-    // Nothing listens there: a session with a key keeps trying to connect and never goes live.
-    await env.getByLabel('Development REST URL').fill('http://127.0.0.1:9/');
-    await env.getByLabel('Development WebSocket URL').fill('ws://127.0.0.1:9/ws');
-    await env.getByRole('form', { name: 'Development addresses' }).getByRole('button', { name: 'Save' }).click();
-    await env.getByRole('button', { name: 'Switch to Development' }).click();
-    await page.getByLabel('Environment', { exact: true }).filter({ hasText: 'development' }).waitFor({ timeout: WAIT });
+    // A session with a key keeps trying to connect there and never goes live.
+    await switchToNowhere('Development', 'development');
     const form = page.getByRole('form', { name: 'Import API key' });
     await form.getByLabel('API key', { exact: true }).fill('e2e-unreachable-key');
     await form.getByLabel('API secret', { exact: true }).fill('c2VjcmV0LXRoYXQtbm8tdmVudWUtd2lsbC1ldmVyLXNlZQ==');
@@ -608,12 +614,8 @@ describe('the desk in a browser', () => {
 
   it('marks Production in red when the trader switches to it', { timeout: 60_000 }, async () => {
     const env = page.getByRole('region', { name: 'Environments' });
-    // Nothing listens there: the desk reports the connection state, which is what a trader would see.
-    await env.getByLabel('Production REST URL').fill('http://127.0.0.1:9/');
-    await env.getByLabel('Production WebSocket URL').fill('ws://127.0.0.1:9/ws');
-    await env.getByRole('form', { name: 'Production addresses' }).getByRole('button', { name: 'Save' }).click();
-    await env.getByRole('button', { name: 'Switch to Production' }).click();
-    await page.getByLabel('Environment', { exact: true }).filter({ hasText: 'PRODUCTION' }).waitFor({ timeout: WAIT });
+    // The desk reports the connection state there, which is what a trader would see.
+    await switchToNowhere('Production', 'PRODUCTION');
     expect(await page.locator('section.panel.production').count()).toBeGreaterThan(3);
     expect(await env.getByLabel('Confirm orders in Production').isChecked()).toBe(true);
     await shot('production');
