@@ -11,7 +11,7 @@
  */
 import { parseErrorMessage } from '../../src-shared/errors/api-error';
 import { refOfWsMessage } from '../../src-shared/errors/ws-messages';
-import { errorRecord, findErrorRecord, type ErrorAction, type ErrorCodeRecord, type ErrorRef } from '../../src-shared/errors/catalogue';
+import { errorRecord, findVenueErrorRecord, type ErrorAction, type ErrorCodeRecord, type ErrorRef } from '../../src-shared/errors/catalogue';
 import { ErrorResponseSchema, GenericErrorResponseSchema } from '../../src-shared/protocol/records';
 
 export class VenueError extends Error {
@@ -135,7 +135,7 @@ function refForStatus(status: number, wireCode: string | undefined): ErrorRef {
 
 function fromMessage(message: string, status: number, wireCode: string | undefined, extra: { wsCode?: number; retryAfterMs?: number }): VenueError {
   const parsed = parseErrorMessage(message);
-  const known = parsed === undefined ? undefined : findErrorRecord(parsed.ref);
+  const known = parsed === undefined ? undefined : findVenueErrorRecord(parsed.ref);
   // A 409 without a reference may carry 7.4's text (several conflicts share the status): the text names the
   // reference. Any other status, and its wire code, already says more than a text shared by several references.
   const byText = status === 409 ? refOfWsMessage(message) : undefined;
@@ -174,7 +174,7 @@ export function venueErrorFromResponse(status: number, body: unknown, retryAfter
 export function venueErrorFromWsEvent(event: { readonly message: string; readonly code: number }): VenueError {
   const parsed = parseErrorMessage(event.message);
   // A venue may send 7.4's text alone ("insufficient balance"): the text names the reference, else the code.
-  const record = (parsed === undefined ? undefined : findErrorRecord(parsed.ref)) ?? errorRecord(refOfWsMessage(event.message) ?? refForWsCode(event.code));
+  const record = (parsed === undefined ? undefined : findVenueErrorRecord(parsed.ref)) ?? errorRecord(refOfWsMessage(event.message) ?? refForWsCode(event.code));
   return new VenueError({
     ref: parsed?.ref ?? record.ref,
     description: parsed?.description ?? event.message,

@@ -3,13 +3,14 @@
 // scrub removes any the desk has handled, in case a library's message quoted one.
 import type { BridgeErrorBody } from '../../src-shared/ipc/contract';
 import { ApiError } from '../../src-shared/errors/api-error';
-import type { ErrorRef } from '../../src-shared/errors/catalogue';
+import type { AnyErrorRef } from '../../src-shared/errors/catalogue';
 import { OutcomeUnknownError, VenueError, VenueProtocolError, VenueUnreachableError } from '../connection/venue-error';
+import { SecretStoreError } from '../secrets';
 
 /** A refusal by the desk itself (not the venue's): bad state, an unconfigured environment, an unknown key. */
 export class DeskError extends Error {
   constructor(
-    readonly ref: ErrorRef,
+    readonly ref: AnyErrorRef,
     readonly description: string,
   ) {
     super(`${ref}: ${description}`);
@@ -27,6 +28,8 @@ export function toBridgeError(err: unknown, scrub: (text: string) => string): Br
   if (err instanceof OutcomeUnknownError || err instanceof VenueUnreachableError) {
     return bridgeError('E0902_ServiceUnavailable', scrub(err.message));
   }
+  // The trader's own keychain (locked, not running), wherever the desk met it: never the venue's failure.
+  if (err instanceof SecretStoreError) return bridgeError('E0801_KeychainUnavailable', scrub(err.message));
   if (err instanceof VenueProtocolError) return bridgeError('E0901_InternalError', scrub(err.message));
   return bridgeError('E0901_InternalError', scrub(err instanceof Error ? err.message : 'internal error'));
 }

@@ -79,7 +79,7 @@ export class KeyVault {
       await this.secrets.set(id, randomBytes(16).toString('hex'));
     } catch (err) {
       if (!(err instanceof SecretStoreError)) throw err;
-      throw new DeskError('E0901_InternalError', `${err.message}; no key was created: unlock the keychain and create it again`);
+      throw new DeskError('E0801_KeychainUnavailable', `${err.message}; no key was created: unlock the keychain and create it again`);
     }
     await this.secrets.delete(id).catch(() => false);
   }

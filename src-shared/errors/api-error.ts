@@ -8,7 +8,7 @@ import {
   ERROR_CATALOGUE,
   ERROR_CATEGORIES,
   errorRecord,
-  findErrorRecord,
+  findVenueErrorRecord,
   type ErrorCategory,
   type ErrorCodeRecord,
   type ErrorRef,
@@ -125,7 +125,7 @@ export function parseErrorMessage(message: string): ParsedErrorMessage | undefin
 /** A client's view of a failure it received: the ApiError when the reference is one this build knows. */
 export function apiErrorFromMessage(message: string, httpStatus?: number): ApiError | undefined {
   const parsed = parseErrorMessage(message);
-  if (parsed === undefined || findErrorRecord(parsed.ref) === undefined) return undefined;
+  if (parsed === undefined || findVenueErrorRecord(parsed.ref) === undefined) return undefined;
   return new ApiError(parsed.ref as ErrorRef, parsed.description, httpStatus);
 }
 
@@ -150,7 +150,7 @@ export function lookupErrors(filter: ErrorLookup): readonly ErrorCodeRecord[] | 
     if (!REF_SHAPE.test(ref)) {
       return apiError('E0101_InvalidArgument', 'ref: must be a full reference like E0101_InvalidArgument');
     }
-    const record = findErrorRecord(ref);
+    const record = findVenueErrorRecord(ref);
     if (record === undefined) return apiError('E0110_ValueOutOfRange', `ref: ${ref} is not in the catalogue`);
     return category === undefined || record.category === category ? [record] : [];
   }

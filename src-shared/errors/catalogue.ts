@@ -4,6 +4,7 @@
  * Numbering (interface 7.3 fixes the references it names; the rest follow its scheme):
  *   E00xx authentication and permission   E01xx request validation   E02xx trading (the engine said no)
  *   E03xx orders and accounts             E05xx rate limits          E06xx funding   E09xx the venue itself
+ * and, outside the venue's catalogue, E08xx: the desk itself, about the trader's machine (DESK_ERROR_CATALOGUE).
  *
  * Each record carries exactly the fields of the interface's 2.5. `http_status` is the status a REST answer
  * carrying the reference uses, with documented exceptions where HTTP has a more exact status: E0104 on a
@@ -419,13 +420,46 @@ export const ERROR_CATALOGUE = [
 
 export type ErrorRef = (typeof ERROR_CATALOGUE)[number]['ref'];
 
-const byRef = new Map<string, ErrorCodeRecord>(ERROR_CATALOGUE.map((r) => [r.ref, r]));
+/**
+ * References the desk itself answers its windows with, about the trader's own machine rather than a venue
+ * (E08xx, family 'system'). No venue sends them: GET /v1/error-codes serves ERROR_CATALOGUE alone, and a venue's
+ * answer is read against the venue's references only (findVenueErrorRecord). The record has 2.5's fields so a
+ * window explains it exactly as it explains a venue's; `http_status` is the status it would carry over HTTP.
+ */
+export const DESK_ERROR_CATALOGUE = [
+  {
+    ref: 'E0801_KeychainUnavailable',
+    code: 'E0801',
+    category: 'system',
+    grpc_code: 'Unavailable',
+    title: 'Keychain locked or unavailable',
+    message:
+      "The desk could not read or store an API secret in this computer's keychain: it is locked, or its service is not running. The venue is not at fault. Unlock the keychain (or start it), then try again.",
+    action: 'retry',
+    severity: 'error',
+    retry_allowed: true,
+    http_status: 503,
+  },
+] as const satisfies readonly ErrorCodeRecord[];
 
+export type DeskErrorRef = (typeof DESK_ERROR_CATALOGUE)[number]['ref'];
+/** A reference a window can be answered with: the venue's, or the desk's own. */
+export type AnyErrorRef = ErrorRef | DeskErrorRef;
+
+const venueByRef = new Map<string, ErrorCodeRecord>(ERROR_CATALOGUE.map((r) => [r.ref, r]));
+const byRef = new Map<string, ErrorCodeRecord>([...ERROR_CATALOGUE, ...DESK_ERROR_CATALOGUE].map((r) => [r.ref, r]));
+
+/** The record of any reference a window may be told, the venue's or the desk's own. */
 export function findErrorRecord(ref: string): ErrorCodeRecord | undefined {
   return byRef.get(ref);
 }
 
+/** The record of a reference a venue may answer with; undefined for the desk's own (a venue never sends one). */
+export function findVenueErrorRecord(ref: string): ErrorCodeRecord | undefined {
+  return venueByRef.get(ref);
+}
+
 /** The record of a reference the type system already knows exists. */
-export function errorRecord(ref: ErrorRef): ErrorCodeRecord {
+export function errorRecord(ref: AnyErrorRef): ErrorCodeRecord {
   return byRef.get(ref) as ErrorCodeRecord;
 }

@@ -6,12 +6,13 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { errorRecord } from '../../../src-shared/errors/catalogue';
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 
 describe('a keychain locked under the desk', () => {
-  it('refuses to make a key it cannot keep, and says the keychain is locked where the session would be', async () => {
+  it('refuses to make or import a key it cannot keep, with the keychain reference, and says the keychain is locked where the session would be', async () => {
     const { stdout } = await run('bash', [join(ROOT, 'scripts', 'with-keyring.sh'), process.execPath, '--import', 'tsx', join(import.meta.dirname, 'locked-keychain-child.ts')], {
       cwd: ROOT,
       timeout: 60_000,
@@ -19,6 +20,7 @@ describe('a keychain locked under the desk', () => {
     const report = JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as {
       storage: string;
       created: { ok: boolean; error?: { ref: string; message: string } };
+      imported: { ok: boolean; error?: { ref: string; message: string } };
       switched: { ok: boolean; value?: { state: string; detail: string }; error?: { message: string } };
       status: { ok: boolean; value: { state: string; detail: string } };
       liveKeysMadeWhileLocked: number;
@@ -28,6 +30,14 @@ describe('a keychain locked under the desk', () => {
     expect(report.created.ok).toBe(false);
     expect(report.created.error?.message).toMatch(/keychain.*no key was created/i);
     expect(report.liveKeysMadeWhileLocked).toBe(0);
+
+    // The reference names the trader's keychain, not the venue (E0901 says the venue failed, contact support).
+    expect(report.created.error?.ref).toBe('E0801_KeychainUnavailable');
+    expect(report.imported.ok).toBe(false);
+    expect(report.imported.error?.ref).toBe('E0801_KeychainUnavailable');
+    expect(report.imported.error?.message).toMatch(/^E0801_KeychainUnavailable: The keychain could not store the secret "development:nk_imported_while_locked"/);
+    expect(report.imported.error?.message).not.toContain('not-a-real-secret');
+    expect(errorRecord('E0801_KeychainUnavailable')).toMatchObject({ action: 'retry', title: expect.stringMatching(/keychain/i), message: expect.stringMatching(/unlock the keychain/i) });
 
     // The switch itself is answered: the session could not start, and the status says why.
     expect(report.switched.ok, report.switched.error?.message).toBe(true);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ERROR_CATALOGUE, ERROR_CATEGORIES, errorRecord, findErrorRecord } from '../../../src-shared/errors/catalogue';
+import { lookupErrors } from '../../../src-shared/errors/api-error';
+import { DESK_ERROR_CATALOGUE, ERROR_CATALOGUE, ERROR_CATEGORIES, errorRecord, findErrorRecord, findVenueErrorRecord } from '../../../src-shared/errors/catalogue';
 import { ErrorCodeSchema } from '../../../src-shared/protocol/records';
 
 describe('error catalogue', () => {
@@ -113,5 +114,27 @@ describe('error catalogue', () => {
   it('finds nothing for a reference it does not hold', () => {
     expect(findErrorRecord('E9999_Nope')).toBeUndefined();
     expect(findErrorRecord('__proto__')).toBeUndefined();
+  });
+
+  it("keeps the desk's own references apart from the venue's: a window finds them, the venue never serves them", () => {
+    const venueCodes = new Set<string>(ERROR_CATALOGUE.map((r) => r.code));
+    for (const record of DESK_ERROR_CATALOGUE) {
+      expect(ErrorCodeSchema.parse(record)).toEqual(record);
+      expect(record.ref).toMatch(/^E08\d{2}_[A-Z][A-Za-z0-9]+$/);
+      expect(record.category).toBe('system');
+      expect(venueCodes.has(record.code), record.ref).toBe(false);
+      expect(findErrorRecord(record.ref)).toEqual(record);
+      expect(findVenueErrorRecord(record.ref)).toBeUndefined();
+      expect(lookupErrors({ ref: record.ref })).toMatchObject({ ref: 'E0110_ValueOutOfRange' });
+      expect(lookupErrors({ category: 'system' })).not.toContainEqual(record);
+    }
+  });
+
+  it('tells the trader to unlock the keychain, not to contact support, when local secret storage is unavailable', () => {
+    const record = errorRecord('E0801_KeychainUnavailable');
+    expect(record).toMatchObject({ action: 'retry', retry_allowed: true });
+    expect(record.title).toMatch(/keychain/i);
+    expect(record.message).toMatch(/unlock the keychain/i);
+    expect(record.message).not.toMatch(/support/i);
   });
 });
