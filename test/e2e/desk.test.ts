@@ -297,6 +297,42 @@ describe('the desk in a browser', () => {
     await expect.poll(async () => (await cells('Open orders')).length, { timeout: WAIT }).toBe(0);
   });
 
+  it('shows and changes the pre-trade limits in the Environments panel, and a held order says the limit set there', { timeout: 60_000 }, async () => {
+    const limits = page.getByRole('form', { name: 'Pre-trade limits' });
+    const deviation = limits.getByLabel('Largest distance of a limit from the market, in %');
+    const notional = limits.getByLabel('Largest notional, in the quote asset');
+    const save = limits.getByRole('button', { name: 'Save limits' });
+    await expect.poll(() => deviation.inputValue(), { timeout: WAIT }).toBe('10');
+    expect(await notional.inputValue()).toBe('');
+    // The desk refuses 0 (it would read as on and act as off), and says so beside the box.
+    await notional.fill('0');
+    await save.click();
+    await expect.poll(() => limits.getByRole('alert').textContent(), { timeout: WAIT }).toContain('must be above 0');
+    await notional.fill('');
+    await deviation.fill('2');
+    await save.click();
+    await expect.poll(() => limits.textContent(), { timeout: WAIT }).toContain('now 2%');
+    const held = page.getByRole('dialog', { name: 'Confirm order' });
+    try {
+      // 5% under the best bid: inside the default 10%, past the 2% just set.
+      await page.getByLabel('Type', { exact: true }).selectOption('LIMIT');
+      await page.getByLabel('Price', { exact: true }).fill(await restingBuyPrice());
+      await page.getByLabel('Size', { exact: true }).fill('0.001');
+      await page.getByRole('button', { name: /^Buy/ }).click();
+      await held.waitFor({ timeout: WAIT });
+      expect(await held.textContent()).toContain('the limit is 2%');
+      expect(await held.textContent()).toContain('Pre-trade limits');
+      await held.getByRole('button', { name: 'Back' }).click();
+      await held.waitFor({ state: 'hidden', timeout: WAIT });
+    } finally {
+      if (await held.isVisible()) await held.getByRole('button', { name: 'Back' }).click();
+      await deviation.fill('10');
+      await save.click();
+      await expect.poll(() => limits.textContent(), { timeout: WAIT }).toContain('now 10%');
+    }
+    expect(await cells('Open orders')).toEqual([]);
+  });
+
   it('checks the ticket as the trader types', { timeout: 60_000 }, async () => {
     await page.getByLabel('Type', { exact: true }).selectOption('LIMIT');
     await page.getByLabel('Price', { exact: true }).fill('2500001234');

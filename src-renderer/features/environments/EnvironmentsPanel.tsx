@@ -1,10 +1,13 @@
-// Environments: switch, edit the development and production addresses, confirmation per environment, and the
-// connection's state and latency. Production is marked in red here and on every panel.
+// Environments: switch, edit the development and production addresses, confirmation per environment, the
+// pre-trade limits that hold an order, and the connection's state and latency. Production is marked in red here
+// and on every panel.
 import { useState } from 'react';
-import type { Environment } from '../../../src-shared/ipc/contract';
+import type { Environment, PreTradeSettings } from '../../../src-shared/ipc/contract';
 import { shownLatency } from '../../stores/connection-view';
 import { attempt } from '../../stores/desk-actions';
 import { useDesk } from '../../stores/desk-store';
+import { errorNotice } from '../../stores/notices-slice';
+import { LIMIT_WORDS, limitSummary, limitsEdited, saveLimits, type LimitErrors, type LimitField, type LimitsDraft } from './pre-trade-limits';
 import { Panel } from '../../ui/Panel';
 import { VenueStatusPanel } from '../venue-status/VenueStatusPanel';
 
@@ -22,6 +25,51 @@ function Addresses(props: { env: Environment }): React.JSX.Element {
       <input aria-label={`${env.name} REST URL`} value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} size={24} />
       <input aria-label={`${env.name} WebSocket URL`} value={wsUrl} onChange={(e) => setWsUrl(e.target.value)} size={24} />
       <button type="submit">Save</button>
+    </form>
+  );
+}
+
+/**
+ * The limits every environment's orders are checked against before they leave the desk: an order past one is
+ * held, saying which, and sent only if the trader says so. The desk judges the values; its refusal shows by its box.
+ */
+function PreTradeLimits(props: { current: PreTradeSettings }): React.JSX.Element {
+  const { current } = props;
+  const [draft, setDraft] = useState<LimitsDraft>({ ...current });
+  const [errors, setErrors] = useState<LimitErrors>({});
+  const [saving, setSaving] = useState(false);
+  const edited = limitsEdited(draft, current);
+  const box = (field: LimitField): React.JSX.Element => (
+    <label>
+      {LIMIT_WORDS[field]}
+      <input
+        inputMode="decimal" autoComplete="off" size={12} placeholder="off" aria-label={LIMIT_WORDS[field]} value={draft[field]}
+        onChange={(e) => setDraft({ ...draft, [field]: e.target.value })}
+        aria-invalid={errors[field] !== undefined} {...(errors[field] !== undefined && { 'aria-describedby': `limits-${field}-error` })}
+      />
+      <span className="muted"> now {limitSummary(field, current[field])}</span>
+      {errors[field] !== undefined && <span id={`limits-${field}-error`} className="field-error" role="alert">{errors[field]}</span>}
+    </label>
+  );
+  return (
+    <form className="inline limits" aria-label="Pre-trade limits" onSubmit={(e) => {
+      e.preventDefault();
+      setSaving(true);
+      void saveLimits(draft, current).then((outcome) => {
+        setSaving(false);
+        if ('settings' in outcome) {
+          setErrors({});
+          useDesk.getState().setSettings(outcome.settings);
+          return;
+        }
+        setErrors(outcome.errors);
+        if (outcome.other !== undefined) useDesk.getState().notify(errorNotice(outcome.ref, outcome.other));
+      });
+    }}>
+      <p className="muted">Orders past a limit are held before they are sent, saying why; leave a box empty to turn its check off.</p>
+      {box('maxDeviationPercent')}
+      {box('maxNotional')}
+      <button type="submit" disabled={saving || !edited}>Save limits</button>
     </form>
   );
 }
@@ -71,6 +119,7 @@ export function EnvironmentsPanel(): React.JSX.Element {
           ))}
         </tbody>
       </table>
+      {settings !== undefined && <PreTradeLimits key={`${settings.preTrade.maxDeviationPercent}|${settings.preTrade.maxNotional}`} current={settings.preTrade} />}
       <VenueStatusPanel />
     </Panel>
   );

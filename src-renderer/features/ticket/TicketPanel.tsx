@@ -283,6 +283,7 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
         <div className="confirm" role="dialog" aria-label="Confirm order" onKeyDown={(e) => e.key === 'Escape' && (e.preventDefault(), setPending(undefined))}>
           <p>{describeOrder(pending.request, heldAssets?.base ?? base, heldAssets?.quote ?? quote)}</p>
           {pending.issues.map((issue) => <p key={issue.check} className="field-error">{issue.message}</p>)}
+          {pending.issues.some((issue) => issue.check !== 'confirmation') && <p className="muted">The limits are set under Environments, Pre-trade limits.</p>}
           <button type="button" autoFocus={pending.issues.length === 0} disabled={sending} onClick={() => void send(pending.request, { confirmed: true, ...(pending.issues.length > 0 && { override_checks: true }) })}>
             {pending.issues.length > 0 ? 'Send anyway' : 'Confirm'}
           </button>

@@ -1,0 +1,73 @@
+/**
+ * The pre-trade limits as the trader edits them: how far from the market a limit may be (percent) and the largest
+ * notional (quote asset) before the desk holds an order. The desk is the judge of what it accepts: the boxes are
+ * sent as typed through 'settings.update', and its refusal is put back beside the box it is about.
+ */
+import type { PreTradeSettings, Request, Settings } from '../../../src-shared/ipc/contract';
+import { BridgeError, call } from '../../bridge';
+
+export type LimitField = keyof PreTradeSettings;
+export type LimitsDraft = Record<LimitField, string>;
+export type LimitErrors = Partial<Record<LimitField, string>>;
+
+const FIELDS: readonly LimitField[] = ['maxDeviationPercent', 'maxNotional'];
+
+export const LIMIT_WORDS: Readonly<Record<LimitField, string>> = {
+  maxDeviationPercent: 'Largest distance of a limit from the market, in %',
+  maxNotional: 'Largest notional, in the quote asset',
+};
+
+/** The change to send: each box trimmed ('' turns its check off); only the boxes that differ from what is set. */
+export function limitsChange(draft: LimitsDraft, current: PreTradeSettings | undefined): Request<'settings.update'> {
+  const preTrade: Partial<LimitsDraft> = {};
+  for (const field of FIELDS) {
+    const value = draft[field].trim();
+    if (current === undefined || value !== current[field]) preTrade[field] = value;
+  }
+  return { preTrade };
+}
+
+/**
+ * The bridge's refusal, by box: "settings.update: preTrade.maxNotional: must be above 0; ..." (the dispatcher
+ * joins the issues with "; " and names each by its path) becomes { maxNotional: 'must be above 0; ...' }. A
+ * refusal that names no box is kept whole under `other`.
+ */
+export function limitsRefusal(message: string): { errors: LimitErrors; other?: string } {
+  const text = message.replace(/^E\d{4}_[A-Za-z]+:\s*/, '').replace(/^settings\.update:\s*/, '');
+  const errors: LimitErrors = {};
+  // Each issue starts at its path; what follows up to the next path is its message (which may hold "; " itself).
+  const pattern = /preTrade\.(maxDeviationPercent|maxNotional)(?:\.[^:]*)?:\s*/g;
+  const starts = [...text.matchAll(pattern)];
+  starts.forEach((match, i) => {
+    const field = match[1] as LimitField;
+    const from = (match.index ?? 0) + match[0].length;
+    const to = starts[i + 1]?.index ?? text.length;
+    const said = text.slice(from, to).replace(/;\s*$/, '').trim();
+    // "abc" fails both as a decimal and as above 0: the first says what is wrong with it.
+    errors[field] ??= said;
+  });
+  return Object.keys(errors).length > 0 ? { errors } : { errors, other: text };
+}
+
+/** Whether the box's value differs from what the desk holds (nothing to save otherwise). */
+export function limitsEdited(draft: LimitsDraft, current: PreTradeSettings): boolean {
+  return Object.keys(limitsChange(draft, current).preTrade ?? {}).length > 0;
+}
+
+/** What the check does with the value the desk holds, in words: '' is off. */
+export function limitSummary(field: LimitField, value: string): string {
+  if (value === '') return 'off';
+  return field === 'maxDeviationPercent' ? `${value}%` : value;
+}
+
+export type SaveOutcome = { settings: Settings } | { errors: LimitErrors; other?: string; ref: string };
+
+/** Sends the boxes to the desk: its settings as they now stand, or its refusal by box. */
+export async function saveLimits(draft: LimitsDraft, current: PreTradeSettings | undefined, send = call<'settings.update'>): Promise<SaveOutcome> {
+  try {
+    return { settings: await send('settings.update', limitsChange(draft, current)) };
+  } catch (err) {
+    const ref = err instanceof BridgeError ? err.ref : 'E0901_InternalError';
+    return { ...limitsRefusal(err instanceof Error ? err.message : String(err)), ref };
+  }
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { dispatch } from '../../../src-main/desk/dispatch';
+import type { DeskServices } from '../../../src-main/desk/services';
+import type { Request, Settings } from '../../../src-shared/ipc/contract';
+import { BridgeError } from '../../../src-renderer/bridge';
+import { limitsChange, limitsEdited, limitsRefusal, saveLimits } from '../../../src-renderer/features/environments/pre-trade-limits';
+
+const SETTINGS: Settings = { preTrade: { maxDeviationPercent: '10', maxNotional: '' }, confirmOrders: { local: false, development: false, production: true } };
+
+/** The bridge as a window meets it: the real dispatcher's parsing and refusal, a desk that applies the change. */
+function bridge(): { send: (method: 'settings.update', request: Request<'settings.update'>) => Promise<Settings>; sent: unknown[] } {
+  let settings = structuredClone(SETTINGS);
+  const sent: unknown[] = [];
+  const services = {
+    'settings.update': (change: Request<'settings.update'>) => {
+      sent.push(change);
+      settings = { ...settings, preTrade: { ...settings.preTrade, ...change.preTrade } };
+      return settings;
+    },
+  } as unknown as DeskServices;
+  return {
+    sent,
+    send: async (method, request) => {
+      const result = await dispatch(services, method, request);
+      if (!result.ok) throw new BridgeError(result.error.ref, result.error.message);
+      return result.value as Settings;
+    },
+  };
+}
+
+describe('pre-trade limits', () => {
+  it('sends the boxes that changed, trimmed, through settings.update, and takes the desk\'s settings back', async () => {
+    const desk = bridge();
+    const outcome = await saveLimits({ maxDeviationPercent: ' 2.5 ', maxNotional: '' }, SETTINGS.preTrade, desk.send);
+    expect(desk.sent).toEqual([{ preTrade: { maxDeviationPercent: '2.5' } }]);
+    expect(outcome).toEqual({ settings: { ...SETTINGS, preTrade: { maxDeviationPercent: '2.5', maxNotional: '' } } });
+    expect(limitsChange({ maxDeviationPercent: '10', maxNotional: '50000000' }, SETTINGS.preTrade)).toEqual({ preTrade: { maxNotional: '50000000' } });
+  });
+
+  it('turns a check off with an empty box, and has nothing to save when nothing changed', async () => {
+    const desk = bridge();
+    expect(await saveLimits({ maxDeviationPercent: '', maxNotional: '' }, SETTINGS.preTrade, desk.send)).toMatchObject({ settings: { preTrade: { maxDeviationPercent: '' } } });
+    expect(limitsEdited({ maxDeviationPercent: '10', maxNotional: ' ' }, SETTINGS.preTrade)).toBe(false);
+    expect(limitsEdited({ maxDeviationPercent: '11', maxNotional: '' }, SETTINGS.preTrade)).toBe(true);
+  });
+
+  it('puts the bridge\'s refusal beside the box it is about, in its words', async () => {
+    const desk = bridge();
+    const zero = await saveLimits({ maxDeviationPercent: '10', maxNotional: '0' }, SETTINGS.preTrade, desk.send);
+    expect(zero).toEqual({ errors: { maxNotional: 'must be above 0; leave it empty to turn the check off' }, ref: 'E0101_InvalidArgument' });
+    const both = await saveLimits({ maxDeviationPercent: '5%', maxNotional: 'abc' }, SETTINGS.preTrade, desk.send);
+    expect(both).toEqual({ errors: { maxDeviationPercent: 'must be a plain decimal like "0.5"', maxNotional: 'must be a plain decimal like "0.5"' }, ref: 'E0101_InvalidArgument' });
+    expect(desk.sent).toEqual([]);
+  });
+
+  it('keeps a refusal that names no box whole', () => {
+    expect(limitsRefusal('E0901_InternalError: settings.update: the desk file could not be written')).toEqual({ errors: {}, other: 'the desk file could not be written' });
+  });
+});
