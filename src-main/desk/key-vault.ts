@@ -48,8 +48,18 @@ export class KeyVault {
     return apiKey === undefined ? undefined : this.record(environment, apiKey);
   }
 
+  /**
+   * Every key described here, with where its secret is. A keychain that cannot be read now (locked, or not
+   * running) does not hide the keys: each is listed as 'locked', since its secret may well be there.
+   */
   async list(environment: EnvironmentId): Promise<StoredKey[]> {
-    const present = new Set(await this.secrets.list());
+    let present: ReadonlySet<string> | undefined;
+    try {
+      present = new Set(await this.secrets.list());
+    } catch (err) {
+      if (!(err instanceof SecretStoreError)) throw err;
+      present = undefined;
+    }
     const active = this.file.get().activeKeys[environment];
     return this.file
       .get()
@@ -57,7 +67,7 @@ export class KeyVault {
       .map((k) => ({
         ...k,
         active: k.apiKey === active,
-        storedIn: present.has(secretId(environment, k.apiKey)) ? this.secrets.kind : 'missing',
+        storedIn: present === undefined ? 'locked' : present.has(secretId(environment, k.apiKey)) ? this.secrets.kind : 'missing',
       }));
   }
 

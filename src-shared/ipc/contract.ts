@@ -121,8 +121,12 @@ export const StoredKey = z.object({
   userId: z.string().optional(),
   origin: z.enum(['bootstrap', 'created', 'imported']),
   active: z.boolean(),
-  /** Where its secret is: the keychain, memory for this session only, or nowhere any more (import it again). */
-  storedIn: z.enum(['keychain', 'memory', 'missing']),
+  /**
+   * Where its secret is: the keychain, memory for this session only, nowhere any more (import it again), or
+   * 'locked': the keychain cannot be read now (locked, or not running), so whether it holds the secret is not
+   * known until it is unlocked.
+   */
+  storedIn: z.enum(['keychain', 'memory', 'missing', 'locked']),
 });
 export type StoredKey = z.infer<typeof StoredKey>;
 

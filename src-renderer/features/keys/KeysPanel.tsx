@@ -27,6 +27,11 @@ function expiryOf(k: StoredKey): string {
   return k.expiredAt === '0' ? 'never' : formatNanosIso(k.expiredAt);
 }
 
+/** Where the secret is; a keychain that cannot be read now is said as such, with what to do about it. */
+function secretPlaceOf(k: StoredKey): string {
+  return k.storedIn === 'locked' ? 'keychain (locked: unlock it to use this key)' : k.storedIn;
+}
+
 function KeyRow(props: { k: StoredKey }): React.JSX.Element {
   const { k } = props;
   return (
@@ -37,7 +42,7 @@ function KeyRow(props: { k: StoredKey }): React.JSX.Element {
       <td>{scopeOf(k)}</td>
       <td>{expiryOf(k)}</td>
       <td>{k.origin}</td>
-      <td>{k.storedIn}</td>
+      <td>{secretPlaceOf(k)}</td>
       <td>
         {k.active ? <strong>in use</strong> : (
           <button type="button" aria-label={`Use key ${k.apiKey}`} onClick={() => void attempt('keys.use', { api_key: k.apiKey }).then((c) => {

@@ -36,6 +36,7 @@ execFileSync('dbus-send', [
 ]);
 
 const created = await call('keys.create', { name: 'made while locked' });
+const listed = await call('keys.list', {});
 // Development has no address yet, so the import goes straight to the keychain, which refuses it.
 const imported = await call('keys.import', { environment: 'development', api_key: 'nk_imported_while_locked', api_secret: 'not-a-real-secret' });
 const switched = await call('environments.switch', { id: 'local' });
@@ -48,4 +49,4 @@ const { live } = db.prepare("SELECT count(*) AS live FROM api_keys WHERE name = 
 db.close();
 rmSync(dataDir, { recursive: true, force: true });
 
-console.log(JSON.stringify({ storage: secrets.kind, created, imported, switched, status, liveKeysMadeWhileLocked: live }));
+console.log(JSON.stringify({ storage: secrets.kind, created, imported, listed, switched, status, liveKeysMadeWhileLocked: live }));

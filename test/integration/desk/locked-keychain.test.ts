@@ -12,7 +12,7 @@ const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 
 describe('a keychain locked under the desk', () => {
-  it('refuses to make or import a key it cannot keep, with the keychain reference, and says the keychain is locked where the session would be', async () => {
+  it('refuses to make or import a key it cannot keep, with the keychain reference, still lists the keys, and says the keychain is locked where the session would be', async () => {
     const { stdout } = await run('bash', [join(ROOT, 'scripts', 'with-keyring.sh'), process.execPath, '--import', 'tsx', join(import.meta.dirname, 'locked-keychain-child.ts')], {
       cwd: ROOT,
       timeout: 60_000,
@@ -21,6 +21,7 @@ describe('a keychain locked under the desk', () => {
       storage: string;
       created: { ok: boolean; error?: { ref: string; message: string } };
       imported: { ok: boolean; error?: { ref: string; message: string } };
+      listed: { ok: boolean; value?: { apiKey: string; origin: string; active: boolean; storedIn: string }[]; error?: { message: string } };
       switched: { ok: boolean; value?: { state: string; detail: string }; error?: { message: string } };
       status: { ok: boolean; value: { state: string; detail: string } };
       liveKeysMadeWhileLocked: number;
@@ -38,6 +39,10 @@ describe('a keychain locked under the desk', () => {
     expect(report.imported.error?.message).toMatch(/^E0801_KeychainUnavailable: The keychain could not store the secret "development:nk_imported_while_locked"/);
     expect(report.imported.error?.message).not.toContain('not-a-real-secret');
     expect(errorRecord('E0801_KeychainUnavailable')).toMatchObject({ action: 'retry', title: expect.stringMatching(/keychain/i), message: expect.stringMatching(/unlock the keychain/i) });
+
+    // The keys are still listed, by name, each marked as held in a keychain that cannot be read now.
+    expect(report.listed.ok, report.listed.error?.message).toBe(true);
+    expect(report.listed.value).toEqual([expect.objectContaining({ origin: 'bootstrap', active: true, storedIn: 'locked' })]);
 
     // The switch itself is answered: the session could not start, and the status says why.
     expect(report.switched.ok, report.switched.error?.message).toBe(true);
