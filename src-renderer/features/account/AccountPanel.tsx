@@ -2,12 +2,14 @@
 import { useDesk } from '../../stores/desk-store';
 import { Panel } from '../../ui/Panel';
 import { formatDecimal, multiplyDecimal } from '../../ui/decimal-text';
+import { volumeUnit } from './volume-unit';
 
 const percent = (rate: string): string => `${formatDecimal(multiplyDecimal(rate, '100'))}%`;
 
 export function AccountPanel(): React.JSX.Element {
   const account = useDesk((s) => s.account);
   const problem = useDesk((s) => s.accountProblem);
+  const unit = useDesk((s) => volumeUnit(s.products));
   if (account === undefined) {
     return <Panel title="Account"><p className="muted">{problem ?? 'No account yet: connect with an API key.'}</p><table aria-label="Balances"><tbody /></table></Panel>;
   }
@@ -37,7 +39,7 @@ export function AccountPanel(): React.JSX.Element {
         <dt>Pending</dt><dd>{orders.total_pending_orders}</dd>
         <dt>Accepted</dt><dd>{orders.total_accepted_orders}</dd>
         <dt>Done</dt><dd>{orders.total_done_orders}</dd>
-        <dt>Volume traded</dt><dd>{formatDecimal(trading.total_trading_volume)}</dd>
+        <dt>Volume traded</dt><dd>{formatDecimal(trading.total_trading_volume)} {unit}</dd>
       </dl>
     </Panel>
   );

@@ -7,7 +7,7 @@ import type { PlaceOrderRequest } from '../../../src-shared/ipc/contract';
 import { ApiError } from '../../../src-shared/errors/api-error';
 import { formatAtoms, formatUnits, isReason, parseRate, toAtoms, toUnits } from '../../../src-shared/protocol/decimal';
 import { parseCreateOrder, type NewOrderRequest } from '../../../src-shared/protocol/orders';
-import { buyHold, costWithFee, notionalReaching, notionalWithin } from '../../../src-shared/protocol/fees';
+import { buyHold, costWithFee, feeOf, notionalReaching, notionalWithin } from '../../../src-shared/protocol/fees';
 import { notionalAtoms, productRules, type ProductRules } from '../../../src-shared/protocol/product-rules';
 import type { AssetBalance, BookLevel, Order } from '../../../src-shared/protocol/records';
 import type { OrderSide, OrderType, StopType, TimeInForce } from '../../../src-shared/protocol/vocabulary';
@@ -181,16 +181,6 @@ function freeAtoms(balances: readonly AssetBalance[] | undefined, asset: { id: s
   return isReason(free) ? undefined : free;
 }
 
-function ppm(rate: string): bigint {
-  const value = parseRate(rate);
-  return isReason(value) ? 0n : BigInt(value);
-}
-
-/** Fees round up in the estimate: the trader sees at most what they pay. */
-function feeAtoms(notional: bigint, ratePpm: bigint): bigint {
-  return (notional * ratePpm + 999_999n) / 1_000_000n;
-}
-
 /** Quote atoms of taking `lots` from the given side of the book; undefined when the book is too thin. */
 export function bookNotional(rules: ProductRules, levels: readonly BookLevel[], lots: number): bigint | undefined {
   let left = lots;
@@ -314,17 +304,19 @@ export function checkTicket(form: TicketForm, ctx: TicketContext): TicketCheck {
   const quote = rules.quote;
   const base = rules.base;
   const ref = reference(parsed, ctx, rules);
-  const rate = parsed.postOnly ? ppm(ctx.makerFeeRate) : ppm(ctx.takerFeeRate);
+  const rate = parsed.postOnly ? rateOf(ctx.makerFeeRate) : rateOf(ctx.takerFeeRate);
   let estimate: Estimate | undefined;
   if (ref !== undefined) {
     let notional = ref.notional;
-    let fee = feeAtoms(notional, rate);
+    // Rounded down to the atom, as the venue charges it (fees.ts).
+    let fee = feeOf(notional, rate);
     let total = parsed.side === 'BUY' ? notional + fee : notional - fee;
     if (ref.feesIncluded === true) {
-      // The quote amount is the total: the trade's own notional is what leaves room for its fee.
+      // The quote amount is the total: the largest notional whose cost with fee fits it (buy), or the smallest
+      // whose proceeds after fee reach it (sell), by the venue's own arithmetic.
       total = ref.notional;
-      notional = parsed.side === 'BUY' ? (total * 1_000_000n) / (1_000_000n + rate) : (total * 1_000_000n + 999_999n - rate) / (1_000_000n - rate);
-      fee = parsed.side === 'BUY' ? total - notional : notional - total;
+      notional = parsed.side === 'BUY' ? notionalWithin(total, rate) : notionalReaching(total, rate);
+      fee = feeOf(notional, rate);
     }
     estimate = {
       notional: formatAtoms(notional, quote.decimals),
@@ -367,7 +359,7 @@ export function presetSize(percent: number, side: OrderSide, productId: string, 
   if (isReason(ticks) || ticks === 0 || free === undefined) return '';
   const spend = (free * pct) / 100n;
   const perLot = BigInt(ticks * rules.quoteAtomsPerTickLot);
-  const perLotWithFee = perLot + feeAtoms(perLot, ppm(ctx.takerFeeRate));
+  const perLotWithFee = costWithFee(perLot, rateOf(ctx.takerFeeRate));
   const lots = spend / perLotWithFee;
   return lots > 0n ? formatUnits(Math.min(Number(lots), rules.maxLots), rules.spec.sizeIncrement) : '';
 }

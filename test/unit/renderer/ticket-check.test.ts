@@ -76,11 +76,21 @@ describe('order ticket checks', () => {
     // VND each at the best ask, so 3 of them, 750,000 and a fee of 1,500 (0.2%), not the 1,000,000 the ticket said.
     expect(buy.estimate).toMatchObject({ notional: '750000', fee: '1500', total: '751500', fromBook: true });
     const sell = checkTicket({ ...EMPTY_TICKET, side: 'SELL', type: 'MARKET', sizeMode: 'quote', size: '1000000' }, ctx);
-    // 1,000,000 VND received after the fee needs 1,002,005 of trade: 5 lots at the best bid, 1,249,995 less 2,500.
-    expect(sell.estimate).toMatchObject({ notional: '1249995', fee: '2500', total: '1247495', fromBook: true });
-    // With no book to walk, the quote amount is all the ticket can say.
+    // 1,000,000 VND received after the fee needs 1,002,005 of trade: 5 lots at the best bid, 1,249,995 less 2,499
+    // (the venue rounds the fee down to the atom).
+    expect(sell.estimate).toMatchObject({ notional: '1249995', fee: '2499', total: '1247496', fromBook: true });
+    // With no book to walk, the quote amount is all the ticket can say: the largest notional whose cost with fee
+    // fits it, as the venue works it out (notionalWithin).
     const blind = checkTicket({ ...EMPTY_TICKET, type: 'MARKET', sizeMode: 'quote', size: '1000000' }, { ...ctx, asks: [] });
-    expect(blind.estimate).toMatchObject({ notional: '998003', fee: '1997', total: '1000000', fromBook: false });
+    expect(blind.estimate).toMatchObject({ notional: '998004', fee: '1996', total: '1000000', fromBook: false });
+  });
+
+  it('rounds the estimated fee down to the atom, as the venue charges it', () => {
+    // 0.0001 BTC at 2,500,010,000 is 250,001 VND; 0.2% of it is 500.002, of which the venue charges 500.
+    const check = checkTicket(limit({ price: '2500010000', size: '0.0001' }), ctx);
+    expect(check.estimate).toMatchObject({ notional: '250001', fee: '500', total: '250501' });
+    const sell = checkTicket(limit({ side: 'SELL', price: '2500010000', size: '0.0001' }), ctx);
+    expect(sell.estimate).toMatchObject({ notional: '250001', fee: '500', total: '249501' });
   });
 
   it('sends an exact-quote order with its base size and no price, whatever the price box held before', () => {
