@@ -15,6 +15,17 @@ export interface RateGateOptions {
   readonly random?: () => number;
 }
 
+/** A request that may not wait as long as the rate gate stays closed: `budget` reopens in `waitMs`. */
+export class RateWaitTooLong extends Error {
+  override readonly name = 'RateWaitTooLong';
+  constructor(
+    readonly budget: RateBudget,
+    readonly waitMs: number,
+  ) {
+    super(`the ${budget} budget reopens in ${waitMs} ms`);
+  }
+}
+
 export class RateGate {
   private readonly reopensAt = new Map<RateBudget, number>();
   private cautiousUntil = 0;
@@ -28,20 +39,27 @@ export class RateGate {
     this.random = options.random ?? Math.random;
   }
 
-  /** Milliseconds until every budget in `budgets` may be spent again; 0 when open. */
-  closedFor(budgets: readonly RateBudget[]): number {
+  /** The budget of `budgets` that reopens last, and in how many milliseconds; undefined when all are open. */
+  closedLongest(budgets: readonly RateBudget[]): { budget: RateBudget; waitMs: number } | undefined {
     const now = Date.now();
-    let wait = 0;
-    for (const budget of budgets) wait = Math.max(wait, (this.reopensAt.get(budget) ?? 0) - now);
-    return wait;
+    let longest: { budget: RateBudget; waitMs: number } | undefined;
+    for (const budget of budgets) {
+      const waitMs = (this.reopensAt.get(budget) ?? 0) - now;
+      if (waitMs > 0 && (longest === undefined || waitMs > longest.waitMs)) longest = { budget, waitMs };
+    }
+    return longest;
   }
 
-  /** Resolves when a request spending `budgets` may be sent; call the result once its answer has arrived. */
-  async admit(budgets: readonly RateBudget[]): Promise<() => void> {
+  /**
+   * Resolves when a request spending `budgets` may be sent; call the result once its answer has arrived. With
+   * `latest` (epoch ms), a wait for Retry-After that would end after it is not waited: RateWaitTooLong is thrown.
+   */
+  async admit(budgets: readonly RateBudget[], latest?: number): Promise<() => void> {
     for (;;) {
-      const wait = this.closedFor(budgets);
-      if (wait > 0) {
-        await sleep(wait);
+      const closed = this.closedLongest(budgets);
+      if (closed !== undefined) {
+        if (latest !== undefined && Date.now() + closed.waitMs > latest) throw new RateWaitTooLong(closed.budget, closed.waitMs);
+        await sleep(closed.waitMs);
         continue;
       }
       if (Date.now() >= this.cautiousUntil) return () => undefined;

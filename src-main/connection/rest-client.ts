@@ -9,7 +9,9 @@
  * Retries: a rate-limit refusal is retried after Retry-After, and a call that could not be sent at all with
  * backoff (every call: the venue did nothing); a read whose answer was lost is retried with backoff; a write
  * whose answer was lost is not, except order placement, which first looks the order up by its
- * client_order_id so that it is never placed twice.
+ * client_order_id so that it is never placed twice. An order placement waits for the rate limits only while it
+ * would still go out within orderRateWaitMs of the call: past that it is refused at once with the venue's
+ * rate-limit error and its Retry-After, so the trader decides rather than an order leaving seconds later.
  */
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
@@ -46,9 +48,10 @@ import type {
   StopType,
   TimeInForce,
 } from '../../src-shared/protocol/vocabulary';
+import { errorRecord } from '../../src-shared/errors/catalogue';
 import { backoffDelay, sleep, type BackoffPolicy } from './backoff';
 import { Emitter, type Event } from './events';
-import { RateGate, type RateBudget } from './rate-gate';
+import { RateGate, RateWaitTooLong, type RateBudget } from './rate-gate';
 import {
   OutcomeUnknownError,
   VenueError,
@@ -78,6 +81,11 @@ export interface VenueRestClientOptions {
    * still queued there is not mistaken for one that never arrived.
    */
   readonly settleMs?: number;
+  /**
+   * The longest an order placement may be held back by the venue's rate limits (its Retry-After, the gate's
+   * jitter) counted from the call; a placement that would go out later is refused at once instead.
+   */
+  readonly orderRateWaitMs?: number;
   readonly random?: () => number;
 }
 
@@ -179,6 +187,8 @@ interface Call<S extends z.ZodType> {
   /** Safe to send again after a network failure: reads. */
   readonly idempotent: boolean;
   readonly budgets: readonly RateBudget[];
+  /** Set for order placement: how long, from the call, the rate limits may hold it back before it is refused. */
+  readonly maxRateWaitMs?: number;
 }
 
 const DEFAULTS = {
@@ -186,6 +196,7 @@ const DEFAULTS = {
   maxRetries: 3,
   retryBackoff: { initialMs: 200, maxMs: 2_000 },
   settleMs: 1_000,
+  orderRateWaitMs: 2_000,
 } as const;
 
 /** A generous clock difference between the desk and the venue, for telling our order from an older namesake. */
@@ -205,6 +216,7 @@ export class VenueRestClient {
   private readonly maxRetries: number;
   private readonly retryBackoff: BackoffPolicy;
   private readonly settleMs: number;
+  private readonly orderRateWaitMs: number;
   private readonly random: () => number;
   private readonly gate: RateGate;
 
@@ -221,6 +233,7 @@ export class VenueRestClient {
     this.maxRetries = options.maxRetries ?? DEFAULTS.maxRetries;
     this.retryBackoff = options.retryBackoff ?? DEFAULTS.retryBackoff;
     this.settleMs = options.settleMs ?? DEFAULTS.settleMs;
+    this.orderRateWaitMs = options.orderRateWaitMs ?? DEFAULTS.orderRateWaitMs;
     this.random = options.random ?? Math.random;
     this.gate = new RateGate({ random: this.random });
   }
@@ -269,7 +282,7 @@ export class VenueRestClient {
     const body = { ...request, client_order_id: clientOrderId };
     const startedNs = BigInt(Date.now()) * 1_000_000n;
     try {
-      const answer = await this.send({ method: 'POST', path: '/api/v1/orders', schema: OrderResponseSchema, body, auth: true, idempotent: false, budgets: ['requests', 'orders'] });
+      const answer = await this.send({ method: 'POST', path: '/api/v1/orders', schema: OrderResponseSchema, body, auth: true, idempotent: false, budgets: ['requests', 'orders'], maxRateWaitMs: this.orderRateWaitMs });
       return answer.order;
     } catch (err) {
       if (!(err instanceof OutcomeUnknownError)) throw err;
@@ -403,8 +416,17 @@ export class VenueRestClient {
 
   private async send<S extends z.ZodType>(call: Call<S>): Promise<z.infer<S>> {
     const operation = `${call.method} ${call.path}`;
+    const latest = call.maxRateWaitMs === undefined ? undefined : Date.now() + call.maxRateWaitMs;
+    // This call's own last refusal for rate: what it fails with when it may not wait for the next attempt.
+    let refusedForRate: VenueError | undefined;
     for (let attempt = 0; ; attempt++) {
-      const release = await this.gate.admit(call.budgets);
+      let release: () => void;
+      try {
+        release = await this.gate.admit(call.budgets, latest);
+      } catch (err) {
+        if (!(err instanceof RateWaitTooLong)) throw err;
+        throw refusedForRate ?? notSentForRate(operation, err);
+      }
       const sentAt = Date.now();
       let outcome: z.infer<S> | Error;
       try {
@@ -415,7 +437,10 @@ export class VenueRestClient {
       this._onDidAttempt.fire(describeAttempt(operation, attempt, sentAt, outcome));
       if (!(outcome instanceof Error)) return outcome;
       const rateLimited = outcome instanceof VenueError && outcome.isRateLimit;
-      if (outcome instanceof VenueError && rateLimited) this.gate.refused(outcome.code === 'E0503' ? 'orders' : 'requests', outcome.retryAfterMs ?? 1_000);
+      if (outcome instanceof VenueError && rateLimited) {
+        this.gate.refused(outcome.code === 'E0503' ? 'orders' : 'requests', outcome.retryAfterMs ?? 1_000);
+        refusedForRate = outcome;
+      }
       if (attempt >= this.maxRetries) throw outcome;
       if (rateLimited) continue;
       // Safe to send again: the venue said it did nothing (starting or stopping), nothing was sent at all, or
@@ -480,6 +505,23 @@ export class VenueRestClient {
 }
 
 const SimResetResponseSchema = z.object({ reset: z.literal(true) });
+
+/**
+ * A call refused before it was sent: the rate gate, closed by an earlier refusal of the venue, stays closed
+ * longer than the call may wait. It is the venue's rate-limit reference with what remains of its Retry-After.
+ */
+function notSentForRate(operation: string, closed: RateWaitTooLong): VenueError {
+  const ref = closed.budget === 'orders' ? 'E0503_OrderRateLimitExceeded' : 'E0501_RateLimitExceeded';
+  const record = errorRecord(ref);
+  const seconds = Math.ceil(closed.waitMs / 1000);
+  return new VenueError({
+    ref,
+    description: `${operation} not sent: the venue's rate limit for ${closed.budget} allows the next one in ${seconds} s; send it again then`,
+    record,
+    httpStatus: record.http_status,
+    retryAfterMs: closed.waitMs,
+  });
+}
 
 /**
  * fetch reports a network failure as a TypeError whose cause carries the system's code. Only the code is

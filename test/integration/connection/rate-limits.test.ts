@@ -45,8 +45,9 @@ describe('rate limits', () => {
     expectWaitsHonoured(attempts);
   });
 
-  it('waits out E0503 on orders', async () => {
-    const client = venue.client(trader, { maxRetries: 6 });
+  it('waits out E0503 on orders when they may wait that long', async () => {
+    // Three orders at one a second wait up to two Retry-After periods: more than an order waits by default.
+    const client = venue.client(trader, { maxRetries: 6, orderRateWaitMs: 60_000 });
     const attempts: RequestAttempt[] = [];
     client.onDidAttempt((a) => attempts.push(a));
 
@@ -74,4 +75,60 @@ describe('rate limits', () => {
       expect((err as VenueError).retryAfterMs).toBeGreaterThanOrEqual(1_000);
     }
   });
+});
+
+// A venue that tells every refused order to wait 3 s or more (a quarter of an order a second): more than an
+// order placement may wait by default (2 s), so the trader is told at once rather than the order leaving later.
+describe('an order the rate limit would hold back too long', () => {
+  let slow: LocalVenue;
+  let slowTrader: Account;
+
+  beforeAll(async () => {
+    slow = await LocalVenue.start({ orderRate: 0.25 });
+    slowTrader = await slow.newAccount();
+  });
+
+  afterAll(async () => {
+    await slow.dispose();
+  });
+
+  it('is refused at once with E0503 and its Retry-After, never sent again, and the next not sent at all', async () => {
+    const client = slow.client(slowTrader);
+    const attempts: RequestAttempt[] = [];
+    client.onDidAttempt((a) => attempts.push(a));
+    const place = (ticks: number): Promise<unknown> =>
+      client.placeOrder({ product_id: BTC, side: 'BUY', limit_price: px(-200 - ticks), base_size: '0.01', wait: true }).then(
+        (order) => order,
+        (err: unknown) => err,
+      );
+
+    const outcomes = [await place(0), await place(1), await place(2)];
+
+    const placements = attempts.filter((a) => a.operation === 'POST /api/v1/orders');
+    // Each placement sent at most once: a refusal for rate is not re-sent past the bound.
+    expect(placements.every((a) => a.attempt === 0)).toBe(true);
+    const refused = outcomes.filter((o): o is VenueError => o instanceof VenueError);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const err of refused) {
+      expect(err).toMatchObject({ ref: 'E0503_OrderRateLimitExceeded', isRateLimit: true, title: errorRecord('E0503_OrderRateLimitExceeded').title });
+      expect(err.retryAfterMs).toBeGreaterThan(2_000);
+    }
+    // Once refused, the next came while the gate was still closed for seconds: refused without being sent.
+    expect(placements.length).toBeLessThan(3);
+    expect(outcomes[2]).toBeInstanceOf(VenueError);
+    expect((outcomes[2] as VenueError).description).toMatch(/not sent/);
+    // Only what was answered as placed is on the book.
+    const placed = outcomes.filter((o) => !(o instanceof VenueError));
+    expect(await client.listActiveOrders({ product_id: BTC })).toHaveLength(placed.length);
+  }, 30_000);
+
+  it('is still re-sent after a Retry-After that fits in the time an order may wait', async () => {
+    const client = slow.client(slowTrader, { orderRateWaitMs: 60_000, maxRetries: 1 });
+    const attempts: RequestAttempt[] = [];
+    client.onDidAttempt((a) => attempts.push(a));
+    const err = await client.placeOrder({ product_id: BTC, side: 'BUY', limit_price: px(-300), base_size: '0.01', wait: true }).catch((e: unknown) => e);
+    // This venue refuses every order, so the one retry allowed is spent and the last refusal comes back.
+    expect(err).toMatchObject({ ref: 'E0503_OrderRateLimitExceeded' });
+    expect(attempts.filter((a) => a.operation === 'POST /api/v1/orders').map((a) => a.attempt)).toEqual([0, 1]);
+  }, 30_000);
 });
