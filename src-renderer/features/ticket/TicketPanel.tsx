@@ -32,7 +32,7 @@ function useLatest(sent: Order | undefined): Order | undefined {
   return latest ?? sent;
 }
 
-/** The book only matters to orders without a price, so only they re-render with it. */
+/** The book only matters to orders without a price (an exact-quote order's is the venue's), so only they re-render with it. */
 function useTicketContext(productId: string, needsBook: boolean): TicketContext {
   const account = useDesk((s) => s.account);
   const book = useDesk((s) => (needsBook ? s.books[productId] : undefined));
@@ -65,7 +65,7 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
   });
   const productId = props.productId;
   const ticket: TicketForm = { ...form, productId };
-  const needsBook = ticket.type === 'MARKET' || (ticket.type !== 'LIMIT' && ticket.price.trim() === '');
+  const needsBook = ticket.type === 'MARKET' || ticket.sizeMode === 'exact_quote' || (ticket.type !== 'LIMIT' && ticket.price.trim() === '');
   const ctx = useTicketContext(productId, needsBook);
   const check = checkTicket(ticket, ctx);
   const [pending, setPending] = useState<Pending | undefined>();
@@ -262,10 +262,17 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
             <dd>{formatDecimal(check.estimate.notional)} {check.estimate.quoteAsset}</dd>
             <dt>Fee</dt>
             <dd>{formatDecimal(check.estimate.fee)} {check.estimate.quoteAsset}</dd>
+            {check.estimate.kept !== undefined && (
+              <>
+                <dt title="What the fills and their fees leave of the exact amount: the venue charges it too, into its fee account">Kept by the venue beyond fees</dt>
+                <dd>{formatDecimal(check.estimate.kept)} {check.estimate.quoteAsset}</dd>
+              </>
+            )}
             <dt>{ticket.side === 'BUY' ? 'Cost' : 'Proceeds'}</dt>
             <dd>{formatDecimal(check.estimate.total)} {check.estimate.quoteAsset}</dd>
           </dl>
         )}
+        {check.estimate?.shortfall !== undefined && !pristine && <p className="field-error" role="status" aria-label="Book shortfall">{check.estimate.shortfall}</p>}
         <FieldError id="ticket-balance-error" text={err('balance')} />
         <button type="submit" className={`submit ${ticket.side === 'BUY' ? 'buy' : 'sell'}`} disabled={check.request === undefined || sending} title="Enter or Ctrl+Enter">
           {`${sideWord}${sizeWord} ${productId}`}

@@ -82,6 +82,13 @@ export interface Estimate {
   quoteAsset: string;
   /** True when the figure comes from walking the book rather than from a price the trader typed. */
   fromBook: boolean;
+  /**
+   * An exact-quote order: what the venue keeps beyond the fees, into its fee account (docs/api.md): the exact
+   * amount less what trades at the book and its fees (a buy), or what the trade raises after fees beyond it (a sell).
+   */
+  kept?: string;
+  /** What the book shown cannot do for this order: fill it whole. The figures are of what it could fill. */
+  shortfall?: string;
 }
 
 export interface TicketCheck {
@@ -181,20 +188,38 @@ function freeAtoms(balances: readonly AssetBalance[] | undefined, asset: { id: s
   return isReason(free) ? undefined : free;
 }
 
-/** Quote atoms of taking `lots` from the given side of the book; undefined when the book is too thin. */
-export function bookNotional(rules: ProductRules, levels: readonly BookLevel[], lots: number): bigint | undefined {
-  let left = lots;
-  let notional = 0n;
+/** What the book shown lets an order take: lots, their notional and their fees in quote atoms. */
+export interface BookWalk {
+  lots: number;
+  notional: bigint;
+  fee: bigint;
+}
+
+/**
+ * Taking up to `lots` from one side of the book, best first, at prices `reachable` allows (a limit the order may
+ * not pass). Each level's fee is rounded down to the atom, as the venue charges each fill (fees.ts).
+ */
+export function walkBook(rules: ProductRules, levels: readonly BookLevel[], lots: number, ratePpm: number, reachable: (ticks: number) => boolean = () => true): BookWalk {
+  const walk: BookWalk = { lots: 0, notional: 0n, fee: 0n };
   for (const level of levels) {
-    if (left <= 0) break;
+    if (walk.lots >= lots) break;
     const ticks = toUnits(level.price, rules.spec.priceIncrement);
     const size = toUnits(level.size, rules.spec.sizeIncrement);
     if (isReason(ticks) || isReason(size)) continue;
-    const take = Math.min(left, size);
-    notional += BigInt(notionalAtoms(rules, ticks, take));
-    left -= take;
+    if (!reachable(ticks)) break;
+    const take = Math.min(lots - walk.lots, size);
+    const notional = BigInt(notionalAtoms(rules, ticks, take));
+    walk.lots += take;
+    walk.notional += notional;
+    walk.fee += feeOf(notional, ratePpm);
   }
-  return left > 0 ? undefined : notional;
+  return walk;
+}
+
+/** Quote atoms of taking `lots` from the given side of the book; undefined when the book is too thin. */
+export function bookNotional(rules: ProductRules, levels: readonly BookLevel[], lots: number): bigint | undefined {
+  const walk = walkBook(rules, levels, lots, 0);
+  return walk.lots < lots ? undefined : walk.notional;
 }
 
 /**
@@ -218,9 +243,54 @@ export function budgetNotional(rules: ProductRules, asks: readonly BookLevel[], 
   return notional;
 }
 
-function reference(order: NewOrderRequest, ctx: TicketContext, rules: ProductRules): { notional: bigint; fromBook: boolean; feesIncluded?: true } | undefined {
+interface Reference {
+  notional: bigint;
+  fromBook: boolean;
+  /** The quote amount is the total, the fee counted in: the split is worked out from it. */
+  feesIncluded?: true;
+  /** Fees as the walk charged them, level by level. */
+  fee?: bigint;
+  /** What the trader pays or receives whatever trades (an exact-quote order). */
+  total?: bigint;
+  kept?: bigint;
+  shortfall?: string;
+}
+
+const sizeText = (rules: ProductRules, lots: number): string => `${formatUnits(lots, rules.spec.sizeIncrement)} ${rules.base.id}`;
+const quoteText = (rules: ProductRules, atoms: bigint): string => `${formatAtoms(atoms, rules.quote.decimals)} ${rules.quote.id}`;
+
+/**
+ * An exact-quote order from the book: the venue trades its size FOK at prices no worse than the one at which size
+ * and fee use up the exact amount, moves the trader's quote by exactly that amount, and pays what the fills and
+ * their fees leave of it into its fee account (docs/api.md; the exchange's exactQuoteLimit and settleExactQuote).
+ */
+function exactQuoteReference(order: NewOrderRequest, ctx: TicketContext, rules: ProductRules): Reference {
+  const rate = rateOf(ctx.takerFeeRate);
+  const exact = order.exactQuoteAtoms;
+  const perTick = BigInt(notionalAtoms(rules, 1, order.baseLots));
+  const buy = order.side === 'BUY';
+  const limitTicks = buy ? Number(notionalWithin(exact, rate) / perTick) : Number((notionalReaching(exact, rate) + perTick - 1n) / perTick);
+  const walk = walkBook(rules, buy ? ctx.asks : ctx.bids, order.baseLots, rate, (ticks) => (buy ? ticks <= limitTicks : ticks >= limitTicks));
+  if (walk.lots < order.baseLots) {
+    const side = buy ? 'asks' : 'bids';
+    const limit = `${formatUnits(limitTicks, rules.spec.priceIncrement)} ${rules.quote.id}`;
+    return {
+      notional: 0n,
+      fee: 0n,
+      total: 0n,
+      fromBook: true,
+      shortfall:
+        `the book shown has ${sizeText(rules, walk.lots)} of ${side} at or ${buy ? 'below' : 'above'} ${limit}, the worst price ` +
+        `${quoteText(rules, exact)} ${buy ? 'pays' : 'is raised'} at for ${sizeText(rules, order.baseLots)} with fees: the venue would cancel this fill-or-kill order`,
+    };
+  }
+  const kept = buy ? exact - walk.notional - walk.fee : walk.notional - walk.fee - exact;
+  return { notional: walk.notional, fee: walk.fee, total: exact, kept: kept > 0n ? kept : 0n, fromBook: true };
+}
+
+function reference(order: NewOrderRequest, ctx: TicketContext, rules: ProductRules): Reference | undefined {
+  if (order.exactQuoteAtoms > 0n) return exactQuoteReference(order, ctx, rules);
   // A size in quote is what the trader pays (buy) or receives (sell) with the fee counted in, as the venue holds it.
-  if (order.exactQuoteAtoms > 0n) return { notional: order.exactQuoteAtoms, fromBook: false, feesIncluded: true };
   if (order.quoteAtoms > 0n) {
     // The venue trades whole lots, so a quote amount is seldom what trades: a buy of 1,000,000 VND buys three lots
     // of 0.0001 BTC at 2.5e9 and spends 751,500. The book tells what it trades; without one the amount is all.
@@ -309,8 +379,8 @@ export function checkTicket(form: TicketForm, ctx: TicketContext): TicketCheck {
   if (ref !== undefined) {
     let notional = ref.notional;
     // Rounded down to the atom, as the venue charges it (fees.ts).
-    let fee = feeOf(notional, rate);
-    let total = parsed.side === 'BUY' ? notional + fee : notional - fee;
+    let fee = ref.fee ?? feeOf(notional, rate);
+    let total = ref.total ?? (parsed.side === 'BUY' ? notional + fee : notional - fee);
     if (ref.feesIncluded === true) {
       // The quote amount is the total: the largest notional whose cost with fee fits it (buy), or the smallest
       // whose proceeds after fee reach it (sell), by the venue's own arithmetic.
@@ -324,6 +394,8 @@ export function checkTicket(form: TicketForm, ctx: TicketContext): TicketCheck {
       total: formatAtoms(total, quote.decimals),
       quoteAsset: quote.id,
       fromBook: ref.fromBook,
+      ...(ref.kept !== undefined && { kept: formatAtoms(ref.kept, quote.decimals) }),
+      ...(ref.shortfall !== undefined && { shortfall: ref.shortfall }),
     };
   }
 

@@ -101,6 +101,25 @@ describe('order ticket checks', () => {
     expect(check.request).toMatchObject({ exact_quote_size: '2505000', base_size: '0.001' });
   });
 
+  it('shows what an exact-quote order trades at the book and what the venue keeps beyond the fees', () => {
+    // 1,000,000 VND for 0.0003 BTC: three lots at the best ask, 750,000 VND, and a fee of 1,500; the venue moves the
+    // whole 1,000,000 and pays the 248,500 left into its fee account.
+    const buy = checkTicket({ ...EMPTY_TICKET, sizeMode: 'exact_quote', size: '1000000', exactBase: '0.0003' }, ctx);
+    expect(buy.request).toMatchObject({ exact_quote_size: '1000000', base_size: '0.0003' });
+    expect(buy.estimate).toEqual({ notional: '750000', fee: '1500', kept: '248500', total: '1000000', quoteAsset: 'VND', fromBook: true });
+    // A sell receives exactly 700,000: 0.0003 BTC at the best bid raises 749,997 less a fee of 1,499, and the
+    // venue keeps the 48,498 beyond the amount.
+    const sell = checkTicket({ ...EMPTY_TICKET, side: 'SELL', sizeMode: 'exact_quote', size: '700000', exactBase: '0.0003' }, ctx);
+    expect(sell.estimate).toEqual({ notional: '749997', fee: '1499', kept: '48498', total: '700000', quoteAsset: 'VND', fromBook: true });
+    // 1,000,000 VND cannot pay for 0.0004 BTC at the best ask with fees: the venue's limit is 2,495,010,000, and the
+    // fill-or-kill order would be canceled.
+    const short = checkTicket({ ...EMPTY_TICKET, sizeMode: 'exact_quote', size: '1000000', exactBase: '0.0004' }, ctx);
+    expect(short.estimate).toMatchObject({ notional: '0', fee: '0', total: '0' });
+    expect(short.estimate?.shortfall).toBe(
+      'the book shown has 0 BTC of asks at or below 2495010000 VND, the worst price 1000000 VND pays at for 0.0004 BTC with fees: the venue would cancel this fill-or-kill order',
+    );
+  });
+
   it('refuses a price clicked on another product\'s ladder, and takes one from its own', () => {
     const other = checkTicket(limit({ pricedFor: 'ETH-VND' }), ctx);
     expect(other.request).toBeUndefined();
