@@ -298,15 +298,32 @@ function reference(order: NewOrderRequest, ctx: TicketContext, rules: ProductRul
       order.side === 'BUY'
         ? budgetNotional(rules, ctx.asks, notionalWithin(order.quoteAtoms, rateOf(ctx.takerFeeRate)))
         : bookNotional(rules, ctx.bids, lotsToRaise(order, ctx, rules));
-    if (walked !== undefined && walked > 0n) return { notional: walked, fromBook: true };
+    if (walked !== undefined && walked > 0n) {
+      const raised = walked - feeOf(walked, rateOf(ctx.takerFeeRate));
+      // A sell the bids shown cannot raise the amount with sells what they take (the venue's IOC remainder).
+      const shortfall =
+        order.side === 'SELL' && raised < order.quoteAtoms
+          ? `the bids shown raise about ${quoteText(rules, raised)} of ${quoteText(rules, order.quoteAtoms)} after fees: the venue would sell what they take and cancel the rest`
+          : undefined;
+      return { notional: walked, fromBook: true, ...(shortfall !== undefined && { shortfall }) };
+    }
     return { notional: order.quoteAtoms, fromBook: false, feesIncluded: true };
   }
   if (order.limitTicks > 0) return { notional: BigInt(notionalAtoms(rules, order.limitTicks, order.baseLots)), fromBook: false };
   if (order.stopTriggerTicks > 0) {
     return { notional: BigInt(notionalAtoms(rules, order.stopTriggerTicks, order.baseLots)), fromBook: false };
   }
-  const walked = bookNotional(rules, order.side === 'BUY' ? ctx.asks : ctx.bids, order.baseLots);
-  return walked === undefined ? undefined : { notional: walked, fromBook: true };
+  const side = order.side === 'BUY' ? 'asks' : 'bids';
+  const walk = walkBook(rules, order.side === 'BUY' ? ctx.asks : ctx.bids, order.baseLots, 0);
+  if (walk.lots >= order.baseLots) return { notional: walk.notional, fromBook: true };
+  // A market order larger than the book shown fills what is there and the venue cancels the rest (IOC); a
+  // stop-market or TWAP without a price meets another book later, so only a market order is told so.
+  if (order.type !== 'MARKET') return undefined;
+  const shortfall =
+    walk.lots === 0
+      ? `no ${side} on the book shown: this market order would fill nothing now`
+      : `the book shown has ${sizeText(rules, walk.lots)} of ${side}: about ${sizeText(rules, walk.lots)} of ${sizeText(rules, order.baseLots)} could fill, the rest would be canceled`;
+  return { notional: walk.notional, fromBook: true, shortfall };
 }
 
 function rateOf(text: string): number {
@@ -323,7 +340,7 @@ function quoteHold(order: NewOrderRequest, ctx: TicketContext, rules: ProductRul
     (ticks, lots) => BigInt(notionalAtoms(rules, ticks, lots)),
   );
   if (hold === 'per-slice') return undefined;
-  if (hold === 'book') return ref?.fromBook === true ? costWithFee(ref.notional, takerRatePpm) : undefined;
+  if (hold === 'book') return ref?.fromBook === true && ref.notional > 0n ? costWithFee(ref.notional, takerRatePpm) : undefined;
   return hold;
 }
 

@@ -120,6 +120,24 @@ describe('order ticket checks', () => {
     );
   });
 
+  it('says what part of a market order the book shown could fill when it cannot fill it all', () => {
+    const rich = { ...ctx, balances: [{ asset: 'VND', balance: '10000000000', free: '10000000000', locked: '0' }, { asset: 'BTC', balance: '4', free: '4', locked: '0' }] };
+    // 1.99 BTC against 1.1 BTC of asks: the estimate is of the 1.1 that could fill.
+    const buy = checkTicket({ ...EMPTY_TICKET, type: 'MARKET', size: '1.99' }, rich);
+    expect(buy.request).toBeDefined();
+    expect(buy.estimate).toMatchObject({ notional: '2750010000', fee: '5500020', fromBook: true });
+    expect(buy.estimate?.shortfall).toBe('the book shown has 1.1 BTC of asks: about 1.1 BTC of 1.99 BTC could fill, the rest would be canceled');
+    const sell = checkTicket({ ...EMPTY_TICKET, side: 'SELL', type: 'MARKET', size: '1.99' }, rich);
+    expect(sell.estimate?.shortfall).toBe('the book shown has 0.3 BTC of bids: about 0.3 BTC of 1.99 BTC could fill, the rest would be canceled');
+    const none = checkTicket({ ...EMPTY_TICKET, type: 'MARKET', size: '0.1' }, { ...rich, asks: [] });
+    expect(none.estimate?.shortfall).toBe('no asks on the book shown: this market order would fill nothing now');
+    // A sell for more quote than the bids can raise.
+    const quoteSell = checkTicket({ ...EMPTY_TICKET, side: 'SELL', type: 'MARKET', sizeMode: 'quote', size: '1000000000' }, rich);
+    expect(quoteSell.estimate?.shortfall).toMatch(/^the bids shown raise about 748497006 VND of 1000000000 VND after fees/);
+    // A book deep enough says nothing.
+    expect(checkTicket({ ...EMPTY_TICKET, type: 'MARKET', size: '0.2' }, rich).estimate?.shortfall).toBeUndefined();
+  });
+
   it('refuses a price clicked on another product\'s ladder, and takes one from its own', () => {
     const other = checkTicket(limit({ pricedFor: 'ETH-VND' }), ctx);
     expect(other.request).toBeUndefined();
