@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { contract, events, EVENT_NAMES, METHOD_NAMES } from '../../../src-shared/ipc/contract';
 import { dispatch } from '../../../src-main/desk/dispatch';
 import type { DeskServices } from '../../../src-main/desk/services';
+import { SecretStoreError } from '../../../src-main/secrets';
 
 // Every service fails the test if it runs: the calls here must be refused by the dispatcher first.
 const unreachable = Object.fromEntries(
@@ -52,6 +53,15 @@ describe('the bridge contract', () => {
     const failing = { ...unreachable, 'settings.get': () => Promise.reject(new Error('library said: s3cr3t-value leaked')) } as DeskServices;
     const result = await dispatch(failing, 'settings.get', {}, (text) => text.split('s3cr3t-value').join('[redacted]'));
     expect(result).toEqual({ ok: false, error: { ref: 'E0901_InternalError', message: 'E0901_InternalError: library said: [redacted] leaked' } });
+  });
+
+  it("turns a keychain failure from any service into E0801, the trader's keychain, not the venue's E0901", async () => {
+    const locked = { ...unreachable, 'keys.forget': () => Promise.reject(new SecretStoreError('The keychain could not delete the secret "local:k": IsLocked s3cr3t-value')) } as DeskServices;
+    const result = await dispatch(locked, 'keys.forget', { api_key: 'k' }, (text) => text.split('s3cr3t-value').join('[redacted]'));
+    expect(result).toEqual({
+      ok: false,
+      error: { ref: 'E0801_KeychainUnavailable', message: 'E0801_KeychainUnavailable: The keychain could not delete the secret "local:k": IsLocked [redacted]' },
+    });
   });
 
   it('drops from an answer any field the contract does not name', async () => {
