@@ -319,7 +319,8 @@ describe('a client that honours Retry-After (VenueRestClient, --request-rate 2 -
   it('waits out each 429 for as long as it says and then succeeds, placing every order exactly once', async () => {
     const v = venue();
     const trader = await v.newTrader({ VND: '100000000000' });
-    const client = new VenueRestClient({ baseUrl: v.baseUrl, credentials: { apiKey: trader.creds.key, apiSecret: trader.creds.secret }, maxRetries: 8 });
+    // Orders included: this client is told to wait out the venue however long it asks (a trader's is not, c990e51).
+    const client = new VenueRestClient({ baseUrl: v.baseUrl, credentials: { apiKey: trader.creds.key, apiSecret: trader.creds.secret }, maxRetries: 8, orderRateWaitMs: 60_000 });
     const attempts: RequestAttempt[] = [];
     client.onDidAttempt((a) => attempts.push(a));
     try {
