@@ -92,9 +92,12 @@ export class MarketMaker {
       for (const [price, nominal] of this.ladder[side]) {
         if (this.quotes[side].has(price)) continue;
         const jitter = ctx.rng.int(100 - SIZE_JITTER_PERCENT, 100 + SIZE_JITTER_PERCENT);
-        // A quote that would cross someone else's order is skipped rather than sent to be refused as post-only.
+        // Only a trader's order can rest where this level would cross (every maker withdrew its stale quotes, takers
+        // never rest). Skipping the level left that side of the book empty for as long as a bid through the asks
+        // rested, waiting for takers; a maker sells into it instead, at most this level's size and down to its price,
+        // as one would into a bid above its own ask. The level is quoted at the next step once nothing crosses it.
         const opposite = side === 'BUY' ? book.bestAsk() : book.bestBid();
-        if (opposite !== undefined && (side === 'BUY' ? price >= opposite : price <= opposite)) continue;
+        const crosses = opposite !== undefined && (side === 'BUY' ? price >= opposite : price <= opposite);
         const lots = tradableLots(market.rules, price, Math.floor((nominal * jitter) / 100));
         if (!this.canAfford(ctx.exchange, side, price, lots)) continue;
         const order = ctx.entry.place(this.userId, {
@@ -103,8 +106,8 @@ export class MarketMaker {
           product_id: market.id,
           limit_price: market.price(price),
           base_size: market.size(lots),
-          time_in_force: 'GTC',
-          post_only: true,
+          time_in_force: crosses ? 'IOC' : 'GTC',
+          post_only: !crosses,
         });
         if (order?.row.status === 'ACTIVE') this.quotes[side].set(price, order.row.orderId);
       }

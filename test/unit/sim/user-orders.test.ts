@@ -134,3 +134,28 @@ it("a local user's marketable limit sell walks the simulated bids down to its li
   const makers = new Set(v.sim.users().filter((u) => u.role === 'maker').map((u) => u.userId));
   for (const trade of order.trades) expect(makers.has(trade.makerUserId)).toBe(true);
 });
+
+it("a bid resting through the makers' asks is sold into by the makers, and the ask side comes back", async () => {
+  v = await openSimulatedVenue({ seed: 5 });
+  await v.run(50);
+  const market = v.venue.exchange.markets.get('BTC-VND');
+  const ask = market?.book.bestAsk();
+  if (market === undefined || ask === undefined) throw new Error('no BTC-VND quotes');
+  // 5 % above the market and four times what the asks hold: it takes them all and rests the rest above every ask
+  // the makers would quote. Makers used to leave that side empty rather than quote through it, and the bid waited
+  // for the takers' sells, a few hundredths of a bitcoin a second.
+  const limit = Math.round((ask * 105) / 100);
+  const order = await place(v, { type: 'LIMIT', side: 'BUY', product_id: 'BTC-VND', limit_price: market.price(limit), base_size: '1' });
+  expect(order.row.status).toBe('ACTIVE');
+  expect(market.book.bestAsk()).toBeUndefined();
+
+  await v.run(20);
+
+  expect(order.row).toMatchObject({ status: 'DONE', doneReason: 'FILLED', filledBaseSize: '1' });
+  const makers = new Set(v.sim.users().filter((u) => u.role === 'maker').map((u) => u.userId));
+  expect(order.trades.some((t) => makers.has(t.takerUserId))).toBe(true);
+  const bestAsk = market.book.bestAsk();
+  expect(bestAsk).toBeDefined();
+  expect(bestAsk ?? 0).toBeLessThan(limit);
+  expect(market.book.depth('SELL', 100).length).toBeGreaterThanOrEqual(10);
+});
