@@ -284,9 +284,8 @@ export class MarketSimulator {
         const reference = this.references.get(user.productId);
         const clip = clips.get(user.productId);
         if (market === undefined || reference === undefined || clip === undefined) throw new Error(`no market ${user.productId}`);
-        const quote = clip * WORKING_BALANCE_CLIPS;
-        this.faucet.setTarget(user.userId, market.quoteAsset, quote);
-        this.faucet.setTarget(user.userId, market.baseAsset, market.baseAtoms(lotsFor(market.rules, reference.ticks, quote)));
+        this.faucet.setTarget(user.userId, market.quoteAsset, clip * WORKING_BALANCE_CLIPS);
+        this.setBaseTarget(user, market, reference, clip);
         if (created.has(user.userId)) this.faucet.fund(exchange, user.userId);
       }
       roster = users;
@@ -319,12 +318,26 @@ export class MarketSimulator {
     const pieces = Math.min(MAX_SUBSTEPS, Math.ceil(elapsedMs / MAX_SUBSTEP_MS));
     const seconds = elapsedMs / pieces / 1000;
     for (let i = 0; i < pieces; i++) {
-      this.guard(() => this.faucet.topUp(exchange));
+      this.guard(() => {
+        for (const market of this.markets) {
+          for (const user of this.roster) if (user.productId === market.market.id) this.setBaseTarget(user, market.market, market.reference, market.clipAtoms);
+        }
+        this.faucet.topUp(exchange);
+      });
       for (const market of this.markets) {
         this.guard(() => market.advance(seconds, this.volatility, this.rng, exchange, this.entry));
       }
     }
     this.simulatedMs += elapsedMs;
+  }
+
+  /**
+   * The base an account works with is worth its quote at the reference as it stands. Sized once at setup, it
+   * fell under half a clip once the reference was moved far down (250 times, to the lowest allowed), and the
+   * makers could quote only two ask levels against ten bids.
+   */
+  private setBaseTarget(user: SimUser, market: Market, reference: ReferencePrice, clip: bigint): void {
+    this.faucet.setTarget(user.userId, market.baseAsset, market.baseAtoms(lotsFor(market.rules, reference.ticks, clip * WORKING_BALANCE_CLIPS)));
   }
 
   /** One product's trouble must not stop the others, nor the venue. */

@@ -21,7 +21,7 @@ export class SimulatedMarket {
     private readonly makers: readonly MarketMaker[],
     private readonly takers: TakerFlow,
     /** Quote atoms of the standard clip: the size of the main maker's best level. */
-    private readonly clipAtoms: bigint,
+    readonly clipAtoms: bigint,
   ) {}
 
   advance(seconds: number, volatility: number, rng: SeededRandom, exchange: Exchange, entry: OrderEntry): void {

@@ -245,6 +245,20 @@ describe('controls', () => {
     }
   });
 
+  it('a reference moved far down keeps both sides of the book deep: the makers hold base worth their quote', async () => {
+    const v = await simulated({ seed: 11 });
+    await v.run(20);
+    // The lowest reference allowed, 250 times below the start. Each account's base was sized once, at the start,
+    // to 100 clips of quote: at this price that is under half a clip, so the asks thinned to two levels.
+    v.sim.setReferencePrice('BTC-VND', '10000000');
+    await v.run(20);
+    const book = v.venue.exchange.markets.get('BTC-VND')?.book;
+    const lots = (side: 'BUY' | 'SELL'): number => (book?.depth(side, 100) ?? []).reduce((sum, level) => sum + level.lots, 0);
+    expect(book?.depth('SELL', 100).length).toBeGreaterThanOrEqual(8);
+    expect(lots('SELL') * 2).toBeGreaterThan(lots('BUY'));
+    expect(v.sim.status().errors).toBe(0);
+  });
+
   it('refuses a reference price off the increments, out of range or for an unknown product', async () => {
     const v = await simulated({ seed: 1 });
     const refOf = (work: () => unknown): string => {
