@@ -68,6 +68,15 @@ function productFilter(value: QueryValue, name: string): string | undefined | Ap
   return findProduct(id) === undefined ? unknownProduct(name, id) : id;
 }
 
+/**
+ * The history's name for a product filter, sent to an endpoint that takes one `product_id`. Ignored as an unknown
+ * name it would list, or cancel, every product's orders.
+ */
+function historyProductFilter(q: { readonly product_ids?: QueryValue; readonly 'product_ids[]'?: QueryValue }): ApiError | undefined {
+  const given = [q.product_ids, q['product_ids[]']].flat().some((v) => v !== undefined && v !== '');
+  return given ? invalid('product_ids: not a parameter of this endpoint, which takes one product_id') : undefined;
+}
+
 function clientOrderIdFilter(value: QueryValue, name: string): string | undefined | ApiError {
   const id = single(value, name);
   if (id === undefined || id instanceof Error) return id;
@@ -110,11 +119,13 @@ export interface ActiveOrdersQuery {
   readonly clientOrderId?: string;
 }
 
-const ActiveOrdersShape = queryShape('product_id', 'client_order_id');
+const ActiveOrdersShape = queryShape('product_id', 'client_order_id', 'product_ids', 'product_ids[]');
 
 export function parseActiveOrdersQuery(query: unknown): ActiveOrdersQuery | ApiError {
   const q = parseQuery(ActiveOrdersShape, query);
   if (q instanceof Error) return q;
+  const misnamed = historyProductFilter(q);
+  if (misnamed !== undefined) return misnamed;
   const productId = productFilter(q.product_id, 'product_id');
   if (productId instanceof Error) return productId;
   const clientOrderId = clientOrderIdFilter(q.client_order_id, 'client_order_id');
@@ -198,11 +209,13 @@ export interface CancelAllQuery {
   readonly productId?: string;
 }
 
-const CancelAllShape = queryShape('product_id');
+const CancelAllShape = queryShape('product_id', 'product_ids', 'product_ids[]');
 
 export function parseCancelAllQuery(query: unknown): CancelAllQuery | ApiError {
   const q = parseQuery(CancelAllShape, query);
   if (q instanceof Error) return q;
+  const misnamed = historyProductFilter(q);
+  if (misnamed !== undefined) return misnamed;
   const productId = productFilter(q.product_id, 'product_id');
   if (productId instanceof Error) return productId;
   return productId === undefined ? {} : { productId };
@@ -222,18 +235,19 @@ export interface ArchivedOrdersQuery {
   readonly clientOrderId?: string;
 }
 
-// `product_ids[]` is how some HTTP clients (axios's default, qs) write a repeated parameter: ignored as an unknown
-// name, it would silently return every product's orders.
-const ArchivedOrdersShape = queryShape('product_ids', 'product_ids[]', 'start_time', 'end_time', 'limit', 'status', 'sort', 'client_order_id');
+// `product_ids[]` is how some HTTP clients (axios's default, qs) write a repeated parameter, and `product_id` is
+// the active orders' name (and Coinbase's older one for its order list): ignored as unknown names, either would
+// silently return every product's orders.
+const ArchivedOrdersShape = queryShape('product_ids', 'product_ids[]', 'product_id', 'start_time', 'end_time', 'limit', 'status', 'sort', 'client_order_id');
 
 export function parseArchivedOrdersQuery(query: unknown): ArchivedOrdersQuery | ApiError {
   const q = parseQuery(ArchivedOrdersShape, query);
   if (q instanceof Error) return q;
 
-  // Repeated (?product_ids=A&product_ids=B), bracketed (product_ids[]=A) and comma separated (?product_ids=A,B)
-  // mix freely.
+  // Repeated (?product_ids=A&product_ids=B), bracketed (product_ids[]=A), singular (product_id=A) and comma
+  // separated (?product_ids=A,B) mix freely.
   const productIds: string[] = [];
-  const pieces = [q.product_ids, q['product_ids[]']].flatMap((v) => (v === undefined ? [] : [v].flat())).flatMap((v) => v.split(','));
+  const pieces = [q.product_ids, q['product_ids[]'], q.product_id].flatMap((v) => (v === undefined ? [] : [v].flat())).flatMap((v) => v.split(','));
   for (const id of pieces) {
     if (id === '' || productIds.includes(id)) continue;
     if (findProduct(id) === undefined) return unknownProduct('product_ids', id);
