@@ -211,7 +211,14 @@ export interface CancelAllQuery {
 
 const CancelAllShape = queryShape('product_id', 'product_ids', 'product_ids[]');
 
-export function parseCancelAllQuery(query: unknown): CancelAllQuery | ApiError {
+/**
+ * The endpoint takes no body: a client that sends its filter there (as the bulk cancel takes one) would have it
+ * ignored and every product cancelled. An empty object is no body.
+ */
+export function parseCancelAllQuery(query: unknown, body?: unknown): CancelAllQuery | ApiError {
+  if (body != null && !(typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0)) {
+    return invalid('request body: this endpoint takes none; give product_id in the query');
+  }
   const q = parseQuery(CancelAllShape, query);
   if (q instanceof Error) return q;
   const misnamed = historyProductFilter(q);

@@ -335,7 +335,7 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
 
   app.delete('/api/v1/orders/active/all', access('trade'), (request) => {
     const caller = callerOf(request);
-    const q = ok(parseCancelAllQuery(request.query));
+    const q = ok(parseCancelAllQuery(request.query, request.body));
     return venue.run(() => ({
       cancel_requested_orders: exchange
         .cancelAll(caller.userId, q.productId)

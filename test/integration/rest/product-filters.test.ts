@@ -26,6 +26,18 @@ describe('DELETE /api/v1/orders/active/all', () => {
     }
     expect((await activeOrders(v, t)).map((o) => o.order_id).sort()).toEqual([btc, eth].sort());
   });
+
+  it('refuses a body (its product_id goes in the query) rather than cancel every product', async () => {
+    const v = venue();
+    const { t, btc, eth } = await twoProducts(v);
+    for (const body of [{ product_id: 'ETH-VND' }, { product_ids: ['ETH-VND'] }]) {
+      expectError(await v.call('DELETE', '/api/v1/orders/active/all', { key: t.creds, body }), 400, 'E0101_InvalidArgument');
+    }
+    expect((await activeOrders(v, t)).map((o) => o.order_id).sort()).toEqual([btc, eth].sort());
+    // An empty object or no body at all is still the plain cancel-all.
+    const all = expectOk(await v.call<{ cancel_requested_orders: unknown[] }>('DELETE', '/api/v1/orders/active/all', { key: t.creds, body: {} }));
+    expect(all.cancel_requested_orders).toHaveLength(2);
+  });
 });
 
 describe('GET /api/v1/orders/active', () => {
