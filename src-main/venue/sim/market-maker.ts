@@ -27,6 +27,8 @@ export interface QuoteContext {
   readonly grid: QuoteGrid;
   /** Lots of the product's standard clip at the reference. */
   readonly clipLots: number;
+  /** False while the market is paused: the makers quote, and trade with nobody. */
+  readonly trading: boolean;
 }
 
 const SIDES: readonly Side[] = ['BUY', 'SELL'];
@@ -98,6 +100,7 @@ export class MarketMaker {
         // as one would into a bid above its own ask. The level is quoted at the next step once nothing crosses it.
         const opposite = side === 'BUY' ? book.bestAsk() : book.bestBid();
         const crosses = opposite !== undefined && (side === 'BUY' ? price >= opposite : price <= opposite);
+        if (crosses && !ctx.trading) continue;
         const lots = tradableLots(market.rules, price, Math.floor((nominal * jitter) / 100));
         if (!this.canAfford(ctx.exchange, side, price, lots)) continue;
         const order = ctx.entry.place(this.userId, {

@@ -26,17 +26,20 @@ export class SimulatedMarket {
 
   advance(seconds: number, volatility: number, rng: SeededRandom, exchange: Exchange, entry: OrderEntry): void {
     this.reference.walk(volatility, seconds, rng.gaussian());
-    const ctx = this.quote(volatility, rng, exchange, entry);
+    const ctx = this.quote(volatility, rng, exchange, entry, true);
     this.takers.trade({ ...ctx, seconds });
   }
 
-  /** The makers' ladders around the reference as it stands: stale quotes withdrawn, gaps filled. Nothing trades. */
-  quote(volatility: number, rng: SeededRandom, exchange: Exchange, entry: OrderEntry): QuoteContext {
+  /**
+   * The makers' ladders around the reference as it stands: stale quotes withdrawn, gaps filled. Only when
+   * `trading` does a maker trade into a trader's order that crosses its ladder: a paused market stays frozen.
+   */
+  quote(volatility: number, rng: SeededRandom, exchange: Exchange, entry: OrderEntry, trading = false): QuoteContext {
     const referenceTicks = this.reference.ticks;
     const grid = settleGrid(this.grid, idealGrid(referenceTicks, volatility));
     this.grid = grid;
     const clipLots = Math.max(1, lotsFor(this.market.rules, referenceTicks, this.clipAtoms));
-    const ctx = { exchange, entry, rng, referenceTicks, grid, clipLots };
+    const ctx = { exchange, entry, rng, referenceTicks, grid, clipLots, trading };
     for (const maker of this.makers) maker.withdrawStale(ctx);
     for (const maker of this.makers) maker.fillGaps(ctx);
     return ctx;

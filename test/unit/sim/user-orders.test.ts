@@ -159,3 +159,22 @@ it("a bid resting through the makers' asks is sold into by the makers, and the a
   expect(bestAsk ?? 0).toBeLessThan(limit);
   expect(market.book.depth('SELL', 100).length).toBeGreaterThanOrEqual(10);
 });
+
+it("a paused market restarted quotes around the trader's bid through its asks but does not trade with it", async () => {
+  const first = await openSimulatedVenue({ seed: 5 });
+  await first.run(50);
+  const market = first.venue.exchange.markets.get('BTC-VND');
+  const ask = market?.book.bestAsk();
+  if (market === undefined || ask === undefined) throw new Error('no BTC-VND quotes');
+  const order = await place(first, { type: 'LIMIT', side: 'BUY', product_id: 'BTC-VND', limit_price: market.price(Math.round((ask * 105) / 100)), base_size: '1' });
+  const filled = order.row.filledBaseSize;
+  await first.sim.pause();
+  await first.close({ keepData: true });
+
+  v = await openSimulatedVenue({ seed: 5 }, first.dataDir);
+  await v.sim.quoteWhilePaused();
+
+  // Frozen: the makers quote once, and a level the bid crosses stays empty rather than being sold into it.
+  expect(v.venue.exchange.liveOrder(order.row.orderId)?.row).toMatchObject({ status: 'ACTIVE', filledBaseSize: filled });
+  expect(v.venue.exchange.markets.get('BTC-VND')?.book.depth('BUY', 100).length).toBeGreaterThanOrEqual(10);
+});
