@@ -139,7 +139,9 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
   const app = Fastify({
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     logger: false,
-    return503OnClosing: true,
+    // Fastify's own 503 while closing has its own body ({ error: 'Service Unavailable' }): the hook below answers
+    // with the interface's error object instead.
+    return503OnClosing: false,
     // A request whose body stalls is answered 408 rather than held open for good (Node checks every 30 s).
     requestTimeout: REQUEST_TIMEOUT_MS,
     routerOptions: { maxParamLength: MAX_PATH_PARAM },
@@ -190,11 +192,22 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
     return caller;
   }
 
+  // A request that arrives once the venue is stopping (pipelined behind one in flight) is refused, not started.
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+
   // Credentials are checked as the request arrives, before its body is read (access.ts).
   const callers = new WeakMap<FastifyRequest, Caller>();
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     const who = accessOf(request.routeOptions.config);
     try {
+      if (closing) {
+        void reply.header('connection', 'close');
+        throw apiError('E0902_ServiceUnavailable', 'the venue is shutting down');
+      }
       if (who !== undefined) callers.set(request, authenticate(request, who));
       done();
     } catch (err) {
