@@ -73,8 +73,17 @@ function productFilter(value: QueryValue, name: string): string | undefined | Ap
  * name it would list, or cancel, every product's orders.
  */
 function historyProductFilter(q: { readonly product_ids?: QueryValue; readonly 'product_ids[]'?: QueryValue }): ApiError | undefined {
-  const given = [q.product_ids, q['product_ids[]']].flat().some((v) => v !== undefined && v !== '');
-  return given ? invalid('product_ids: not a parameter of this endpoint, which takes one product_id') : undefined;
+  return misnamed([q.product_ids, q['product_ids[]']], 'product_ids', 'product_id');
+}
+
+/** The bulk cancel's plural, sent to an order list that takes one `client_order_id`: ignored, it listed every order. */
+function pluralClientOrderIds(q: { readonly client_order_ids?: QueryValue; readonly 'client_order_ids[]'?: QueryValue }): ApiError | undefined {
+  return misnamed([q.client_order_ids, q['client_order_ids[]']], 'client_order_ids', 'client_order_id');
+}
+
+function misnamed(values: readonly QueryValue[], name: string, right: string): ApiError | undefined {
+  const given = values.flat().some((v) => v !== undefined && v !== '');
+  return given ? invalid(`${name}: not a parameter of this endpoint, which takes one ${right}`) : undefined;
 }
 
 function clientOrderIdFilter(value: QueryValue, name: string): string | undefined | ApiError {
@@ -119,13 +128,13 @@ export interface ActiveOrdersQuery {
   readonly clientOrderId?: string;
 }
 
-const ActiveOrdersShape = queryShape('product_id', 'client_order_id', 'product_ids', 'product_ids[]');
+const ActiveOrdersShape = queryShape('product_id', 'client_order_id', 'product_ids', 'product_ids[]', 'client_order_ids', 'client_order_ids[]');
 
 export function parseActiveOrdersQuery(query: unknown): ActiveOrdersQuery | ApiError {
   const q = parseQuery(ActiveOrdersShape, query);
   if (q instanceof Error) return q;
-  const misnamed = historyProductFilter(q);
-  if (misnamed !== undefined) return misnamed;
+  const wrongName = historyProductFilter(q) ?? pluralClientOrderIds(q);
+  if (wrongName !== undefined) return wrongName;
   const productId = productFilter(q.product_id, 'product_id');
   if (productId instanceof Error) return productId;
   const clientOrderId = clientOrderIdFilter(q.client_order_id, 'client_order_id');
@@ -221,8 +230,8 @@ export function parseCancelAllQuery(query: unknown, body?: unknown): CancelAllQu
   }
   const q = parseQuery(CancelAllShape, query);
   if (q instanceof Error) return q;
-  const misnamed = historyProductFilter(q);
-  if (misnamed !== undefined) return misnamed;
+  const wrongName = historyProductFilter(q);
+  if (wrongName !== undefined) return wrongName;
   const productId = productFilter(q.product_id, 'product_id');
   if (productId instanceof Error) return productId;
   return productId === undefined ? {} : { productId };
@@ -245,11 +254,25 @@ export interface ArchivedOrdersQuery {
 // `product_ids[]` is how some HTTP clients (axios's default, qs) write a repeated parameter, and `product_id` is
 // the active orders' name (and Coinbase's older one for its order list): ignored as unknown names, either would
 // silently return every product's orders.
-const ArchivedOrdersShape = queryShape('product_ids', 'product_ids[]', 'product_id', 'start_time', 'end_time', 'limit', 'status', 'sort', 'client_order_id');
+const ArchivedOrdersShape = queryShape(
+  'product_ids',
+  'product_ids[]',
+  'product_id',
+  'start_time',
+  'end_time',
+  'limit',
+  'status',
+  'sort',
+  'client_order_id',
+  'client_order_ids',
+  'client_order_ids[]',
+);
 
 export function parseArchivedOrdersQuery(query: unknown): ArchivedOrdersQuery | ApiError {
   const q = parseQuery(ArchivedOrdersShape, query);
   if (q instanceof Error) return q;
+  const wrongName = pluralClientOrderIds(q);
+  if (wrongName !== undefined) return wrongName;
 
   // Repeated (?product_ids=A&product_ids=B), bracketed (product_ids[]=A), singular (product_id=A) and comma
   // separated (?product_ids=A,B) mix freely.
