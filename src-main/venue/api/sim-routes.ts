@@ -44,7 +44,6 @@ export function registerSimControls(app: FastifyInstance, sim: MarketSimulator):
 
   app.post('/sim/reference-price', access('admin-trade'), (request) => {
     const body = parse(ReferencePriceBody, request.body);
-    sim.setReferencePrice(body.product_id, body.price);
-    return Promise.resolve(sim.status());
+    return sim.setReferencePrice(body.product_id, body.price).then(() => sim.status());
   });
 }

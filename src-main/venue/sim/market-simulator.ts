@@ -119,7 +119,12 @@ export class MarketSimulator {
     this.volatility = checkedVolatility(options.volatility ?? saved.volatility ?? DEFAULT_SIM_VOLATILITY);
     for (const market of venue.exchange.markets.values()) {
       const upper = Math.min(Math.floor(market.rules.maxTicks / 2), MAX_REFERENCE_TICKS);
-      this.references.set(market.id, new ReferencePrice(startingReference(market), Math.min(MIN_REFERENCE_TICKS, upper), upper));
+      const reference = new ReferencePrice(startingReference(market), Math.min(MIN_REFERENCE_TICKS, upper), upper);
+      // Paused, nothing moved it since: the trader's reference (one set while paused included), not the last trade.
+      const kept = this.paused ? saved.references?.[market.id] : undefined;
+      const keptTicks = kept === undefined ? undefined : toUnits(kept, market.rules.spec.priceIncrement);
+      if (typeof keptTicks === 'number' && keptTicks >= reference.minTicks && keptTicks <= reference.maxTicks) reference.set(keptTicks);
+      this.references.set(market.id, reference);
     }
   }
 
@@ -210,12 +215,22 @@ export class MarketSimulator {
   }
 
   private saveControls(): Promise<void> {
-    const controls: SavedControls = { paused: this.paused, speed: this.speed, volatility: this.volatility };
+    const references: Record<string, string> = {};
+    for (const market of this.venue.exchange.markets.values()) {
+      const reference = this.references.get(market.id);
+      if (reference !== undefined) references[market.id] = market.price(reference.ticks);
+    }
+    const controls: SavedControls = { paused: this.paused, speed: this.speed, volatility: this.volatility, references };
     return this.venue.store.commit({ meta: { [SIM_CONTROLS_META_KEY]: JSON.stringify(controls) } });
   }
 
-  /** Move a product's reference price to `price` (a decimal string on its price increment); quotes follow on the next step. */
-  setReferencePrice(productId: string, price: string): void {
+  /**
+   * Move a product's reference price to `price` (a decimal string on its price increment). A running market's
+   * quotes follow on the next step; a paused one, which takes no steps, requotes around it at once, without
+   * trading. Resolves once that and the reference are durable: a market paused across a restart starts from it.
+   * Throws at once, changing nothing, for a product or price it refuses.
+   */
+  setReferencePrice(productId: string, price: string): Promise<void> {
     const reference = this.references.get(productId);
     const market = this.venue.exchange.markets.get(productId);
     if (reference === undefined || market === undefined) throw unknownProduct('product_id', productId);
@@ -225,6 +240,14 @@ export class MarketSimulator {
       throw apiError('E0110_ValueOutOfRange', `price: must be between ${market.price(reference.minTicks)} and ${market.price(reference.maxTicks)}`);
     }
     reference.set(ticks);
+    return this.requoteIfPaused(productId).then(() => this.saveControls());
+  }
+
+  private async requoteIfPaused(productId: string): Promise<void> {
+    const simulated = this.markets.find((m) => m.market.id === productId);
+    if (!this.paused || !this.ready || simulated === undefined) return;
+    const { exchange } = this.venue;
+    await this.venue.run(() => this.guard(() => simulated.quote(this.volatility, this.rng, exchange, this.entry)));
   }
 
   status(): SimStatus {
@@ -380,6 +403,8 @@ interface SavedControls {
   paused?: boolean;
   speed?: number;
   volatility?: number;
+  /** Each product's reference price as it stood when a control was last used; a restart while paused starts from it. */
+  references?: Record<string, string>;
 }
 
 /** What an earlier run saved; a value that is missing, or not one this build would set, is left to the default. */
@@ -392,8 +417,10 @@ function readControls(text: string | undefined): SavedControls {
     return {};
   }
   if (typeof value !== 'object' || value === null) return {};
-  const { paused, speed, volatility } = value as Record<string, unknown>;
+  const { paused, speed, volatility, references } = value as Record<string, unknown>;
+  const prices = typeof references === 'object' && references !== null ? Object.entries(references).filter((e): e is [string, string] => typeof e[1] === 'string') : [];
   return {
+    ...(prices.length > 0 && { references: Object.fromEntries(prices) }),
     ...(typeof paused === 'boolean' && { paused }),
     ...(typeof speed === 'number' && speed >= SIM_SPEED_MIN && speed <= SIM_SPEED_MAX && { speed }),
     ...(typeof volatility === 'number' && volatility >= SIM_VOLATILITY_MIN && volatility <= SIM_VOLATILITY_MAX && { volatility }),

@@ -182,7 +182,7 @@ describe('depth after a trend', () => {
     for (let i = 0; i < 3; i++) {
       // +6 bp a time, a few ladder levels at volatility 0.
       reference += Math.round((reference * 6) / 10_000);
-      v.sim.setReferencePrice('BTC-VND', String(reference * increment));
+      await v.sim.setReferencePrice('BTC-VND', String(reference * increment));
       await v.run(3);
     }
     const book = v.venue.exchange.markets.get('BTC-VND')?.book;
@@ -233,7 +233,7 @@ describe('controls', () => {
   it('a new reference price moves the quotes around it at the next step', async () => {
     const v = await simulated({ seed: 11 });
     await v.run(20);
-    v.sim.setReferencePrice('BTC-VND', '2600000000');
+    await v.sim.setReferencePrice('BTC-VND', '2600000000');
     expect(v.sim.status().products.find((p) => p.product_id === 'BTC-VND')?.reference_price).toBe('2600000000');
     await v.run(1);
     const book = v.venue.exchange.markets.get('BTC-VND')?.book;
@@ -245,12 +245,38 @@ describe('controls', () => {
     }
   });
 
+  it('a reference set while paused moves the quotes at once, trades nothing, and a restart while paused keeps it', async () => {
+    const first = await openSimulatedVenue({ seed: 11 });
+    await first.run(20);
+    await first.sim.pause();
+    const tradesBefore = first.trades.length;
+    await first.sim.setReferencePrice('BTC-VND', '2600000000');
+    const near = (v: SimulatedVenue): void => {
+      const book = v.venue.exchange.markets.get('BTC-VND')?.book;
+      const reference = referenceTicks(v, 'BTC-VND');
+      for (const side of ['BUY', 'SELL'] as const) {
+        const levels = book?.depth(side, 100) ?? [];
+        expect(levels.length).toBeGreaterThanOrEqual(5);
+        for (const level of levels) expect(Math.abs(level.priceTicks - reference) / reference).toBeLessThan(0.01);
+      }
+    };
+    // Paused, no step comes to move them: the makers requote now.
+    near(first);
+    expect(first.trades.length).toBe(tradesBefore);
+    await first.close({ keepData: true });
+
+    const again = await simulated({ seed: 11 }, first.dataDir);
+    expect(again.sim.status().products.find((p) => p.product_id === 'BTC-VND')?.reference_price).toBe('2600000000');
+    await again.sim.quoteWhilePaused();
+    near(again);
+  });
+
   it('a reference moved far down keeps both sides of the book deep: the makers hold base worth their quote', async () => {
     const v = await simulated({ seed: 11 });
     await v.run(20);
     // The lowest reference allowed, 250 times below the start. Each account's base was sized once, at the start,
     // to 100 clips of quote: at this price that is under half a clip, so the asks thinned to two levels.
-    v.sim.setReferencePrice('BTC-VND', '10000000');
+    await v.sim.setReferencePrice('BTC-VND', '10000000');
     await v.run(20);
     const book = v.venue.exchange.markets.get('BTC-VND')?.book;
     const lots = (side: 'BUY' | 'SELL'): number => (book?.depth(side, 100) ?? []).reduce((sum, level) => sum + level.lots, 0);
