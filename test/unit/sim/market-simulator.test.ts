@@ -49,6 +49,17 @@ function referenceTicks(v: SimulatedVenue, productId: string): number {
   return units(product.reference_price, rulesOf(productId).spec.priceIncrement);
 }
 
+/** Both sides hold at least five levels, every one within 1% of the product's reference price. */
+function expectQuotesNearReference(v: SimulatedVenue, productId: string): void {
+  const book = v.venue.exchange.markets.get(productId)?.book;
+  const reference = referenceTicks(v, productId);
+  for (const side of ['BUY', 'SELL'] as const) {
+    const levels = book?.depth(side, 100) ?? [];
+    expect(levels.length).toBeGreaterThanOrEqual(5);
+    for (const level of levels) expect(Math.abs(level.priceTicks - reference) / reference).toBeLessThan(0.01);
+  }
+}
+
 function expectNeverCrossed(v: SimulatedVenue): () => void {
   return () => {
     for (const market of v.venue.exchange.markets.values()) {
@@ -236,13 +247,7 @@ describe('controls', () => {
     await v.sim.setReferencePrice('BTC-VND', '2600000000');
     expect(v.sim.status().products.find((p) => p.product_id === 'BTC-VND')?.reference_price).toBe('2600000000');
     await v.run(1);
-    const book = v.venue.exchange.markets.get('BTC-VND')?.book;
-    const reference = referenceTicks(v, 'BTC-VND');
-    for (const side of ['BUY', 'SELL'] as const) {
-      const levels = book?.depth(side, 100) ?? [];
-      expect(levels.length).toBeGreaterThanOrEqual(5);
-      for (const level of levels) expect(Math.abs(level.priceTicks - reference) / reference).toBeLessThan(0.01);
-    }
+    expectQuotesNearReference(v, 'BTC-VND');
   });
 
   it('a reference set while paused moves the quotes at once, trades nothing, and a restart while paused keeps it', async () => {
@@ -251,24 +256,15 @@ describe('controls', () => {
     await first.sim.pause();
     const tradesBefore = first.trades.length;
     await first.sim.setReferencePrice('BTC-VND', '2600000000');
-    const near = (v: SimulatedVenue): void => {
-      const book = v.venue.exchange.markets.get('BTC-VND')?.book;
-      const reference = referenceTicks(v, 'BTC-VND');
-      for (const side of ['BUY', 'SELL'] as const) {
-        const levels = book?.depth(side, 100) ?? [];
-        expect(levels.length).toBeGreaterThanOrEqual(5);
-        for (const level of levels) expect(Math.abs(level.priceTicks - reference) / reference).toBeLessThan(0.01);
-      }
-    };
     // Paused, no step comes to move them: the makers requote now.
-    near(first);
+    expectQuotesNearReference(first, 'BTC-VND');
     expect(first.trades.length).toBe(tradesBefore);
     await first.close({ keepData: true });
 
     const again = await simulated({ seed: 11 }, first.dataDir);
     expect(again.sim.status().products.find((p) => p.product_id === 'BTC-VND')?.reference_price).toBe('2600000000');
     await again.sim.quoteWhilePaused();
-    near(again);
+    expectQuotesNearReference(again, 'BTC-VND');
   });
 
   it('a reference moved far down keeps both sides of the book deep: the makers hold base worth their quote', async () => {
