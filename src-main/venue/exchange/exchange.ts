@@ -526,7 +526,11 @@ export class Exchange {
     let amount: bigint;
     if (order.side === 'SELL') {
       if (order.lots > 0) amount = market.baseAtoms(order.lots);
-      else amount = market.baseAtoms(this.lotsToRaise(order).sells);
+      else {
+        const raise = this.lotsToRaise(order);
+        order.raiseLots = raise.lots;
+        amount = market.baseAtoms(raise.sells);
+      }
     } else {
       const hold = buyHold({ ...order, type: order.row.type }, (ticks, lots) => market.notional(ticks, lots));
       if (hold === 'per-slice') amount = 0n;
@@ -649,8 +653,8 @@ export class Exchange {
       // when its own order came first ended it without the self-trade prevention that was due).
       quoteBudget = Number(notionalWithin(order.hold, order.takerRatePpm));
     } else if (isMarket && order.side === 'SELL' && order.lots === 0) {
-      // Its hold was walked from this book in this turn (reserve), and is what these lots sell.
-      engineLots = this.lotsToRaise(order).lots;
+      // Walked from this book in this turn with its hold (reserve), which is what these lots sell.
+      engineLots = order.raiseLots ?? this.lotsToRaise(order).lots;
     }
     if (engineLots === 0 && quoteBudget === Number.POSITIVE_INFINITY) {
       return this.finish(order, 'CANCELED', '');

@@ -31,6 +31,8 @@ export interface LiveOrder {
   readonly takerRatePpm: number;
   /** Atoms of row.holdAsset still locked for this order. */
   hold: bigint;
+  /** A market sell for a quote amount: the lots its match may take, walked from the book with its hold (reserve). */
+  raiseLots?: number;
   filledLots: number;
   filledNotional: bigint;
   fees: bigint;
