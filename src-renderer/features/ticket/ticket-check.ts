@@ -222,25 +222,40 @@ export function bookNotional(rules: ProductRules, levels: readonly BookLevel[], 
   return walk.lots < lots ? undefined : walk.notional;
 }
 
+/** What a market buy for a quote amount takes from the asks shown: lots and their notional in quote atoms. */
+export interface BudgetWalk {
+  lots: number;
+  notional: bigint;
+  /**
+   * It takes every ask shown whole and its budget is not spent: the venue's match runs out of asks, and a buy
+   * for an amount ends CANCELED there with the rest unspent, like any IOC remainder.
+   */
+  emptied: boolean;
+}
+
 /**
- * Quote atoms a market buy with `budget` of notional trades: whole lots, as many as the budget pays for at each
- * ask in turn, ending at the first ask it cannot pay one lot of (the venue's match). Undefined without asks.
+ * A market buy with `budget` of notional: whole lots, as many as the budget pays for at each ask in turn,
+ * ending at the first ask it cannot pay one lot of (the venue's match). Undefined without asks.
  */
-export function budgetNotional(rules: ProductRules, asks: readonly BookLevel[], budget: bigint): bigint | undefined {
+export function budgetWalk(rules: ProductRules, asks: readonly BookLevel[], budget: bigint): BudgetWalk | undefined {
   if (asks.length === 0) return undefined;
   let left = budget;
-  let notional = 0n;
+  const walk: BudgetWalk = { lots: 0, notional: 0n, emptied: true };
   for (const level of asks) {
     const ticks = toUnits(level.price, rules.spec.priceIncrement);
     const size = toUnits(level.size, rules.spec.sizeIncrement);
     if (isReason(ticks) || isReason(size)) continue;
     const perLot = BigInt(notionalAtoms(rules, ticks, 1));
     const take = BigInt(size) < left / perLot ? BigInt(size) : left / perLot;
-    if (take === 0n) break;
-    notional += take * perLot;
+    walk.lots += Number(take);
+    walk.notional += take * perLot;
     left -= take * perLot;
+    if (take < BigInt(size)) {
+      walk.emptied = false;
+      break;
+    }
   }
-  return notional;
+  return walk;
 }
 
 interface Reference {
@@ -294,17 +309,22 @@ function reference(order: NewOrderRequest, ctx: TicketContext, rules: ProductRul
   if (order.quoteAtoms > 0n) {
     // The venue trades whole lots, so a quote amount is seldom what trades: a buy of 1,000,000 VND buys three lots
     // of 0.0001 BTC at 2.5e9 and spends 751,500. The book tells what it trades; without one the amount is all.
-    const walked =
-      order.side === 'BUY'
-        ? budgetNotional(rules, ctx.asks, notionalWithin(order.quoteAtoms, rateOf(ctx.takerFeeRate)))
-        : bookNotional(rules, ctx.bids, lotsToRaise(order, ctx, rules));
+    const rate = rateOf(ctx.takerFeeRate);
+    const bought = order.side === 'BUY' ? budgetWalk(rules, ctx.asks, notionalWithin(order.quoteAtoms, rate)) : undefined;
+    const walked = order.side === 'BUY' ? bought?.notional : bookNotional(rules, ctx.bids, lotsToRaise(order, ctx, rules));
     if (walked !== undefined && walked > 0n) {
-      const raised = walked - feeOf(walked, rateOf(ctx.takerFeeRate));
-      // A sell the bids shown cannot raise the amount with sells what they take (the venue's IOC remainder).
-      const shortfall =
-        order.side === 'SELL' && raised < order.quoteAtoms
-          ? `the bids shown raise about ${quoteText(rules, raised)} of ${quoteText(rules, order.quoteAtoms)} after fees: the venue would sell what they take and cancel the rest`
-          : undefined;
+      let shortfall: string | undefined;
+      if (order.side === 'SELL') {
+        const raised = walked - feeOf(walked, rate);
+        // A sell the bids shown cannot raise the amount with sells what they take (the venue's IOC remainder).
+        if (raised < order.quoteAtoms) {
+          shortfall = `the bids shown raise about ${quoteText(rules, raised)} of ${quoteText(rules, order.quoteAtoms)} after fees: the venue would sell what they take and cancel the rest`;
+        }
+      } else if (bought?.emptied === true) {
+        shortfall =
+          `the asks shown take about ${quoteText(rules, costWithFee(walked, rate))} of ${quoteText(rules, order.quoteAtoms)} with fees: ` +
+          `the venue would buy all ${sizeText(rules, bought.lots)} of them and cancel the rest`;
+      }
       return { notional: walked, fromBook: true, ...(shortfall !== undefined && { shortfall }) };
     }
     return { notional: order.quoteAtoms, fromBook: false, feesIncluded: true };

@@ -138,6 +138,20 @@ describe('order ticket checks', () => {
     expect(checkTicket({ ...EMPTY_TICKET, type: 'MARKET', size: '0.2' }, rich).estimate?.shortfall).toBeUndefined();
   });
 
+  it('says so when a market buy for a quote amount would take every ask shown', () => {
+    const rich = { ...ctx, balances: [{ asset: 'VND', balance: '10000000000', free: '10000000000', locked: '0' }] };
+    // 3,000,000,000 VND with fees pays for 2,994,011,976 of trade, and the asks shown are 1.1 BTC for 2,750,010,000:
+    // the venue's match runs out of asks, buys them all and cancels the order with the rest of the amount unspent.
+    const buy = checkTicket({ ...EMPTY_TICKET, type: 'MARKET', sizeMode: 'quote', size: '3000000000' }, rich);
+    expect(buy.request).toMatchObject({ quote_size: '3000000000' });
+    expect(buy.estimate).toMatchObject({ notional: '2750010000', fee: '5500020', total: '2755510020', fromBook: true });
+    expect(buy.estimate?.shortfall).toBe('the asks shown take about 2755510020 VND of 3000000000 VND with fees: the venue would buy all 1.1 BTC of them and cancel the rest');
+    // One whose amount runs out at the last ask shown (1,000,000,000 VND stops within its 1 BTC) says nothing.
+    expect(checkTicket({ ...EMPTY_TICKET, type: 'MARKET', sizeMode: 'quote', size: '1000000000' }, rich).estimate?.shortfall).toBeUndefined();
+    // Nor does one the first ask covers.
+    expect(checkTicket({ ...EMPTY_TICKET, type: 'MARKET', sizeMode: 'quote', size: '1000000' }, rich).estimate?.shortfall).toBeUndefined();
+  });
+
   it('refuses a price clicked on another product\'s ladder, and takes one from its own', () => {
     const other = checkTicket(limit({ pricedFor: 'ETH-VND' }), ctx);
     expect(other.request).toBeUndefined();
