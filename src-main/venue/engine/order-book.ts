@@ -36,6 +36,8 @@ export class OrderBook {
   private readonly bids = new BookSide('BUY');
   private readonly asks = new BookSide('SELL');
   private readonly bySeq = new Map<number, RestingOrder>();
+  /** The greatest seq that ever rested: callers hand out increasing seqs, so one above it needs no lookup. */
+  private greatestSeq = 0;
   private readonly spareOrders: RestingOrder[] = [];
   private lastTrade: number | undefined = undefined;
   private readonly result: MatchResult = {
@@ -339,7 +341,7 @@ export class OrderBook {
     }
     if (limitTicks === 0 && (rests || order.postOnly)) invalid(order, 'a market order is IOC or FOK and not post-only');
     if (rests && quoteBudget !== Number.POSITIVE_INFINITY) invalid(order, 'a resting order cannot carry a quote budget');
-    if (this.bySeq.has(order.seq)) invalid(order, 'seq is already resting');
+    if (order.seq <= this.greatestSeq && this.bySeq.has(order.seq)) invalid(order, 'seq is already resting');
   }
 
   /** Walks the opposite side as submit would match, without changing anything; results in walk* fields. */
@@ -400,6 +402,7 @@ export class OrderBook {
     node.ticks = order.limitTicks;
     node.lots = lots;
     this.bySeq.set(order.seq, node);
+    if (order.seq > this.greatestSeq) this.greatestSeq = order.seq;
     (order.side === 'BUY' ? this.bids : this.asks).append(node);
   }
 

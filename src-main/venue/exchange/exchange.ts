@@ -50,6 +50,11 @@ interface UserState {
   takerPpm: number;
   openOrders: number;
   pendingOrders: number;
+  /**
+   * The user's working orders by lowercased client order id (unique among them, case-insensitively). Per user
+   * rather than one map keyed by user and id: the joined key was a new string to build and flatten twice an order.
+   */
+  byClientId: Map<string, LiveOrder>;
 }
 
 export interface CancelTarget {
@@ -76,7 +81,6 @@ export class Exchange {
   private readonly users = new Map<string, UserState>();
   private readonly bySeq = new Map<number, LiveOrder>();
   private readonly byId = new Map<string, LiveOrder>();
-  private readonly byClientId = new Map<string, LiveOrder>();
   /** Orders waiting on a clock: GTT expiry, scheduled start, TWAP slices. */
   private readonly timed = new Set<LiveOrder>();
   private seq = 0;
@@ -104,7 +108,7 @@ export class Exchange {
     const maker = parseRate(row.makerFeeRate);
     const taker = parseRate(row.takerFeeRate);
     if (isReason(maker) || isReason(taker)) throw new Error(`user ${row.id} has an unreadable fee rate`);
-    const state: UserState = { row, makerPpm: maker, takerPpm: taker, openOrders: 0, pendingOrders: 0 };
+    const state: UserState = { row, makerPpm: maker, takerPpm: taker, openOrders: 0, pendingOrders: 0, byClientId: new Map() };
     this.users.set(row.id, state);
     this.nextUserNumber = Math.max(this.nextUserNumber, row.number + 1);
   }
@@ -245,7 +249,7 @@ export class Exchange {
     const market = this.markets.get(given.productId);
     if (market === undefined) throw apiError('E0104_InvalidSymbol', `unknown product ${given.productId}`);
     const request = given.type === 'STOP' && given.stopType === 'STOP_NONE' ? { ...given, stopType: stopTypeFromLastTrade(market, given) } : given;
-    if (request.clientOrderId !== '' && this.byClientId.has(clientKey(userId, request.clientOrderId))) {
+    if (request.clientOrderId !== '' && user.byClientId.has(request.clientOrderId.toLowerCase())) {
       throw apiError('E0303_DuplicateClientOrderId', `client_order_id ${request.clientOrderId} is already used by an open order`);
     }
     if (user.openOrders + user.pendingOrders >= this.options.maxOpenOrders) {
@@ -301,6 +305,7 @@ export class Exchange {
     const order: LiveOrder = {
       row,
       market,
+      type: request.type,
       owner: user.row.number,
       side: request.side,
       tif: request.timeInForce,
@@ -313,6 +318,7 @@ export class Exchange {
       makerRatePpm: user.makerPpm,
       takerRatePpm: user.takerPpm,
       hold: 0n,
+      raiseLots: undefined,
       filledLots: 0,
       filledNotional: 0n,
       fees: 0n,
@@ -432,7 +438,7 @@ export class Exchange {
   /** The caller's orders the exchange still works on, oldest first. */
   activeOrders(userId: string, filter: { productIds?: string[]; clientOrderId?: string }): LiveOrder[] {
     if (filter.clientOrderId !== undefined) {
-      const order = this.byClientId.get(clientKey(userId, filter.clientOrderId));
+      const order = this.users.get(userId)?.byClientId.get(filter.clientOrderId.toLowerCase());
       const keep = order !== undefined && (filter.productIds === undefined || filter.productIds.includes(order.row.productId));
       return keep ? [order] : [];
     }
@@ -532,7 +538,7 @@ export class Exchange {
         amount = market.baseAtoms(raise.sells);
       }
     } else {
-      const hold = buyHold({ ...order, type: order.row.type }, (ticks, lots) => market.notional(ticks, lots));
+      const hold = buyHold(order, (ticks, lots) => market.notional(ticks, lots));
       if (hold === 'per-slice') amount = 0n;
       else if (hold === 'book') {
         // A market buy of a base size: what walking the book for it costs right now.
@@ -980,7 +986,7 @@ export class Exchange {
   private track(order: LiveOrder): void {
     this.bySeq.set(order.row.seq, order);
     this.byId.set(order.row.orderId, order);
-    if (order.row.clientOrderId !== '') this.byClientId.set(clientKey(order.row.userId, order.row.clientOrderId), order);
+    if (order.row.clientOrderId !== '') this.mustUser(order.row.userId).byClientId.set(order.row.clientOrderId.toLowerCase(), order);
     if (order.row.expiredAt !== null || order.row.scheduledAt !== null || order.twap !== undefined) {
       if (order.row.status !== 'SUBMITTED') this.timed.add(order);
     }
@@ -990,8 +996,9 @@ export class Exchange {
     this.bySeq.delete(order.row.seq);
     this.byId.delete(order.row.orderId);
     if (order.row.clientOrderId !== '') {
-      const key = clientKey(order.row.userId, order.row.clientOrderId);
-      if (this.byClientId.get(key) === order) this.byClientId.delete(key);
+      const byClientId = this.mustUser(order.row.userId).byClientId;
+      const key = order.row.clientOrderId.toLowerCase();
+      if (byClientId.get(key) === order) byClientId.delete(key);
     }
   }
 
@@ -1001,7 +1008,7 @@ export class Exchange {
       const order = this.byId.get(target.orderId);
       return order !== undefined && order.row.userId === userId ? order : undefined;
     }
-    if (target.clientOrderId !== undefined) return this.byClientId.get(clientKey(userId, target.clientOrderId));
+    if (target.clientOrderId !== undefined) return this.users.get(userId)?.byClientId.get(target.clientOrderId.toLowerCase());
     return undefined;
   }
 
@@ -1061,6 +1068,7 @@ export class Exchange {
     return {
       row,
       market,
+      type: row.type,
       owner: user.row.number,
       side: row.side,
       tif: row.timeInForce,
@@ -1073,6 +1081,7 @@ export class Exchange {
       makerRatePpm: maker,
       takerRatePpm: taker,
       hold: row.holdRemaining,
+      raiseLots: undefined,
       filledLots,
       filledNotional,
       fees,
@@ -1119,7 +1128,4 @@ function twapSlices(lots: number, start: bigint, end: bigint): { slicesLeft: num
   return { slicesLeft: slices, nextAt: start, intervalNs: window / BigInt(slices) };
 }
 
-function clientKey(userId: string, clientOrderId: string): string {
-  return `${userId}\u0000${clientOrderId.toLowerCase()}`;
-}
 

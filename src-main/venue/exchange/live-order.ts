@@ -1,5 +1,6 @@
 // An order the exchange is still working on (submitted, scheduled, resting or slicing), with the integer state
 // matching and settlement need beside the row that is persisted and rendered.
+import type { OrderType } from '../../../src-shared/protocol/vocabulary';
 import type { Side, SelfTradePrevention, TimeInForce } from '../engine';
 import type { OrderRow, TradeRow } from '../store';
 import type { Market } from './market';
@@ -15,6 +16,8 @@ export interface TwapPlan {
 export interface LiveOrder {
   readonly row: OrderRow;
   readonly market: Market;
+  /** row.type, kept here too so that the order itself is the BuyOrder its hold is sized from. */
+  readonly type: OrderType;
   readonly owner: number;
   readonly side: Side;
   readonly tif: TimeInForce;
@@ -32,7 +35,7 @@ export interface LiveOrder {
   /** Atoms of row.holdAsset still locked for this order. */
   hold: bigint;
   /** A market sell for a quote amount: the lots its match may take, walked from the book with its hold (reserve). */
-  raiseLots?: number;
+  raiseLots: number | undefined;
   filledLots: number;
   filledNotional: bigint;
   fees: bigint;
