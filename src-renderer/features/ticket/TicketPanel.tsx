@@ -49,6 +49,15 @@ function useTicketContext(productId: string, needsBook: boolean): TicketContext 
   );
 }
 
+const FEE_RANGE_WHY =
+  "The venue rounds each fill's fee down on its own, one fill per order it takes from, and the book shown does not say how a level's orders split its size";
+
+/** From `low` to `high`, low first; one figure when they are the same or there is no other end. */
+function span(low: string | undefined, high: string | undefined): string {
+  if (low === undefined || high === undefined || low === high) return formatDecimal(low ?? high ?? '');
+  return `${formatDecimal(low)} to ${formatDecimal(high)}`;
+}
+
 function FieldError(props: { id: string; text: string | undefined }): React.JSX.Element | null {
   return props.text === undefined ? null : <span id={props.id} className="field-error" role="alert">{props.text}</span>;
 }
@@ -68,6 +77,7 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
   const needsBook = ticket.type === 'MARKET' || ticket.sizeMode === 'exact_quote' || (ticket.type !== 'LIMIT' && ticket.price.trim() === '');
   const ctx = useTicketContext(productId, needsBook);
   const check = checkTicket(ticket, ctx);
+  const least = check.estimate?.leastFee;
   const [pending, setPending] = useState<Pending | undefined>();
   const [sending, setSending] = useState(false);
   const [sent, setSent] = useState<Order | undefined>();
@@ -260,16 +270,16 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
           <dl className="estimate" aria-label="Estimate">
             <dt>Notional{check.estimate.fromBook ? ' (from book)' : ''}</dt>
             <dd>{formatDecimal(check.estimate.notional)} {check.estimate.quoteAsset}</dd>
-            <dt>Fee</dt>
-            <dd>{formatDecimal(check.estimate.fee)} {check.estimate.quoteAsset}</dd>
+            <dt title={least === undefined ? undefined : FEE_RANGE_WHY}>Fee</dt>
+            <dd>{span(least?.fee, check.estimate.fee)} {check.estimate.quoteAsset}</dd>
             {check.estimate.kept !== undefined && (
               <>
                 <dt title="What the fills and their fees leave of the exact amount: the venue charges it too, into its fee account">Kept by the venue beyond fees</dt>
-                <dd>{formatDecimal(check.estimate.kept)} {check.estimate.quoteAsset}</dd>
+                <dd>{span(check.estimate.kept, least?.kept)} {check.estimate.quoteAsset}</dd>
               </>
             )}
             <dt>{ticket.side === 'BUY' ? 'Cost' : 'Proceeds'}</dt>
-            <dd>{formatDecimal(check.estimate.total)} {check.estimate.quoteAsset}</dd>
+            <dd>{ticket.side === 'BUY' ? span(least?.total, check.estimate.total) : span(check.estimate.total, least?.total)} {check.estimate.quoteAsset}</dd>
           </dl>
         )}
         {check.estimate?.shortfall !== undefined && !pristine && <p className="field-error" role="status" aria-label="Book shortfall">{check.estimate.shortfall}</p>}

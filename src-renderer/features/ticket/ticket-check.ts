@@ -89,6 +89,12 @@ export interface Estimate {
   kept?: string;
   /** What the book shown cannot do for this order: fill it whole. The figures are of what it could fill. */
   shortfall?: string;
+  /**
+   * Present when the book shown cannot tell the fee to the atom: the venue charges a fee per fill (one a maker's
+   * order) and rounds each down on its own, and a level of several orders does not show how they split it. The
+   * figures at the least fee the fills can come to; `fee`, `total` and `kept` are then at the most.
+   */
+  leastFee?: { fee: string; total: string; kept?: string };
 }
 
 export interface TicketCheck {
@@ -188,19 +194,51 @@ function freeAtoms(balances: readonly AssetBalance[] | undefined, asset: { id: s
   return isReason(free) ? undefined : free;
 }
 
+/** The least and the most fee, in quote atoms, that fills can come to. */
+export interface FeeRange {
+  least: bigint;
+  most: bigint;
+}
+
+const PPM = 1_000_000n;
+const gcd = (a: bigint, b: bigint): bigint => (b === 0n ? a : gcd(b, a % b));
+
+/**
+ * The fee the venue charges for taking `lots` of a level of `levelLots` lots in `orders` makers' orders, at
+ * `perLot` quote atoms a lot. The venue settles one fill per maker order taken and rounds each fill's fee down
+ * on its own (the exchange's settle, fees.ts), and floor(a) + floor(b) <= floor(a + b): rounded once for the level,
+ * the fee read an atom high for every fill whose fraction carried. The book shown gives a level's size and count of
+ * orders, not how they split it, so this is a range; exact for one fill, or for a level of one-lot orders.
+ */
+export function levelFee(perLot: bigint, lots: number, levelLots: number, orders: number, ratePpm: number): FeeRange {
+  const most = feeOf(perLot * BigInt(lots), ratePpm);
+  const lotFee = feeOf(perLot, ratePpm);
+  if (Math.max(orders, 1) >= levelLots) return { least: lotFee * BigInt(lots), most: lotFee * BigInt(lots) };
+  const fills = Math.min(orders, lots);
+  if (fills <= 1) return { least: most, most };
+  // Each fill drops the fraction of an atom its fee had, in steps of `step` parts per million of an atom, at most
+  // one step short of a whole atom; what they drop beyond the fraction the whole take drops is whole atoms.
+  const perLotScaled = perLot * BigInt(ratePpm);
+  const step = gcd(perLotScaled, PPM);
+  const dropped = (perLotScaled * BigInt(lots)) % PPM;
+  const carries = (BigInt(fills) * (PPM - step) - dropped) / PPM;
+  const least = most - carries > lotFee * BigInt(lots) ? most - carries : lotFee * BigInt(lots);
+  return { least, most };
+}
+
 /** What the book shown lets an order take: lots, their notional and their fees in quote atoms. */
 export interface BookWalk {
   lots: number;
   notional: bigint;
-  fee: bigint;
+  fee: FeeRange;
 }
 
 /**
  * Taking up to `lots` from one side of the book, best first, at prices `reachable` allows (a limit the order may
- * not pass). Each level's fee is rounded down to the atom, as the venue charges each fill (fees.ts).
+ * not pass), with the fees the venue charges the fills at `ratePpm` (levelFee).
  */
 export function walkBook(rules: ProductRules, levels: readonly BookLevel[], lots: number, ratePpm: number, reachable: (ticks: number) => boolean = () => true): BookWalk {
-  const walk: BookWalk = { lots: 0, notional: 0n, fee: 0n };
+  const walk: BookWalk = { lots: 0, notional: 0n, fee: { least: 0n, most: 0n } };
   for (const level of levels) {
     if (walk.lots >= lots) break;
     const ticks = toUnits(level.price, rules.spec.priceIncrement);
@@ -208,24 +246,24 @@ export function walkBook(rules: ProductRules, levels: readonly BookLevel[], lots
     if (isReason(ticks) || isReason(size)) continue;
     if (!reachable(ticks)) break;
     const take = Math.min(lots - walk.lots, size);
-    const notional = BigInt(notionalAtoms(rules, ticks, take));
+    const perLot = BigInt(notionalAtoms(rules, ticks, 1));
     walk.lots += take;
-    walk.notional += notional;
-    walk.fee += feeOf(notional, ratePpm);
+    walk.notional += perLot * BigInt(take);
+    addFee(walk.fee, levelFee(perLot, take, size, level.order_count, ratePpm));
   }
   return walk;
 }
 
-/** Quote atoms of taking `lots` from the given side of the book; undefined when the book is too thin. */
-export function bookNotional(rules: ProductRules, levels: readonly BookLevel[], lots: number): bigint | undefined {
-  const walk = walkBook(rules, levels, lots, 0);
-  return walk.lots < lots ? undefined : walk.notional;
+function addFee(sum: FeeRange, fee: FeeRange): void {
+  sum.least += fee.least;
+  sum.most += fee.most;
 }
 
 /** What a market buy for a quote amount takes from the asks shown: lots and their notional in quote atoms. */
 export interface BudgetWalk {
   lots: number;
   notional: bigint;
+  fee: FeeRange;
   /**
    * It takes every ask shown whole and its budget is not spent: the venue's match runs out of asks, and a buy
    * for an amount ends CANCELED there with the rest unspent, like any IOC remainder.
@@ -237,10 +275,10 @@ export interface BudgetWalk {
  * A market buy with `budget` of notional: whole lots, as many as the budget pays for at each ask in turn,
  * ending at the first ask it cannot pay one lot of (the venue's match). Undefined without asks.
  */
-export function budgetWalk(rules: ProductRules, asks: readonly BookLevel[], budget: bigint): BudgetWalk | undefined {
+export function budgetWalk(rules: ProductRules, asks: readonly BookLevel[], budget: bigint, ratePpm: number): BudgetWalk | undefined {
   if (asks.length === 0) return undefined;
   let left = budget;
-  const walk: BudgetWalk = { lots: 0, notional: 0n, emptied: true };
+  const walk: BudgetWalk = { lots: 0, notional: 0n, fee: { least: 0n, most: 0n }, emptied: true };
   for (const level of asks) {
     const ticks = toUnits(level.price, rules.spec.priceIncrement);
     const size = toUnits(level.size, rules.spec.sizeIncrement);
@@ -249,6 +287,7 @@ export function budgetWalk(rules: ProductRules, asks: readonly BookLevel[], budg
     const take = BigInt(size) < left / perLot ? BigInt(size) : left / perLot;
     walk.lots += Number(take);
     walk.notional += take * perLot;
+    addFee(walk.fee, levelFee(perLot, Number(take), size, level.order_count, ratePpm));
     left -= take * perLot;
     if (take < BigInt(size)) {
       walk.emptied = false;
@@ -263,8 +302,9 @@ interface Reference {
   fromBook: boolean;
   /** The quote amount is the total, the fee counted in: the split is worked out from it. */
   feesIncluded?: true;
-  /** Fees as the walk charged them, level by level. */
+  /** Fees as the venue charges the fills the walk takes: the most, and `feeLeast` when they may come to less. */
   fee?: bigint;
+  feeLeast?: bigint;
   /** What the trader pays or receives whatever trades (an exact-quote order). */
   total?: bigint;
   kept?: bigint;
@@ -299,8 +339,8 @@ function exactQuoteReference(order: NewOrderRequest, ctx: TicketContext, rules: 
         `${quoteText(rules, exact)} ${buy ? 'pays' : 'is raised'} at for ${sizeText(rules, order.baseLots)} with fees: the venue would cancel this fill-or-kill order`,
     };
   }
-  const kept = buy ? exact - walk.notional - walk.fee : walk.notional - walk.fee - exact;
-  return { notional: walk.notional, fee: walk.fee, total: exact, kept: kept > 0n ? kept : 0n, fromBook: true };
+  const kept = buy ? exact - walk.notional - walk.fee.most : walk.notional - walk.fee.most - exact;
+  return { notional: walk.notional, fee: walk.fee.most, feeLeast: walk.fee.least, total: exact, kept: kept > 0n ? kept : 0n, fromBook: true };
 }
 
 function reference(order: NewOrderRequest, ctx: TicketContext, rules: ProductRules): Reference | undefined {
@@ -310,22 +350,22 @@ function reference(order: NewOrderRequest, ctx: TicketContext, rules: ProductRul
     // The venue trades whole lots, so a quote amount is seldom what trades: a buy of 1,000,000 VND buys three lots
     // of 0.0001 BTC at 2.5e9 and spends 751,500. The book tells what it trades; without one the amount is all.
     const rate = rateOf(ctx.takerFeeRate);
-    const bought = order.side === 'BUY' ? budgetWalk(rules, ctx.asks, notionalWithin(order.quoteAtoms, rate)) : undefined;
-    const walked = order.side === 'BUY' ? bought?.notional : bookNotional(rules, ctx.bids, lotsToRaise(order, ctx, rules));
-    if (walked !== undefined && walked > 0n) {
+    const walk = order.side === 'BUY' ? budgetWalk(rules, ctx.asks, notionalWithin(order.quoteAtoms, rate), rate) : walkBook(rules, ctx.bids, lotsToRaise(order, ctx, rules), rate);
+    const walked = walk?.notional;
+    if (walk !== undefined && walked !== undefined && walked > 0n) {
       let shortfall: string | undefined;
       if (order.side === 'SELL') {
-        const raised = walked - feeOf(walked, rate);
+        const raised = walked - walk.fee.most;
         // A sell the bids shown cannot raise the amount with sells what they take (the venue's IOC remainder).
         if (raised < order.quoteAtoms) {
           shortfall = `the bids shown raise about ${quoteText(rules, raised)} of ${quoteText(rules, order.quoteAtoms)} after fees: the venue would sell what they take and cancel the rest`;
         }
-      } else if (bought?.emptied === true) {
+      } else if ('emptied' in walk && walk.emptied) {
         shortfall =
-          `the asks shown take about ${quoteText(rules, costWithFee(walked, rate))} of ${quoteText(rules, order.quoteAtoms)} with fees: ` +
-          `the venue would buy all ${sizeText(rules, bought.lots)} of them and cancel the rest`;
+          `the asks shown take about ${quoteText(rules, walked + walk.fee.most)} of ${quoteText(rules, order.quoteAtoms)} with fees: ` +
+          `the venue would buy all ${sizeText(rules, walk.lots)} of them and cancel the rest`;
       }
-      return { notional: walked, fromBook: true, ...(shortfall !== undefined && { shortfall }) };
+      return { notional: walked, fee: walk.fee.most, feeLeast: walk.fee.least, fromBook: true, ...(shortfall !== undefined && { shortfall }) };
     }
     return { notional: order.quoteAtoms, fromBook: false, feesIncluded: true };
   }
@@ -334,8 +374,10 @@ function reference(order: NewOrderRequest, ctx: TicketContext, rules: ProductRul
     return { notional: BigInt(notionalAtoms(rules, order.stopTriggerTicks, order.baseLots)), fromBook: false };
   }
   const side = order.side === 'BUY' ? 'asks' : 'bids';
-  const walk = walkBook(rules, order.side === 'BUY' ? ctx.asks : ctx.bids, order.baseLots, 0);
-  if (walk.lots >= order.baseLots) return { notional: walk.notional, fromBook: true };
+  // Taking from the book is trading as taker (a market order is IOC, which the venue refuses with post-only).
+  const walk = walkBook(rules, order.side === 'BUY' ? ctx.asks : ctx.bids, order.baseLots, rateOf(ctx.takerFeeRate));
+  const walked = { notional: walk.notional, fee: walk.fee.most, feeLeast: walk.fee.least, fromBook: true };
+  if (walk.lots >= order.baseLots) return walked;
   // A market order larger than the book shown fills what is there and the venue cancels the rest (IOC); a
   // stop-market or TWAP without a price meets another book later, so only a market order is told so.
   if (order.type !== 'MARKET') return undefined;
@@ -343,7 +385,7 @@ function reference(order: NewOrderRequest, ctx: TicketContext, rules: ProductRul
     walk.lots === 0
       ? `no ${side} on the book shown: this market order would fill nothing now`
       : `the book shown has ${sizeText(rules, walk.lots)} of ${side}: about ${sizeText(rules, walk.lots)} of ${sizeText(rules, order.baseLots)} could fill, the rest would be canceled`;
-  return { notional: walk.notional, fromBook: true, shortfall };
+  return { ...walked, shortfall };
 }
 
 function rateOf(text: string): number {
@@ -425,6 +467,17 @@ export function checkTicket(form: TicketForm, ctx: TicketContext): TicketCheck {
       notional = parsed.side === 'BUY' ? notionalWithin(total, rate) : notionalReaching(total, rate);
       fee = feeOf(notional, rate);
     }
+    // What the fills may save below `fee`: a buy costs that much less, a sell raises it and an exact-quote order's
+    // amount, which does not move, leaves it to the venue beyond fees.
+    const saved = ref.feeLeast === undefined ? 0n : fee - ref.feeLeast;
+    const least =
+      saved > 0n
+        ? {
+            fee: formatAtoms(fee - saved, quote.decimals),
+            total: formatAtoms(ref.total ?? (parsed.side === 'BUY' ? total - saved : total + saved), quote.decimals),
+            ...(ref.kept !== undefined && { kept: formatAtoms(ref.kept + saved, quote.decimals) }),
+          }
+        : undefined;
     estimate = {
       notional: formatAtoms(notional, quote.decimals),
       fee: formatAtoms(fee, quote.decimals),
@@ -433,6 +486,7 @@ export function checkTicket(form: TicketForm, ctx: TicketContext): TicketCheck {
       fromBook: ref.fromBook,
       ...(ref.kept !== undefined && { kept: formatAtoms(ref.kept, quote.decimals) }),
       ...(ref.shortfall !== undefined && { shortfall: ref.shortfall }),
+      ...(least !== undefined && { leastFee: least }),
     };
   }
 
