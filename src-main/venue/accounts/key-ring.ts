@@ -16,6 +16,8 @@ export interface Caller {
   userId: string;
   apiKey: string;
   readOnly: boolean;
+  /** When the calling key stops working (UNIX ns), null for never: no key it creates may outlive it. */
+  expiredAt: bigint | null;
 }
 
 export interface NewKey {
@@ -148,7 +150,7 @@ export class KeyRing {
   }
 
   private usable(row: ApiKeyRow, now: bigint): Caller | ApiError {
-    return refusalOf(row, now) ?? { userId: row.userId, apiKey: row.apiKey, readOnly: row.isReadOnly };
+    return refusalOf(row, now) ?? { userId: row.userId, apiKey: row.apiKey, readOnly: row.isReadOnly, expiredAt: row.expiredAt };
   }
 
   private derive(apiKey: string, nonce: Buffer): string {

@@ -272,7 +272,16 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
   app.post('/api-keys', access('trade'), async (request) => {
     const caller = callerOf(request);
     const spec = ok(parseCreateApiKeyBody(request.body ?? {}, { now: venue.now() }));
-    const created = await venue.run(() => keys.create(caller.userId, { name: spec.name, readOnly: spec.readOnly, expiredAt: spec.expiresAt === 0n ? null : spec.expiresAt }, venue.now()));
+    const expiredAt = spec.expiresAt === 0n ? null : spec.expiresAt;
+    // Otherwise a short-lived key (one handed to a script, say) would mint a permanent one, and its expiry would
+    // end nothing. Refused rather than capped: the client asked for a lifetime it would not get, and says so.
+    if (caller.expiredAt !== null && (expiredAt === null || expiredAt > caller.expiredAt)) {
+      throw apiError(
+        'E0110_ValueOutOfRange',
+        `expiration_time: this key expires at ${caller.expiredAt}, so a key it creates must expire by then too (send expiration_time at most ${caller.expiredAt})`,
+      );
+    }
+    const created = await venue.run(() => keys.create(caller.userId, { name: spec.name, readOnly: spec.readOnly, expiredAt }, venue.now()));
     return { api_key: apiKeyRecord(created.row, created.secret) };
   });
 

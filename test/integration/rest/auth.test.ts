@@ -206,6 +206,27 @@ describe('POST /api-keys (interface 4.1)', () => {
     expectError(await v.call('GET', `/accounts/${trader.userId}`, { key: { key: one.key, secret: two.secret } }), 401, 'E0001_AuthRequired', 'AUTH_REQUIRED');
   });
 
+  it('a key that expires cannot create one that outlives it: never or later is 400 E0110, and nothing is created', async () => {
+    const v = venue();
+    const trader = await v.newTrader({});
+    const expiry = nanosFromNow(3_600_000);
+    const short = credsOf(await createKey(trader.creds, { name: 'short-lived', expiration_time: expiry }));
+    const keysBefore = v.running.venue.keys.keysOf(trader.userId).length;
+    for (const body of [undefined, {}, { name: 'forever' }, { expiration_time: '0' }, { expiration_time: (BigInt(expiry) + 1n).toString() }, { expiration_time: nanosFromNow(7_200_000) }]) {
+      const reply = await v.call('POST', '/api-keys', { key: short, ...(body === undefined ? {} : { body }) });
+      expectError(reply, 400, 'E0110_ValueOutOfRange', 'OutOfRange');
+      // The limit is named, so the client can ask again within it.
+      expect(JSON.stringify(reply.body), JSON.stringify(body)).toContain(expiry);
+    }
+    expect(v.running.venue.keys.keysOf(trader.userId)).toHaveLength(keysBefore);
+
+    // At or before its own expiry is fine, and a key without expiry still creates keys that never expire.
+    expect((await createKey(short, { expiration_time: expiry })).expired_at).toBe(expiry);
+    const sooner = nanosFromNow(60_000);
+    expect((await createKey(short, { expiration_time: sooner })).expired_at).toBe(sooner);
+    expect((await createKey(trader.creds, {})).expired_at).toBe('0');
+  });
+
   it.each([
     ['name is not a string', { name: 42 }, 'E0101_InvalidArgument'],
     ['read_only is not a boolean', { read_only: 'true' }, 'E0101_InvalidArgument'],
