@@ -12,27 +12,59 @@ export interface MarketPollerListener {
   /** Trades not passed on before, oldest first; on the first poll, the recent history. */
   trades(trades: readonly PublicTrade[]): void;
   failed(err: unknown): void;
+  /**
+   * What was passed on stopped being current (why), or is current again (undefined); told on each change.
+   * Polling has no connection whose loss says the data froze, so this is the only word of it.
+   */
+  staleness?(reason: string | undefined): void;
+}
+
+export interface MarketPollerOptions {
+  readonly depth?: number;
+  readonly tradeLimit?: number;
+  /**
+   * With no poll answered for this long the data is stale, even while a poll still waits: a venue that takes
+   * the connection and never answers fails a read only after the client's timeouts and retries, tens of seconds.
+   */
+  readonly staleAfterMs?: number;
 }
 
 /** Trades remembered for telling new from already seen; more than one poll's page. */
 const SEEN_TRADES = 2_000;
+/** Polls that may go unanswered before the data counts as stale, and the least time that is. */
+const STALE_AFTER_POLLS = 3;
+const MIN_STALE_AFTER_MS = 3_000;
 
 export class MarketPoller implements Disposable {
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private watchdog: ReturnType<typeof setTimeout> | undefined;
   private stopped = false;
+  private stale: string | undefined;
   private readonly seen = new Set<string>();
+  private readonly depth: number;
+  private readonly tradeLimit: number;
+  private readonly staleAfterMs: number;
 
   constructor(
     private readonly rest: VenueRestClient,
     readonly productId: string,
     private readonly intervalMs: number,
     private readonly listener: MarketPollerListener,
-    private readonly depth = 50,
-    private readonly tradeLimit = 100,
-  ) {}
+    options: MarketPollerOptions = {},
+  ) {
+    this.depth = options.depth ?? 50;
+    this.tradeLimit = options.tradeLimit ?? 100;
+    this.staleAfterMs = options.staleAfterMs ?? Math.max(MIN_STALE_AFTER_MS, STALE_AFTER_POLLS * intervalMs);
+  }
+
+  /** Why the data passed on is not current, or undefined while it is. */
+  get staleness(): string | undefined {
+    return this.stale;
+  }
 
   start(): void {
     if (this.timer !== undefined || this.stopped) return;
+    this.armWatchdog();
     this.schedule(0);
   }
 
@@ -49,18 +81,37 @@ export class MarketPoller implements Disposable {
     try {
       const [book, trades] = await Promise.all([this.rest.getOrderBook(this.productId, this.depth), this.rest.listTrades(this.productId, this.tradeLimit)]);
       if (this.stopped) return;
+      this.armWatchdog();
       this.listener.book(book);
       const fresh = trades.filter((t) => !this.seen.has(t.id)).reverse();
       for (const t of fresh) this.seen.add(t.id);
       if (this.seen.size > SEEN_TRADES) for (const id of [...this.seen].slice(0, this.seen.size - SEEN_TRADES)) this.seen.delete(id);
       if (fresh.length > 0) this.listener.trades(fresh);
+      this.setStale(undefined);
     } catch (err) {
-      if (!this.stopped) this.listener.failed(err);
+      if (this.stopped) return;
+      this.listener.failed(err);
+      this.setStale(err instanceof Error ? err.message : String(err));
     }
+  }
+
+  private armWatchdog(): void {
+    if (this.watchdog !== undefined) clearTimeout(this.watchdog);
+    this.watchdog = setTimeout(() => {
+      // A failure already said why, more precisely.
+      if (!this.stopped && this.stale === undefined) this.setStale(`no answer for ${Math.round(this.staleAfterMs / 1000)} s`);
+    }, this.staleAfterMs);
+  }
+
+  private setStale(reason: string | undefined): void {
+    if (reason === this.stale) return;
+    this.stale = reason;
+    this.listener.staleness?.(reason);
   }
 
   dispose(): void {
     this.stopped = true;
     if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.watchdog !== undefined) clearTimeout(this.watchdog);
   }
 }

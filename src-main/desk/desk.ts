@@ -74,6 +74,11 @@ export class Desk implements Disposable {
   private publicClient: VenueRestClient | undefined;
   /** Without a key there is no session; the public endpoints still show the market, polled. */
   private readonly publicPollers = new Map<string, MarketPoller>();
+  /**
+   * Polled products whose polls stopped answering, with why. Without a session no connection state goes down
+   * with the venue, and the windows mark the market stale by that state alone (see status).
+   */
+  private readonly publicStale = new Map<string, string>();
   private detail = '';
   /**
    * The last background read of the session that failed (a reconcile, an account refresh, a read after cancel
@@ -177,15 +182,23 @@ export class Desk implements Disposable {
     const key = this.sessionKey;
     const socket = this.session?.socket.currentStatus;
     const lastError = socket?.lastError;
+    const stale = this.session === undefined ? this.publicStaleNote() : '';
     return {
       environment,
       production: environment === 'production',
-      state: this.session?.syncState ?? (this.unreachable ? 'unavailable' : 'no_key'),
+      // 'unavailable' rather than 'no_key' while the public polls fail: no_key reads as a current market.
+      state: this.session?.syncState ?? (this.unreachable || stale !== '' ? 'unavailable' : 'no_key'),
       ...(key?.userId === undefined ? {} : { userId: key.userId }),
       ...(key === undefined ? {} : { apiKey: key.apiKey, readOnly: key.readOnly }),
       ...(socket?.latencyMs === undefined ? {} : { latencyMs: socket.latencyMs }),
-      detail: this.keys.scrub(lastError ?? (this.detail || this.failureNote())),
+      detail: this.keys.scrub(lastError ?? [this.detail || this.failureNote(), stale].filter((part) => part !== '').join('; ')),
     };
+  }
+
+  private publicStaleNote(): string {
+    if (this.publicStale.size === 0) return '';
+    const why = [...this.publicStale].map(([productId, reason]) => `${productId}: ${reason}`).join('; ');
+    return `the market data shown is stale, its public endpoints do not answer (${why})`;
   }
 
   /** A background failure is shown for a minute after it happened: long enough to be read, not for good. */
@@ -326,6 +339,7 @@ export class Desk implements Disposable {
     this.sessionKey = undefined;
     for (const poller of this.publicPollers.values()) poller.dispose();
     this.publicPollers.clear();
+    this.publicStale.clear();
     this.publicClient?.dispose();
     this.publicClient = undefined;
     this.tickers.clear();
@@ -489,8 +503,14 @@ export class Desk implements Disposable {
     const poller = new MarketPoller(client, productId, this.options.session?.pollIntervalMs ?? PUBLIC_POLL_MS, {
       book: (book) => this.events.emit('book.changed', { productId, sequence: book.sequence, time: book.time, source: 'poll', bids: book.bids, asks: book.asks }),
       trades: (trades) => this.events.emit('trades.received', { productId, trades: [...trades] }),
-      // The next poll tries again; the connection status already says there is no session.
+      // The next poll tries again; staleness tells the trader meanwhile.
       failed: () => undefined,
+      staleness: (reason) => {
+        if (this.publicPollers.get(productId) !== poller) return;
+        if (reason === undefined) this.publicStale.delete(productId);
+        else this.publicStale.set(productId, reason);
+        this.emitStatus();
+      },
     });
     this.publicPollers.set(productId, poller);
     poller.start();
@@ -500,6 +520,7 @@ export class Desk implements Disposable {
     // A watch that came while the session was being made may have started polling publicly: one source a product.
     this.publicPollers.get(productId)?.dispose();
     this.publicPollers.delete(productId);
+    this.publicStale.delete(productId);
     void session.watchMarket(productId);
     session.socket.subscribe('candles', [productId]).catch(() => undefined);
   }
@@ -523,6 +544,7 @@ export class Desk implements Disposable {
     this.watched.delete(productId);
     this.publicPollers.get(productId)?.dispose();
     this.publicPollers.delete(productId);
+    if (this.publicStale.delete(productId)) this.emitStatus();
     if (this.session !== undefined) {
       await this.session.unwatchMarket(productId);
       await this.session.socket.unsubscribe('candles', [productId]).catch(() => undefined);

@@ -100,7 +100,11 @@ export type EnvironmentsView = z.infer<typeof EnvironmentsView>;
 export const ConnectionStatus = z.object({
   environment: EnvironmentId,
   production: z.boolean(),
-  /** no_key: nothing to trade with yet; unavailable: the local venue did not start (detail says why); the rest are the venue session's states. */
+  /**
+   * no_key: nothing to trade with yet (the market is polled from the public endpoints); unavailable: the
+   * environment cannot be reached, so what the market panels show is stale: the local venue did not start, or
+   * without a key its public endpoints stopped answering (detail says why); the rest are the venue session's states.
+   */
   state: z.enum(['no_key', 'unavailable', 'connecting', 'reconciling', 'live', 'reconnecting', 'refused', 'closed']),
   userId: z.string().optional(),
   apiKey: z.string().optional(),
