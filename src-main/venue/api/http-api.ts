@@ -5,6 +5,7 @@
  */
 import http from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ApiError, apiError, errorBody, lookupErrors } from '../../../src-shared/errors/api-error';
 import { parseCreateOrder } from '../../../src-shared/protocol/orders';
@@ -86,6 +87,22 @@ function onClientError(error: Error & { code?: string }, socket: Socket): void {
   socket.destroy();
 }
 
+/** How long a refused CONNECT's connection may stay open for the client to read the answer and close. */
+const CONNECT_LINGER_MS = 5_000;
+
+/**
+ * Node hands a CONNECT request to the server's 'connect' listeners (a proxy's tunnel) and, with none, drops the
+ * connection without a byte, so no route, hook or handler of Fastify's ever sees it. The venue is no proxy: it
+ * answers as for any other method it has no route for. Ended rather than destroyed, since destroying a socket
+ * with unread bytes (the tunnel's first ones) resets it and the client may lose the answer.
+ */
+function onConnect(request: http.IncomingMessage, socket: Duplex): void {
+  socket.on('error', () => socket.destroy());
+  const target = (request.url ?? '').split('?')[0]?.slice(0, 100) ?? '';
+  socket.end(rawFailure(apiError('E0105_RouteNotFound', `no route CONNECT ${target}`)));
+  setTimeout(() => socket.destroy(), CONNECT_LINGER_MS).unref();
+}
+
 /** The first path segment that is not valid percent-encoding (the whole path when none is), for messages. */
 function badPathComponent(url: string): string {
   const path = url.split('?')[0] ?? '';
@@ -151,6 +168,7 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
     },
     clientErrorHandler: onClientError,
   });
+  app.server.on('connect', onConnect);
   // Bodies are JSON only (interface section 4): without this, text/plain would reach a route as a string.
   app.removeContentTypeParser('text/plain');
   // Fastify's JSON parser, except that a blank body is no body, and valid JSON refused only for its __proto__

@@ -152,6 +152,19 @@ describe('failures before any route runs are error objects too', () => {
     expectOk(await v.call('GET', '/products'));
   });
 
+  it.each([
+    ['an authority target, with tunnel bytes after it', 'CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n\x16\x03\x01', 'no route CONNECT 127.0.0.1:443'],
+    ['a path target', 'CONNECT /products HTTP/1.1\r\nHost: x\r\n\r\n', 'no route CONNECT /products'],
+  ])('CONNECT (%s) is 404 E0105 with the error object, like any other method with no route, and the venue serves on', async (_what, request, message) => {
+    const v = venue();
+    const reply = await rawRequest(v.baseUrl, request);
+    expect(reply.status).toBe(404);
+    expect(reply.headers).toMatch(/\r\ncontent-type: application\/json/i);
+    expect(reply.headers).toMatch(/\r\nconnection: close/i);
+    expect(reply.body).toEqual({ error: { code: 'NotFound', message: `E0105_RouteNotFound: ${message}` } });
+    expectOk(await v.call('GET', '/products'));
+  });
+
   it('a request that is not HTTP is 400 with the error object', async () => {
     const v = venue();
     const reply = await rawRequest(v.baseUrl, 'NOT HTTP AT ALL\r\n\r\n');
