@@ -23,8 +23,9 @@
  * foreign keys (users of api keys, balances and orders; orders of trades) and the unique keys that an upsert does
  * not resolve (users.number, orders.seq, trades.seq, trades.id). A batch that fails is refused whole and
  * nothing of it is written. One case is judged more strictly than SQLite would (whose verdict would depend on the
- * order it applies rows in): a new order may not take a seq that a stored order holds even if a pending change
- * moves that order away; the engine only ever hands out fresh seqs. Should the tables refuse the journal all the
+ * order it applies rows in): a new order may not take a seq that a stored or pending order held until the tables
+ * hold the change that moved that order away; the engine only ever hands out fresh seqs. That lets the checks
+ * remember the pending journal by seq alone, with no lookup by order id for every order journalled. Should the tables refuse the journal all the
  * same (another connection wrote to them), nothing is lost: the error is reported by reads, back-pressure and
  * close, and each retries.
  *
@@ -45,7 +46,7 @@ export interface JournalStats {
   journalRows: number;
   /** Table rows those records hold (merged within each batch, not yet across them). */
   pendingRows: number;
-  /** Orders and trades of the pending journal that the checks remember: bounded by the pending rows. */
+  /** Order seqs of the pending journal that the checks remember: bounded by the pending rows. */
   pendingLookups: number;
   /** Transactions that applied the journal to the tables. */
   materializations: number;
@@ -71,8 +72,10 @@ export interface JournalBatch {
 interface PendingEntry {
   seq: number;
   rows: number;
-  orders: string[];
-  trades: [id: string, seq: number][];
+  orderSeqs: number[];
+  orderIds: string[];
+  tradeSeqs: number[];
+  tradeIds: string[];
 }
 
 export class Journal {
@@ -82,14 +85,14 @@ export class Journal {
   /** Table rows those entries hold (merged within each batch, not across them). */
   private pendingRows = 0;
   /**
-   * What the checks need to know of the pending entries: their orders (id → seq and the newest entry holding
-   * it, seq → id) and trades. An order or trade is forgotten once the tables hold the entries that name it, so
-   * these stay as small as the pending journal however long the venue runs under load.
+   * What the checks need to know of the pending entries at every batch: which order holds each seq, and the
+   * newest entry that named it. A seq is forgotten once the tables hold that entry, so these stay as small as the
+   * pending journal however long the venue runs under load. Trades, and orders by id, are looked up in the
+   * entries themselves: only a row the engine never makes (an id or seq at or below the greatest seen, a trade
+   * whose order is not in its batch) needs them.
    */
-  private readonly pendingOrders = new Map<string, [seq: number, entry: number]>();
   private readonly pendingOrderSeqs = new Map<number, string>();
-  private readonly pendingTrades = new Set<string>();
-  private readonly pendingTradeSeqs = new Set<number>();
+  private readonly pendingSeqEntries = new Map<number, number>();
   private materializations = 0;
   private rowsMaterialized = 0;
 
@@ -135,7 +138,7 @@ export class Journal {
     return {
       journalRows: this.entries.length,
       pendingRows: this.pendingRows,
-      pendingLookups: this.pendingOrders.size + this.pendingTrades.size,
+      pendingLookups: this.pendingOrderSeqs.size,
       materializations: this.materializations,
       rowsMaterialized: this.rowsMaterialized,
     };
@@ -181,25 +184,32 @@ export class Journal {
     this.rowsMaterialized += rows;
   }
 
-  /** The tables hold this entry: what it named leaves the pending maps unless a newer pending entry names it too. */
+  /** The tables hold this entry: its seqs leave the pending maps unless a newer pending entry names them too. */
   private forget(entry: PendingEntry, through: number): void {
-    for (const id of entry.orders) {
-      const pending = this.pendingOrders.get(id);
-      if (pending === undefined || pending[1] > through) continue;
-      this.pendingOrders.delete(id);
-      if (this.pendingOrderSeqs.get(pending[0]) === id) this.pendingOrderSeqs.delete(pending[0]);
+    for (const seq of entry.orderSeqs) {
+      if ((this.pendingSeqEntries.get(seq) ?? 0) > through) continue;
+      this.pendingSeqEntries.delete(seq);
+      this.pendingOrderSeqs.delete(seq);
     }
-    for (const [id, seq] of entry.trades) {
-      this.pendingTrades.delete(id);
-      this.pendingTradeSeqs.delete(seq);
-    }
+  }
+
+  private pendingOrder(id: string): boolean {
+    return this.entries.some((entry) => entry.orderIds.includes(id));
+  }
+
+  private pendingTrade(id: string): boolean {
+    return this.entries.some((entry) => entry.tradeIds.includes(id));
+  }
+
+  private pendingTradeSeq(seq: number): boolean {
+    return this.entries.some((entry) => entry.tradeSeqs.includes(seq));
   }
 
   /** Refuses the batch if, applied after everything pending, it would break a key the tables enforce. */
   private check(batch: MergedChanges): void {
     const userExists = (id: string): boolean => batch.users.has(id) || this.userNumbers.has(id);
     const orderExists = (id: string): boolean =>
-      batch.orders.has(id) || this.pendingOrders.has(id) || this.orderExists.get(id) !== undefined;
+      batch.orders.has(id) || this.orderExists.get(id) !== undefined || this.pendingOrder(id);
 
     const batchNumbers = new Map<number, string>();
     for (const [id, number] of batch.users.values()) {
@@ -227,10 +237,10 @@ export class Journal {
     const batchTradeSeqs = new Set<number>();
     for (const t of batch.trades.values()) {
       const [seq, id] = t;
-      if (id <= this.maxTradeId && (this.pendingTrades.has(id) || this.tradeExists.get(id) !== undefined)) {
+      if (id <= this.maxTradeId && (this.tradeExists.get(id) !== undefined || this.pendingTrade(id))) {
         refuse('trades', id, 'UNIQUE constraint failed: trades.id');
       }
-      if (batchTradeSeqs.has(seq) || (seq <= this.maxTradeSeq && (this.pendingTradeSeqs.has(seq) || this.tradeAtSeq.get(seq) !== undefined))) {
+      if (batchTradeSeqs.has(seq) || (seq <= this.maxTradeSeq && (this.tradeAtSeq.get(seq) !== undefined || this.pendingTradeSeq(seq)))) {
         refuse('trades', id, 'UNIQUE constraint failed: trades.seq');
       }
       batchTradeSeqs.add(seq);
@@ -241,7 +251,7 @@ export class Journal {
 
   /** Adds a journalled batch to what the checks know; returns its pending entry. */
   private absorb(batch: MergedChanges, entrySeq: number): PendingEntry {
-    const entry: PendingEntry = { seq: entrySeq, rows: batch.rows, orders: [], trades: [] };
+    const entry: PendingEntry = { seq: entrySeq, rows: batch.rows, orderSeqs: [], orderIds: [], tradeSeqs: [], tradeIds: [] };
     for (const [id, number] of batch.users.values()) {
       const before = this.userNumbers.get(id);
       if (before !== undefined && before !== number && this.numberHolders.get(before) === id) this.numberHolders.delete(before);
@@ -249,17 +259,15 @@ export class Journal {
       this.numberHolders.set(number, id);
     }
     for (const [seq, id] of batch.orders.values()) {
-      const before = this.pendingOrders.get(id)?.[0];
-      if (before !== undefined && before !== seq && this.pendingOrderSeqs.get(before) === id) this.pendingOrderSeqs.delete(before);
-      this.pendingOrders.set(id, [seq, entrySeq]);
       this.pendingOrderSeqs.set(seq, id);
-      entry.orders.push(id);
+      this.pendingSeqEntries.set(seq, entrySeq);
+      entry.orderSeqs.push(seq);
+      entry.orderIds.push(id);
       if (seq > this.maxOrderSeq) this.maxOrderSeq = seq;
     }
     for (const [seq, id] of batch.trades.values()) {
-      this.pendingTrades.add(id);
-      this.pendingTradeSeqs.add(seq);
-      entry.trades.push([id, seq]);
+      entry.tradeSeqs.push(seq);
+      entry.tradeIds.push(id);
       if (seq > this.maxTradeSeq) this.maxTradeSeq = seq;
       if (id > this.maxTradeId) this.maxTradeId = id;
     }

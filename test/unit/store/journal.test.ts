@@ -490,10 +490,12 @@ describe('checks before acknowledging', () => {
       store.commit({ users: [carol], balances: [balance(carol, 'VND', 1n)], apiKeys: [apiKey(carol, 'desk')] }),
       store.commit({ orders: [carols] }),
     ]);
-    // A triggered stop takes a fresh seq: the old one is then free, once applied and while pending.
+    // A triggered stop takes a fresh seq: the old one is free once the tables hold the move. While the move is
+    // pending the old seq is still held, more strictly than SQLite would judge; the engine never reuses a seq.
     await store.commit({ orders: [{ ...stored, seq: 10 }, { ...journalled, seq: 11 }] });
-    await store.commit({ orders: [{ ...order(bob, 20), seq: 2 }] });
+    await expect(store.commit({ orders: [{ ...order(bob, 20), seq: 2 }] })).rejects.toThrow('UNIQUE constraint failed: orders.seq');
     store.materialize();
+    await store.commit({ orders: [{ ...order(bob, 20), seq: 2 }] });
     await store.commit({ orders: [{ ...order(bob, 21), seq: 1 }] });
     // A user updated in place keeps her number.
     await store.commit({ users: [{ ...alice, totalOrders: 3n }] });
