@@ -1,17 +1,51 @@
-// Authentication on every authenticated REST route (read from the venue's own app, so a route added later is
-// walked too): missing, partial, wrong, unknown, expired and read-only credentials, a non-admin key on /sim,
-// and another user's ids, which must answer exactly as ids that do not exist. WebSocket: replayed signatures,
-// skewed timestamps both ways, expired and read-only keys. And no secret in anything a venue run prints.
+// Authentication on every authenticated REST route (as Fastify registered them on the venue that serves, so a
+// route added later is walked too): missing, partial, wrong, unknown, expired and read-only credentials, a
+// non-admin key on /sim, and another user's ids, which must answer exactly as ids that do not exist; the HEAD
+// route Fastify adds to each GET answers as its GET. WebSocket: replayed signatures, skewed timestamps both
+// ways, expired and read-only keys. And no secret in anything a venue run prints.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type Fastify from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startVenue, type RunningVenue } from '../../src-main/venue/server';
 import { venueRoutes, type Route } from '../reliability/venue-routes';
 import { callVenue, eventually, expectError, type CallOptions, type Credentials, type Reply } from './harness';
 import { signature, TestSocket, type Frame } from './ws/ws-client';
+
+/**
+ * Every route each Fastify app of this process registered, from its onRoute hook: the ground truth the matrix
+ * walks. Fastify offers no list of its routes, and its printed route tree is text that a parser can misread
+ * without a word (and HEAD or OPTIONS routes were left out of it).
+ */
+const registered = vi.hoisted(() => [] as { app: FastifyInstance; routes: { method: string; path: string }[] }[]);
+
+vi.mock('fastify', async (importOriginal) => {
+  const actual = await importOriginal<{ default: typeof Fastify }>();
+  const recording = ((options?: Parameters<typeof actual.default>[0]) => {
+    const app = actual.default(options) as unknown as FastifyInstance;
+    const routes: { method: string; path: string }[] = [];
+    registered.push({ app, routes });
+    app.addHook('onRoute', (route) => {
+      for (const method of [route.method].flat()) routes.push({ method, path: route.url });
+    });
+    return app;
+  }) as unknown as typeof actual.default;
+  return { ...actual, default: recording };
+});
+
+/** The routes Fastify registered on the app that serves this port. */
+function routesServedOn(port: number): { method: string; path: string }[] {
+  const served = registered.filter(({ app }) => {
+    const address = app.server.address();
+    return typeof address === 'object' && address?.port === port;
+  });
+  expect(served, 'one Fastify app listens on the venue’s port').toHaveLength(1);
+  return served[0]?.routes ?? [];
+}
 
 const BTC = 'BTC-VND';
 /** BTC-VND prices far below any simulated market, so that nothing placed here ever trades. */
@@ -171,8 +205,15 @@ describe('every authenticated REST route', () => {
     return out;
   }
 
+  let heads: Route[];
+
   beforeAll(async () => {
-    const all = await venueRoutes(running.venue, true);
+    const served = routesServedOn(running.port);
+    // The HEAD route Fastify adds to each GET is walked by its own test below; any other route is walked here,
+    // whatever its method, so an OPTIONS or a lone HEAD route needs a VALID request like any other.
+    const isMirrorHead = (r: { method: string; path: string }): boolean => r.method === 'HEAD' && served.some((g) => g.method === 'GET' && g.path === r.path);
+    const all = served.filter((r) => !isMirrorHead(r)) as Route[];
+    heads = served.filter(isMirrorHead) as unknown as Route[];
     routes = all.filter((r) => !PUBLIC.has(routeName(r)));
     publicRoutes = all.filter((r) => PUBLIC.has(routeName(r)));
     trader = await newUser();
@@ -198,6 +239,52 @@ describe('every authenticated REST route', () => {
     }
     // Every route has a valid request written for it: a new route fails here until it has one.
     expect(names.filter((n) => VALID[n] === undefined)).toEqual([]);
+  });
+
+  it('the route tree other tests walk (venueRoutes) lists every route Fastify registered, but the HEAD of each GET', async () => {
+    const fromTree = (await venueRoutes(running.venue, true)).map(routeName).sort();
+    expect(fromTree).toEqual([...routes, ...publicRoutes].map(routeName).sort());
+    // Fastify adds a HEAD to every GET and to nothing else.
+    const gets = [...routes, ...publicRoutes].filter((r) => r.method === 'GET').map((r) => r.path).sort();
+    expect(heads.map((r) => r.path).sort()).toEqual(gets);
+  });
+
+  /** A HEAD request's status and content type: it has no body to read an error reference from. */
+  async function headOf(prepared: Prepared, credentials: Credentials | undefined): Promise<{ status: number; type: string | null; body: string }> {
+    const url = new URL(prepared.urlPath, running.baseUrl);
+    for (const [name, value] of Object.entries(prepared.options.query ?? {})) url.searchParams.append(name, value);
+    const headers: Record<string, string> = credentials === undefined ? {} : { 'NOVA-KEY': credentials.key, 'NOVA-SECRET': credentials.secret };
+    const response = await fetch(url, { method: 'HEAD', headers });
+    return { status: response.status, type: response.headers.get('content-type'), body: await response.text() };
+  }
+
+  it('the HEAD of every authenticated GET answers with the status of its GET, whoever calls, and no body', async () => {
+    const gets = routes.filter((r) => r.method === 'GET');
+    expect(gets.length).toBeGreaterThan(0);
+    const prepared = await prepareAll(gets);
+    const callers: [string, (route: Route) => Credentials | undefined][] = [
+      ['no credentials', () => undefined],
+      ['a wrong secret', (route) => ({ key: ownerOf(route).creds.key, secret: `${ownerOf(route).creds.secret}x` })],
+      ['an expired key', () => expired],
+      ['a read-only key', (route) => (isAdminRoute(route) ? adminReadOnly : readOnly)],
+      ['a key that is not the admin’s', () => trader.creds],
+      ['the owner', (route) => ownerOf(route).creds],
+    ];
+    const seen = new Set<number>();
+    for (const request of prepared) {
+      for (const [label, credentials] of callers) {
+        const creds = credentials(request.route);
+        const get = await send(request, creds);
+        const head = await headOf(request, creds);
+        const context = `HEAD ${request.route.path} with ${label}: GET was ${get.status} ${JSON.stringify(get.body)}`;
+        expect(head.status, context).toBe(get.status);
+        expect(head.type, context).toBe(get.headers.get('content-type'));
+        expect(head.body, context).toBe('');
+        seen.add(head.status);
+      }
+    }
+    // The walk met refusals and successes both, so a HEAD that let everyone in would have been caught.
+    expect([...seen].sort()).toEqual([200, 401, 403]);
   });
 
   it('the interface’s public routes, and only they, answer without credentials', async () => {
