@@ -11,7 +11,7 @@ import { secretId } from '../../../src-main/desk/key-vault';
 import { deskServices, type DeskServices } from '../../../src-main/desk/services';
 import { openSecretStore, type SecretStore } from '../../../src-main/secrets';
 import { venueWorkerFromSource } from '../../../src-main/web/typescript-worker';
-import type { MethodName, Request, Response } from '../../../src-shared/ipc/contract';
+import type { MethodName, Request, Response, VenueStatus } from '../../../src-shared/ipc/contract';
 
 export interface TestDesk {
   readonly desk: Desk;
@@ -69,6 +69,19 @@ export async function openTestDesk(): Promise<TestDesk> {
       for (const id of await secrets.list()) await secrets.delete(id);
       removeFolder(dataDir);
     },
+  };
+}
+
+/** For a desk pointed at a venue of the test's own (as Development): no local venue, said to be stopped. */
+export function noLocalVenue(dataDir: string): EmbeddedVenue {
+  const status: VenueStatus = { state: 'stopped', baseUrl: '', wsUrl: '', simulate: false, detail: 'not started by this test' };
+  return {
+    dataDir,
+    status: () => status,
+    localCredentials: () => undefined,
+    ready: () => Promise.reject(new Error(status.detail)),
+    terminate: () => Promise.resolve(),
+    stop: () => Promise.resolve(),
   };
 }
 

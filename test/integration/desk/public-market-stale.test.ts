@@ -2,54 +2,15 @@
 // answering (the venue went down), the prices on screen are old: the connection status must say so, as it does
 // when a session's WebSocket drops, since that is all the windows go by to mark the market panels stale.
 import { mkdtempSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Desk } from '../../../src-main/desk/desk';
-import type { EmbeddedVenue } from '../../../src-main/desk/embedded-venue';
 import { MemorySecretStore } from '../../../src-main/secrets';
-import type { VenueStatus } from '../../../src-shared/ipc/contract';
 import { LocalVenue } from '../connection/local-venue';
+import { LoopbackGate } from '../connection/loopback-gate';
 import { eventually } from '../eventually';
-import { removeFolder } from './open-desk';
-
-/** No local venue: the desk is only pointed at Development here. */
-function noLocalVenue(dataDir: string): EmbeddedVenue {
-  const status: VenueStatus = { state: 'stopped', baseUrl: '', wsUrl: '', simulate: false, detail: 'not started by this test' };
-  return {
-    dataDir,
-    status: () => status,
-    localCredentials: () => undefined,
-    ready: () => Promise.reject(new Error(status.detail)),
-    terminate: () => Promise.resolve(),
-    stop: () => Promise.resolve(),
-  };
-}
-
-/** A link to the venue that can go silent: connections stay open and nothing more gets through either way. */
-async function silenceableLink(port: number): Promise<{ port: number; silence(): void; close(): Promise<void> }> {
-  let silent = false;
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    const upstream = net.connect(port, '127.0.0.1');
-    for (const [from, to] of [[client, upstream], [upstream, client]] as const) {
-      sockets.add(from);
-      from.on('data', (data) => void (silent || to.write(data)));
-      from.on('error', () => undefined);
-      from.on('close', () => to.destroy());
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (server.address() as net.AddressInfo).port,
-    silence: () => void (silent = true),
-    close: () => {
-      for (const socket of sockets) socket.destroy();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
+import { noLocalVenue, removeFolder } from './open-desk';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'nova-desk-public-stale-'));
 let venue: LocalVenue;
@@ -104,22 +65,23 @@ describe('the market without a key, polled from the public endpoints', () => {
   });
 
   it('is said to be stale when the venue stops answering without refusing, long before a read times out', async () => {
-    const link = await silenceableLink(venue.port);
+    const link = await LoopbackGate.open(venue.port);
     const folder = mkdtempSync(join(tmpdir(), 'nova-desk-public-silent-'));
     // The client's own timeouts: 10 s an attempt, 3 retries, so a read of a silent venue fails after 40 s and more.
     const patient = await Desk.open({ dataDir: folder, secrets: new MemorySecretStore('test: secrets in memory'), launchLocalVenue: noLocalVenue, session: { pollIntervalMs: 100 } });
     try {
-      await patient.configureEnvironment({ id: 'development', baseUrl: `http://127.0.0.1:${link.port}`, wsUrl: `ws://127.0.0.1:${link.port}/ws` });
+      await patient.configureEnvironment({ id: 'development', baseUrl: link.baseUrl, wsUrl: link.wsUrl });
       await patient.switchEnvironment('development');
       await patient.watch('BTC-VND', 'main');
       expect(patient.status().state).toBe('no_key');
-      link.silence();
+      link.hold();
       const silencedAt = Date.now();
       const stale = await eventually(() => (patient.status().state === 'no_key' ? undefined : patient.status()), 'a status that says the market is stale', 10_000);
       expect(Date.now() - silencedAt).toBeLessThan(8_000);
       expect(stale).toMatchObject({ state: 'unavailable', detail: expect.stringMatching(/market data shown is stale.*BTC-VND: no answer for 3 s/) });
     } finally {
       patient.dispose();
+      link.release();
       await link.close();
       removeFolder(folder);
     }
