@@ -307,7 +307,8 @@ export class Desk implements Disposable {
     add(
       session.onDidChangeTicker((t) => {
         const ticker: Ticker = { productId: t.product_id, price: t.price, bestBid: t.best_bid, bestAsk: t.best_ask, volume24h: t.volume_24h, time: t.time };
-        this.tickers.set(t.product_id, ticker);
+        // One that arrives after the unwatch (sent before the venue took the unsub) would be kept, never updated.
+        if (this.watched.has(t.product_id)) this.tickers.set(t.product_id, ticker);
         this.events.emit('ticker.changed', ticker);
       }),
     );
@@ -401,9 +402,12 @@ export class Desk implements Disposable {
     return { status: 'placed', order: await session.placeOrder(order) };
   }
 
-  /** The last trade, else the mid of the book: what "far from the market" is measured against. */
+  /**
+   * The last trade, else the mid of the book: what "far from the market" is measured against. The ticker is that
+   * only while it streams: a live session, the product watched; else it is a price from before and the venue is asked.
+   */
   private async referencePrice(productId: string): Promise<string | undefined> {
-    const ticker = this.tickers.get(productId);
+    const ticker = this.session?.syncState === 'live' ? this.tickers.get(productId) : undefined;
     if (ticker !== undefined && ticker.price !== '') return ticker.price;
     const [last] = await this.rest().listTrades(productId, 1);
     if (last !== undefined) return last.price;
@@ -542,6 +546,8 @@ export class Desk implements Disposable {
 
   private async stopWatching(productId: string): Promise<void> {
     this.watched.delete(productId);
+    // Its ticker is no longer subscribed: kept, it would be the pre-trade check's market, frozen.
+    this.tickers.delete(productId);
     this.publicPollers.get(productId)?.dispose();
     this.publicPollers.delete(productId);
     if (this.publicStale.delete(productId)) this.emitStatus();
