@@ -493,10 +493,17 @@ export class Exchange {
     return row.status === 'SCHEDULED' && row.scheduledAt !== null && row.scheduledAt <= now && !order.market.stops.has(row.seq);
   }
 
-  /** What to persist for everything since the last call. Rows are copies: later commands cannot change them. */
+  /**
+   * What to persist for everything since the last call. The order rows are the exchange's own, not copies (a copy
+   * an order was most of what taking changes allocated): capture them (VenueStore.commit does, at once) before
+   * the next command changes them. A done order's row never changes again.
+   */
   takeChanges(): ChangeSet {
     const orders = this.doneRows.splice(0);
-    for (const order of this.changedOrders) orders.push({ ...order.row, holdRemaining: order.hold });
+    for (const order of this.changedOrders) {
+      order.row.holdRemaining = order.hold;
+      orders.push(order.row);
+    }
     this.changedOrders.clear();
     const users = [...this.changedUsers].map((u) => ({ ...u.row }));
     this.changedUsers.clear();
@@ -907,9 +914,9 @@ export class Exchange {
     this.changedUsers.add(user);
     this.untrack(order);
     this.changedOrders.delete(order);
-    const done = { ...row, holdRemaining: 0n };
-    this.doneRows.push(done);
-    this.emit(order, done);
+    row.holdRemaining = 0n;
+    this.doneRows.push(row);
+    this.emit(order, row);
   }
 
   /** The trader's quote balance moves by exactly the exact quote size; what fills and fees left goes to fees. */

@@ -411,7 +411,8 @@ function runChecked(commands: readonly TimedCommand[], seen: Exercised): void {
         if (row.type === 'TWAP' && row.rejectReason === 'E0201_InsufficientBalance') seen.twapUnfunded += 1;
         expect(exchange.liveOrder(row.orderId), `done order ${row.orderId} still live`).toBeUndefined();
       }
-      rows.set(row.orderId, row);
+      // The change set holds the exchange's own rows, which later commands change: keep a copy.
+      rows.set(row.orderId, { ...row });
     }
     for (const trade of changes.trades ?? []) {
       seen.trades += 1;
