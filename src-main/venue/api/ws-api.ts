@@ -157,10 +157,19 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
   }
 
   function fail(session: Session, frame: unknown, err: ApiError): void {
-    const event = errorEventFor(frame, withListedMessage(err));
+    const refusal = withListedMessage(err);
+    let event = errorEventFor(frame, refusal);
+    let echoed = frame;
+    // The echo is the one place a frame is written back whole, and JSON.stringify recurses once per level: a
+    // 16 KiB frame of 8,000 nested arrays overflowed the stack here and the RangeError took the venue down. The
+    // depth is looked at here, on a refusal, rather than on every frame, so an accepted order is never walked.
+    if (nestedDeeper(event, MAX_ECHO_DEPTH)) {
+      echoed = undefined;
+      event = errorEventFor(envelopeOf(frame), new ApiError(refusal.ref, `${refusal.description} (${NOT_ECHOED})`, refusal.httpStatus));
+    }
     // Least privilege: whatever refused an auth frame, the connection is not authenticated after it.
     if (event.channel === 'auth') unauthenticate(session);
-    sendText(session, errorEventText(frame, event));
+    sendText(session, errorEventText(echoed, event));
   }
 
   /**
@@ -409,15 +418,12 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
         }
         // Answered like any refused frame, so a client can match the refusal to its request.
         const refused = isBinary ? NOT_JSON : parseFrame(data);
-        return fail(session, refused === NOT_JSON ? null : echoable(refused), new RateLimitError('E0501_RateLimitExceeded', wait));
+        return fail(session, refused === NOT_JSON ? null : refused, new RateLimitError('E0501_RateLimitExceeded', wait));
       }
       session.overLimit = 0;
       if (isBinary) return fail(session, null, apiError('E0101_InvalidArgument', 'frames must be JSON text'));
       const frame = parseFrame(data);
       if (frame === NOT_JSON) return fail(session, null, apiError('E0102_MalformedJson', 'frame is not valid JSON'));
-      if (nestedDeeper(frame, MAX_FRAME_DEPTH)) {
-        return fail(session, envelopeOf(frame), apiError('E0101_InvalidArgument', `frame nests deeper than ${MAX_FRAME_DEPTH} levels`));
-      }
       handle(session, frame).catch((err: unknown) => {
         fail(session, frame, err instanceof ApiError ? err : apiError('E0901_InternalError', 'the venue could not complete this request'));
       });
@@ -474,10 +480,12 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
 const NOT_JSON: unique symbol = Symbol('not JSON');
 
 /**
- * No request nests deeper than three levels. A 16 KiB frame can nest 8,000, and the echo of its data in an error
- * event (JSON.stringify recurses per level) overflowed the stack and took the venue down.
+ * How deep an error event may nest and still be written with its echo. Its data sits where it sat in the frame
+ * (a level below the top), so this is also the deepest frame whose data is echoed. No request needs more than
+ * three levels; JSON.stringify, recursing once per level, has room for thousands, fewer on a deeper stack.
  */
-const MAX_FRAME_DEPTH = 32;
+const MAX_ECHO_DEPTH = 32;
+const NOT_ECHOED = `data not echoed: the frame nests it deeper than ${MAX_ECHO_DEPTH} levels`;
 
 /** Bounded: it looks no deeper than `levels`, so it cannot overflow the stack itself. */
 function nestedDeeper(value: unknown, levels: number): boolean {
@@ -485,11 +493,6 @@ function nestedDeeper(value: unknown, levels: number): boolean {
   if (levels === 0) return true;
   for (const child of Array.isArray(value) ? value : Object.values(value)) if (nestedDeeper(child, levels - 1)) return true;
   return false;
-}
-
-/** The frame to answer with: one nested too deep is answered without its data (see envelopeOf). */
-function echoable(frame: unknown): unknown {
-  return nestedDeeper(frame, MAX_FRAME_DEPTH) ? envelopeOf(frame) : frame;
 }
 
 /** What names a frame's answer (its op, request_id and channel), without its data. */
