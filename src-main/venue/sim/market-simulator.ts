@@ -5,8 +5,10 @@
  * fill, partially fill and walk the book.
  *
  * Deterministic from a seed: from the same state, the same seed and the same step() calls give the same orders
- * and trades (ids aside). Each step is one venue.run, so one group commit however much it did. Nothing here
- * throws into the venue: an unexpected error in a step is caught and counted in status().
+ * and trades (ids aside). The state includes how many steps the folder has taken: a restart carries on from a
+ * stream derived from the seed and that count, not from the seed's first draw again. Each step is one
+ * venue.run, so one group commit however much it did. Nothing here throws into the venue: an unexpected error
+ * in a step is caught and counted in status().
  */
 import { apiError } from '../../../src-shared/errors/api-error';
 import { isReason, toAtoms, toUnits } from '../../../src-shared/protocol/decimal';
@@ -88,6 +90,8 @@ const MIN_REFERENCE_TICKS = 1000;
 export class MarketSimulator {
   private readonly seed: number;
   private readonly rng: SeededRandom;
+  /** Steps taken on this data folder, over every run; stored with each step (SIM_STEPS_META_KEY). */
+  private steps: number;
   private readonly entry: OrderEntry;
   private readonly faucet = new Faucet();
   private readonly references = new Map<string, ReferencePrice>();
@@ -110,7 +114,8 @@ export class MarketSimulator {
   ) {
     if (!Number.isSafeInteger(options.seed)) throw new RangeError(`seed must be a safe integer, got ${options.seed}`);
     this.seed = options.seed;
-    this.rng = new SeededRandom(options.seed);
+    this.steps = readSteps(venue.store.getMeta(SIM_STEPS_META_KEY));
+    this.rng = new SeededRandom(runSeed(options.seed, this.steps));
     this.entry = new OrderEntry(venue.exchange, venue.now);
     // The trader's controls of an earlier run first (a paused market stays paused), then what this start asks.
     const saved = readControls(venue.store.getMeta(SIM_CONTROLS_META_KEY));
@@ -145,7 +150,11 @@ export class MarketSimulator {
     if (!this.ready) throw new Error('the market simulator is not set up: await setup() first');
     if (this.paused || !Number.isFinite(elapsedMs) || elapsedMs <= 0) return;
     try {
-      await this.venue.run(() => this.advance(elapsedMs));
+      const stepped = this.venue.run(() => this.advance(elapsedMs));
+      // Queued in the same turn as the step's own commit (as the roster is at setup), so the count on disk goes
+      // with the orders of the steps it counts.
+      const counted = this.venue.store.commit({ meta: { [SIM_STEPS_META_KEY]: String(this.steps) } });
+      await Promise.all([stepped, counted]);
     } catch (err) {
       this.record(err);
     }
@@ -352,6 +361,7 @@ export class MarketSimulator {
       }
     }
     this.simulatedMs += elapsedMs;
+    this.steps += 1;
   }
 
   /**
@@ -394,6 +404,30 @@ function clipAtoms(quoteAsset: string): bigint {
   const atoms = toAtoms(local, asset.decimals);
   if (isReason(atoms)) throw new Error(`products.ts: local user balance of ${quoteAsset}: ${atoms.reason}`);
   return (atoms * CLIP_PERCENT_OF_LOCAL_BALANCE) / 100n;
+}
+
+/** Where the count of steps taken on the folder is kept between runs (a decimal integer). */
+export const SIM_STEPS_META_KEY = 'sim.steps';
+
+function readSteps(text: string | undefined): number {
+  const steps = text === undefined ? 0 : Number(text);
+  return Number.isSafeInteger(steps) && steps > 0 ? steps : 0;
+}
+
+/**
+ * The seed this run draws from. Seeded afresh with the trader's seed at every start, a restarted venue drew the
+ * stream again from its first number: every start's first step moved each product by the same fraction as the
+ * last start's, and the same draws came back, shifted, in the steps after (the market's state soon changes how
+ * many a step takes). A folder that has taken steps now mixes their count in (a murmur3-style finaliser, so
+ * nearby counts give unrelated streams); a fresh folder still starts from the seed itself, so the same seed
+ * gives the same market from scratch, and so does the same folder restarted with it.
+ */
+function runSeed(seed: number, steps: number): number {
+  if (steps === 0) return seed;
+  let h = (seed >>> 0) ^ Math.imul(steps >>> 0, 0x9e3779b9) ^ Math.imul(Math.floor(steps / 2 ** 32), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
 }
 
 /** Where the trader's simulator controls are kept between runs. */
