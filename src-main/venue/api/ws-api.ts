@@ -13,7 +13,7 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { ApiError, apiError } from '../../../src-shared/errors/api-error';
 import { WS_MESSAGE_OF } from '../../../src-shared/errors/ws-messages';
 import { parseWsCreateOrder } from '../../../src-shared/protocol/orders';
-import { errorEventFor, parseClientMessage, parseWsCancelOrder, type Channel, type MarketDataChannel } from '../../../src-shared/protocol/ws';
+import { errorEventFor, parseClientMessage, parseWsCancelOrder, type Channel, type MarketDataChannel, type TickerEvent } from '../../../src-shared/protocol/ws';
 import type { Caller } from '../accounts/key-ring';
 import type { OrderEvent } from '../exchange/exchange';
 import { MarketDataFeed } from '../market-data/feed';
@@ -72,6 +72,11 @@ class Session {
   readonly snapshotSequence = new Map<string, number>();
   /** By channel and product ('level2 BTC-VND', 'ticker BTC-VND'): what ends this connection's watch of it. */
   readonly watches = new Map<string, () => void>();
+  /**
+   * Per product, the time of the last ticker sent: one taken earlier is not sent after it. A subscription's first
+   * ticker, read once the commits before it are published, may otherwise pass a commit's published just before.
+   */
+  readonly tickerTimes = new Map<string, bigint>();
   alive = true;
   overLimit = 0;
 
@@ -221,6 +226,11 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
       return false;
     };
     for (const { channel, productId, event } of feed.eventsOf(batch, wants)) {
+      if (channel === 'ticker') {
+        const text = JSON.stringify(event);
+        for (const session of sessions) if (session.market.get(channel)?.has(productId) === true) sendTicker(session, event as TickerEvent, text);
+        continue;
+      }
       const sequence = channel === 'level2' ? (event as { sequence: number }).sequence : undefined;
       let text: string | undefined;
       for (const session of sessions) {
@@ -230,6 +240,13 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
         sendText(session, text);
       }
     }
+  }
+
+  function sendTicker(session: Session, ticker: TickerEvent, text = JSON.stringify(ticker)): void {
+    const time = BigInt(ticker.time);
+    if (time < (session.tickerTimes.get(ticker.product_id) ?? 0n)) return;
+    session.tickerTimes.set(ticker.product_id, time);
+    sendText(session, text);
   }
 
   /**
@@ -344,7 +361,18 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
         });
         continue;
       }
-      const initial = channel === 'ticker' ? feed.ticker(id) : channel === 'candles' ? feed.candleSnapshot(id) : undefined;
+      if (channel === 'ticker') {
+        // Read as of the commits taken so far and sent once they are published: read at once, it showed trades not
+        // yet durable, and those commits' older tickers followed it.
+        venue.readDurable(() => feed.ticker(id)).then(
+          (ticker) => {
+            if (ticker !== undefined && session.market.get('ticker')?.has(id) === true) sendTicker(session, ticker);
+          },
+          () => undefined, // a venue that halts answers nothing more
+        );
+        continue;
+      }
+      const initial = channel === 'candles' ? feed.candleSnapshot(id) : undefined;
       if (initial !== undefined) send(session, initial);
     }
   }
