@@ -23,6 +23,16 @@ export function marketStaleness(connection: ConnectionStatus | undefined): strin
   }
 }
 
+/**
+ * Why the trader's orders, fills and balances shown are stale, or undefined while they are current. Only a live
+ * session hears the venue's order events, and the desk reads them again only once it is live again: until then a
+ * fill or a cancel may have happened that the blotters and balances do not show. Without a key there are none.
+ */
+export function accountStaleness(connection: ConnectionStatus | undefined): string | undefined {
+  if (connection === undefined || connection.state === 'live' || connection.state === 'no_key') return undefined;
+  return `stale: ${connection.state}`;
+}
+
 /** The latency to show: a round trip measured on a live connection only, never a figure left from before an outage. */
 export function shownLatency(connection: ConnectionStatus | undefined): string | undefined {
   if (connection?.state !== 'live' || connection.latencyMs === undefined) return undefined;

@@ -11,11 +11,13 @@ export function AccountPanel(): React.JSX.Element {
   const problem = useDesk((s) => s.accountProblem);
   const unit = useDesk((s) => volumeUnit(s.products));
   if (account === undefined) {
-    return <Panel title="Account"><p className="muted">{problem ?? 'No account yet: connect with an API key.'}</p><table aria-label="Balances"><tbody /></table></Panel>;
+    return <Panel title="Account" account><p className="muted">{problem ?? 'No account yet: connect with an API key.'}</p><table aria-label="Balances"><tbody /></table></Panel>;
   }
   const { order_stats: orders, trading_stats: trading } = account.stats;
   return (
-    <Panel title="Account">
+    <Panel title="Account" account>
+      {/* The balances kept are the last ones read: a read failing since must not leave them passing for current. */}
+      {problem !== undefined && <p role="alert" className="note">Not updated, the last read failed: {problem}</p>}
       <table aria-label="Balances" className="grid">
         <thead>
           <tr><th scope="col">Asset</th><th scope="col" className="num">Free</th><th scope="col" className="num">Locked</th><th scope="col" className="num">Total</th></tr>

@@ -47,7 +47,7 @@ export function FillsPanel(props: { height: number }): React.JSX.Element {
     </>
   );
   return (
-    <Panel title="Fills" tools={tools}>
+    <Panel title="Fills" tools={tools} account>
       <VirtualTable label="Fills" columns={COLUMNS} rows={fills} rowKey={(f) => `${f.tradeId}/${f.orderId}`} height={props.height} onSorted={setShown} />
     </Panel>
   );

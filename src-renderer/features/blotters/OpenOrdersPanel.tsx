@@ -59,7 +59,7 @@ export function OpenOrdersPanel(props: { productId: string; height: number }): R
     </>
   );
   return (
-    <Panel title="Open orders" tools={tools}>
+    <Panel title="Open orders" tools={tools} account>
       <VirtualTable label="Open orders" columns={columns} rows={orders} rowKey={(o) => o.order_id} height={props.height} onSorted={setShown} />
     </Panel>
   );

@@ -72,7 +72,7 @@ export function OrderHistoryPanel(props: { height: number }): React.JSX.Element 
   const rows = searched ?? live;
   const cut = searched === undefined ? liveCut : searched.length >= MAX_ARCHIVED_LIMIT;
   return (
-    <Panel title="Order history" tools={tools}>
+    <Panel title="Order history" tools={tools} account>
       {cut && <p className="muted" role="note">The venue answers {MAX_ARCHIVED_LIMIT.toLocaleString()} orders a read and this read was full: older ones may exist; search a time range to see them.</p>}
       <VirtualTable label="Order history" columns={ORDER_COLUMNS} rows={rows} rowKey={(o) => o.order_id} height={cut ? props.height - 24 : props.height} onSorted={setShown} />
     </Panel>

@@ -1,0 +1,86 @@
+/**
+ * The trader's panels drawn from a store (react-dom/server, so no browser): what a trader reads in them. zustand's
+ * hook reads a store's initial state when drawn on a server; here it reads the current one, as a window does.
+ */
+import { createElement, type FunctionComponent } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type * as Zustand from 'zustand';
+import type { StateCreator } from 'zustand';
+import type { ConnectionStatus } from '../../../src-shared/ipc/contract';
+import type { Account, Order } from '../../../src-shared/protocol/records';
+import { AccountPanel } from '../../../src-renderer/features/account/AccountPanel';
+import { FillsPanel } from '../../../src-renderer/features/blotters/FillsPanel';
+import { OpenOrdersPanel } from '../../../src-renderer/features/blotters/OpenOrdersPanel';
+import { OrderHistoryPanel } from '../../../src-renderer/features/blotters/OrderHistoryPanel';
+import { useDesk } from '../../../src-renderer/stores/desk-store';
+
+vi.mock('zustand', async (importOriginal) => {
+  const zustand = await importOriginal<typeof Zustand>();
+  const react = await import('react');
+  const bind = (init: StateCreator<object>): unknown => {
+    const api = zustand.createStore(init);
+    const read = (selector: (s: object) => unknown = (s) => s): unknown =>
+      react.useSyncExternalStore(api.subscribe, () => selector(api.getState()), () => selector(api.getState()));
+    return Object.assign(read, api);
+  };
+  return { ...zustand, create: (init?: StateCreator<object>) => (init === undefined ? bind : bind(init)) };
+});
+
+vi.mock('../../../src-renderer/stores/fill-alerts', () => ({ fillSoundOn: () => false, setFillSound: () => undefined }));
+
+function order(id: string, patch: Partial<Order> = {}): Order {
+  return {
+    order_id: id, client_order_id: `c-${id}`, user_id: 'u', status: 'ACTIVE', done_reason: '', product_id: 'BTC-VND', side: 'BUY',
+    type: 'LIMIT', time_in_force: 'GTC', post_only: 'false', stp: 'CANCEL_TAKER', limit_price: '2400000000', base_size: '0.1',
+    quote_size: '0', exact_quote_size: '0', average_fill_price: '0', filled_base_size: '0', filled_quote_size: '0',
+    maker_fee_rate: '0.001', taker_fee_rate: '0.002', fee_asset_id: 'VND', created_at: '1', updated_at: '1',
+    cancel_requested_at: '0', expired_at: '0', scheduled_at: '0', trades: [], ...patch,
+  };
+}
+
+const ACCOUNT: Account = {
+  id: 'u', maker_fee_rate: '0.001', taker_fee_rate: '0.002',
+  asset_balances: [{ asset: 'BTC', balance: '1.5', free: '1', locked: '0.5' }],
+  stats: {
+    order_stats: { total_orders: '3', total_done_orders: '2', total_open_orders: '1', total_pending_orders: '0', total_accepted_orders: '3' },
+    trading_stats: { total_trading_volume: '5' },
+  },
+};
+
+const connection = (state: ConnectionStatus['state']): ConnectionStatus => ({ environment: 'local', production: false, state, apiKey: 'k', userId: 'u', detail: '' });
+
+const draw = <P extends object>(panel: FunctionComponent<P>, props: P): string => renderToStaticMarkup(createElement(panel, props));
+
+beforeEach(() => {
+  useDesk.setState({
+    account: ACCOUNT, accountProblem: undefined, connection: connection('live'), openOrders: { a: order('a') },
+    history: [order('h', { status: 'DONE', done_reason: 'FILLED' })], fills: [], notices: [],
+  });
+});
+
+describe('the trader\'s panels while the connection is not live', () => {
+  const panels: Array<[string, () => string]> = [
+    ['Account', () => draw(AccountPanel, {})],
+    ['Open orders', () => draw(OpenOrdersPanel, { productId: 'BTC-VND', height: 200 })],
+    ['Order history', () => draw(OrderHistoryPanel, { height: 200 })],
+    ['Fills', () => draw(FillsPanel, { height: 200 })],
+  ];
+
+  it.each(panels)('%s says the orders, fills and balances it shows are stale while the session reconnects', (_title, html) => {
+    expect(html()).not.toContain('stale');
+    useDesk.setState({ connection: connection('reconnecting') });
+    expect(html()).toContain('stale: reconnecting');
+    useDesk.setState({ connection: connection('live') });
+    expect(html()).not.toContain('stale');
+  });
+
+  it('says the balances were not updated when the account read fails, rather than showing the last ones as current', () => {
+    useDesk.getState().setAccountProblem('E0501_RateLimitExceeded: too many requests');
+    const html = draw(AccountPanel, {});
+    expect(html).toContain('1.5');
+    expect(html).toContain('E0501_RateLimitExceeded: too many requests');
+    useDesk.getState().setAccount(ACCOUNT);
+    expect(draw(AccountPanel, {})).not.toContain('E0501');
+  });
+});
