@@ -47,7 +47,16 @@ export interface SimStatus {
   paused: boolean;
   speed: number;
   volatility: number;
+  /** The seed the simulator was started with (--seed), as given. */
   seed: number;
+  /**
+   * The 32-bit seed this run's random stream started from: `seed` on a fresh folder, else derived from `seed` and
+   * the steps the folder had taken when the run started (runSeed). Started with it on a fresh folder, the same
+   * state gives the same market.
+   */
+  run_seed: number;
+  /** Steps taken on this data folder over every run (SIM_STEPS_META_KEY), this run's included. */
+  steps: number;
   /** Simulated time the steps have covered since setup. */
   simulated_ms: number;
   orders_placed: number;
@@ -89,6 +98,7 @@ const MIN_REFERENCE_TICKS = 1000;
 
 export class MarketSimulator {
   private readonly seed: number;
+  private readonly runSeed: number;
   private readonly rng: SeededRandom;
   /** Steps taken on this data folder, over every run; stored with each step (SIM_STEPS_META_KEY). */
   private steps: number;
@@ -115,7 +125,9 @@ export class MarketSimulator {
     if (!Number.isSafeInteger(options.seed)) throw new RangeError(`seed must be a safe integer, got ${options.seed}`);
     this.seed = options.seed;
     this.steps = readSteps(venue.store.getMeta(SIM_STEPS_META_KEY));
-    this.rng = new SeededRandom(runSeed(options.seed, this.steps));
+    // As SeededRandom takes it, so the status names the stream in use whatever the seed's high bits.
+    this.runSeed = runSeed(options.seed, this.steps) >>> 0;
+    this.rng = new SeededRandom(this.runSeed);
     this.entry = new OrderEntry(venue.exchange, venue.now);
     // The trader's controls of an earlier run first (a paused market stays paused), then what this start asks.
     const saved = readControls(venue.store.getMeta(SIM_CONTROLS_META_KEY));
@@ -280,6 +292,8 @@ export class MarketSimulator {
       speed: this.speed,
       volatility: this.volatility,
       seed: this.seed,
+      run_seed: this.runSeed,
+      steps: this.steps,
       simulated_ms: Math.round(this.simulatedMs),
       orders_placed: this.entry.placed,
       orders_rejected: this.entry.rejected,

@@ -70,7 +70,7 @@ describe('GET /sim/status', () => {
   it('answers the admin with the simulator status', async () => {
     const reply = await call<SimStatus>('GET', '/sim/status', admin);
     expect(reply.status).toBe(200);
-    expect(reply.body).toMatchObject({ running: false, paused: false, speed: 1, volatility: 1, seed: 2024, errors: 0, last_error: null });
+    expect(reply.body).toMatchObject({ running: false, paused: false, speed: 1, volatility: 1, seed: 2024, run_seed: 2024, steps: 0, errors: 0, last_error: null });
     expect(reply.body.products.map((p) => p.product_id)).toEqual(['BTC-VND', 'ETH-VND', 'SOL-VND']);
     expect(reply.body.products[0]).toEqual({ product_id: 'BTC-VND', reference_price: '2500000000', best_bid: null, best_ask: null, last_trade: null });
   });

@@ -355,6 +355,41 @@ describe('restart', () => {
     expect(await moves(twin, 5)).toEqual(after);
   });
 
+  it('reports the seed it was given, the steps the folder has taken and the seed its stream was actually drawn from', async () => {
+    const options = { seed: 8, volatility: 10 };
+    const first = await openSimulatedVenue(options);
+    // A fresh folder draws from the seed itself.
+    expect(first.sim.status()).toMatchObject({ seed: 8, run_seed: 8, steps: 0 });
+    await first.run(5);
+    // The count goes up with each step; the stream this run drew from does not change under it.
+    expect(first.sim.status()).toMatchObject({ seed: 8, run_seed: 8, steps: 5 });
+    await first.close({ keepData: true });
+    const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'nova-sim-copy-'));
+    fs.cpSync(first.dataDir, copy, { recursive: true });
+
+    const again = await simulated(options, first.dataDir);
+    const restarted = again.sim.status();
+    expect(restarted).toMatchObject({ seed: 8, steps: 5 });
+    expect(restarted.run_seed).not.toBe(8);
+    expect(Number.isInteger(restarted.run_seed) && restarted.run_seed >= 0 && restarted.run_seed < 2 ** 32).toBe(true);
+    const after = await moves(again, 5);
+    expect(again.sim.status()).toMatchObject({ seed: 8, run_seed: restarted.run_seed, steps: 10 });
+
+    // The reported run_seed is the one in use: the same folder, its step count cleared so the seed is taken as
+    // it is, and run_seed given as the seed, moves exactly as the restarted run did.
+    const cleared = await Venue.open({ dataDir: copy });
+    await cleared.store.commit({ meta: { 'sim.steps': '0' } });
+    await cleared.close();
+    const twin = await simulated({ ...options, seed: restarted.run_seed }, copy);
+    expect(twin.sim.status()).toMatchObject({ seed: restarted.run_seed, run_seed: restarted.run_seed, steps: 0 });
+    expect(await moves(twin, 5)).toEqual(after);
+  });
+
+  it('takes only the low 32 bits of a seed, and says so in run_seed', async () => {
+    const v = await simulated({ seed: 2 ** 32 + 5 });
+    expect(v.sim.status()).toMatchObject({ seed: 2 ** 32 + 5, run_seed: 5, steps: 0 });
+  });
+
   it('starts and trades on a folder whose VND is already near the most all accounts may hold, its new accounts going without', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nova-sim-full-'));
     const venue = await Venue.open({ dataDir: dir });
