@@ -7,6 +7,7 @@ import type { MethodName, Request, Response } from '../../src-shared/ipc/contrac
 import { BridgeError, call } from '../bridge';
 import { useDesk } from './desk-store';
 import { errorNotice } from './notices-slice';
+import { beginOrdersRead, endOrdersRead } from './orders-slice';
 
 /**
  * Which venue and account the store shows: it moves on at every switch of environment or key (feed.ts). An
@@ -36,15 +37,21 @@ export async function attempt<M extends MethodName>(method: M, request: Request<
 
 export async function refreshOrders(): Promise<void> {
   const view = currentView();
-  const [open, history] = await Promise.all([attempt('orders.active', {}), attempt('orders.history', { limit: MAX_ARCHIVED_LIMIT, sort: '-updated_at' })]);
-  if (view !== currentView()) return;
-  const s = useDesk.getState();
-  if (open !== undefined) s.setOpenOrders(open);
-  // The read holds orders of every status; whether it was cut is told by its length, not by the done ones kept.
-  if (history !== undefined) s.setHistory(history.filter((o) => o.status === 'DONE'), history.length >= MAX_ARCHIVED_LIMIT);
-  // Unread, the history cannot tell old refusals from new ones; staying silent until a read that may not come
-  // would hide new ones, the worse of the two.
-  else useDesk.setState({ historyLoaded: true });
+  const read = beginOrdersRead();
+  try {
+    const [open, history] = await Promise.all([attempt('orders.active', {}), attempt('orders.history', { limit: MAX_ARCHIVED_LIMIT, sort: '-updated_at' })]);
+    if (view !== currentView()) return;
+    const s = useDesk.getState();
+    // The read holds orders of every status; whether it was cut is told by its length, not by the done ones kept.
+    // The history goes first: an order the active read still held may be done in it, served a moment later.
+    if (history !== undefined) s.setHistory(history.filter((o) => o.status === 'DONE'), history.length >= MAX_ARCHIVED_LIMIT);
+    // Unread, the history cannot tell old refusals from new ones; staying silent until a read that may not come
+    // would hide new ones, the worse of the two.
+    else useDesk.setState({ historyLoaded: true });
+    if (open !== undefined) s.setOpenOrders(open, read);
+  } finally {
+    endOrdersRead(read);
+  }
 }
 
 export async function cancelOrders(orderIds: readonly string[]): Promise<void> {

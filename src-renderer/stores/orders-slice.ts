@@ -25,7 +25,12 @@ export interface OrdersSlice {
    * refusal is news whether or not the history has been read.
    */
   applyOrders: (orders: Order[], answered?: boolean) => void;
-  setOpenOrders: (orders: Order[]) => void;
+  /**
+   * The open orders as a read answered them. `read` (from beginOrdersRead, taken when it was sent): the orders
+   * the desk's events changed meanwhile, whose records here are newer than the read's.
+   */
+  setOpenOrders: (orders: Order[], read?: OrdersRead) => void;
+  /** Done orders as a read answered them, merged with the done ones already known (done is for good). */
   setHistory: (orders: Order[], cut?: boolean) => void;
   /** Forgets the orders, fills and balances of the account shown so far. */
   clearAccountData: () => void;
@@ -37,6 +42,39 @@ function isOpen(order: Order): boolean {
   return order.status !== 'DONE';
 }
 
+/** An orders read on its way: the ids the desk's events reported since it was sent. */
+export interface OrdersRead {
+  readonly touched: Set<string>;
+}
+
+const readsOnTheirWay = new Set<OrdersRead>();
+
+/** Call as the read is sent, hand the result to setOpenOrders with its answer, and end it however it went. */
+export function beginOrdersRead(): OrdersRead {
+  const read = { touched: new Set<string>() };
+  readsOnTheirWay.add(read);
+  return read;
+}
+
+export function endOrdersRead(read: OrdersRead): void {
+  readsOnTheirWay.delete(read);
+}
+
+/** UNIX nanoseconds as digit strings, compared without a bigint each: a history can hold 100 000 of them. */
+function compareNanos(a: string, b: string): number {
+  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+/** Newest updated first; an order known twice keeps its newer record. */
+function mergeDone(incoming: readonly Order[], known: readonly Order[]): Order[] {
+  const byId = new Map<string, Order>();
+  for (const order of [...incoming, ...known]) {
+    const held = byId.get(order.order_id);
+    if (held === undefined || compareNanos(order.updated_at, held.updated_at) > 0) byId.set(order.order_id, order);
+  }
+  return [...byId.values()].sort((a, b) => compareNanos(b.updated_at, a.updated_at)).slice(0, BLOTTER_LIMIT);
+}
+
 export const createOrdersSlice: StateCreator<DeskState, [], [], OrdersSlice> = (set, get) => ({
   openOrders: {},
   history: [],
@@ -46,6 +84,7 @@ export const createOrdersSlice: StateCreator<DeskState, [], [], OrdersSlice> = (
   applyOrders: (orders, answered = false) => {
     // The venue ends some orders itself (post-only that would take, FOK not filled, self-trade): the order is
     // answered, not refused, so the reason is told here, once, with the catalogue's words.
+    for (const read of readsOnTheirWay) for (const o of orders) read.touched.add(o.order_id);
     const finished = new Set(get().history.map((o) => o.order_id));
     const ended = !get().historyLoaded && !answered ? [] : orders.filter((o) => !isOpen(o) && (o.reject_reason ?? '') !== '' && !finished.has(o.order_id));
     set((s) => {
@@ -74,8 +113,22 @@ export const createOrdersSlice: StateCreator<DeskState, [], [], OrdersSlice> = (
       get().notify(errorNotice(o.reject_reason ?? '', `${o.side} ${size} (${o.client_order_id || o.order_id}) ended ${o.done_reason}`));
     }
   },
-  setOpenOrders: (orders) => set({ openOrders: Object.fromEntries(orders.filter(isOpen).map((o) => [o.order_id, o])) }),
-  setHistory: (orders, cut = false) => set({ history: orders.slice(0, BLOTTER_LIMIT), historyLoaded: true, historyCut: cut }),
+  setOpenOrders: (orders, read) =>
+    set((s) => {
+      // A read is served before it arrives: an order done since (told by an event, or by the history read served
+      // after it) is not open again, and one an event placed or changed since keeps the event's record.
+      const finished = new Set(s.history.map((o) => o.order_id));
+      const open: Record<string, Order> = {};
+      for (const order of orders) if (isOpen(order) && !finished.has(order.order_id)) open[order.order_id] = order;
+      for (const id of read?.touched ?? []) {
+        const held = s.openOrders[id];
+        const answered = open[id];
+        if (held !== undefined && !finished.has(id) && (answered === undefined || compareDecimal(held.updated_at, answered.updated_at) > 0)) open[id] = held;
+      }
+      return { openOrders: open };
+    }),
+  // What the read does not hold is still done: it may have ended after the read was served, or lie beyond its limit.
+  setHistory: (orders, cut = false) => set((s) => ({ history: mergeDone(orders.filter((o) => !isOpen(o)), s.history), historyLoaded: true, historyCut: cut })),
   clearAccountData: () => set({ openOrders: {}, history: [], historyLoaded: false, historyCut: false, fills: [], account: undefined, accountProblem: undefined }),
   addFills: (incoming) => {
     const known = new Set(get().fills.map((f) => `${f.tradeId}/${f.orderId}`));
