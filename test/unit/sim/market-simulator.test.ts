@@ -241,6 +241,27 @@ describe('controls', () => {
     expect(v.trades.length).toBeGreaterThan(before.trades);
   });
 
+  it('after /sim/reset takes the simulated accounts to nothing, a running market refunds and quotes at its next step; a paused one stays empty until resumed', async () => {
+    const v = await simulated({ seed: 12 });
+    await v.run(5);
+    const maker = v.sim.users().find((u) => u.role === 'maker' && u.productId === 'BTC-VND');
+    if (maker === undefined) throw new Error('no BTC-VND maker');
+    const book = v.venue.exchange.markets.get('BTC-VND')?.book;
+    await v.sim.pause();
+    // What the route runs (http-api.ts, POST /sim/reset).
+    await v.venue.run(() => v.venue.exchange.reset());
+    expect(v.venue.exchange.ledger.balance(maker.userId, 'VND').free).toBe(0n);
+    await v.run(3);
+    expect(book?.bestBid()).toBeUndefined();
+    expect(book?.bestAsk()).toBeUndefined();
+    await v.sim.resume();
+    await v.run(1);
+    expect(v.venue.exchange.ledger.balance(maker.userId, 'VND').free).toBeGreaterThan(0n);
+    expect(book?.bestBid()).toBeDefined();
+    expect(book?.bestAsk()).toBeDefined();
+    expect(v.sim.status().errors).toBe(0);
+  });
+
   it('a new reference price moves the quotes around it at the next step', async () => {
     const v = await simulated({ seed: 11 });
     await v.run(20);
