@@ -2,58 +2,53 @@
 import { useEffect, useState } from 'react';
 import type { Order } from '../../../src-shared/protocol/records';
 import { MAX_ARCHIVED_LIMIT } from '../../../src-shared/protocol/queries';
-import { ARCHIVED_SORTS, ORDER_STATUSES, type ArchivedSort, type OrderStatus } from '../../../src-shared/protocol/vocabulary';
-import { attempt } from '../../stores/desk-actions';
+import { ARCHIVED_SORTS, ORDER_STATUSES, type ArchivedSort } from '../../../src-shared/protocol/vocabulary';
+import { attempt, currentView } from '../../stores/desk-actions';
 import { useDesk } from '../../stores/desk-store';
 import { Panel } from '../../ui/Panel';
 import { VirtualTable } from '../../ui/VirtualTable';
 import { downloadCsv, toCsv } from '../../ui/csv';
-import { localTimeToNanos } from '../ticket/ticket-check';
+import { historyRequest, nextPageRequest, type HistoryFilters, type HistoryRequest } from './history-query';
 import { ORDER_COLUMNS, ORDER_CSV } from './order-columns';
 
-interface Filters {
-  productId: string;
-  status: '' | OrderStatus;
-  from: string;
-  to: string;
-  clientOrderId: string;
-  sort: ArchivedSort;
+/** A search's answer so far: its pages in order, and the read that would fetch the next one, if any can. */
+interface Searched {
+  rows: Order[];
+  full: boolean;
+  next: HistoryRequest | undefined;
 }
 
 export function OrderHistoryPanel(props: { height: number }): React.JSX.Element {
   const live = useDesk((s) => s.history);
   const liveCut = useDesk((s) => s.historyCut);
   const products = useDesk((s) => s.products);
-  const [filters, setFilters] = useState<Filters>({ productId: '', status: '', from: '', to: '', clientOrderId: '', sort: '-updated_at' });
-  const [searched, setSearched] = useState<Order[] | undefined>();
+  // Newest placed first, as the venue answers by default and as the Time column reads; a search sorted by created
+  // time can be paged past the venue's 1000 a read.
+  const [filters, setFilters] = useState<HistoryFilters>({ productId: '', status: '', from: '', to: '', clientOrderId: '', sort: '-created_at' });
+  const [searched, setSearched] = useState<Searched | undefined>();
   // A search answered by the previous venue or account is not this one's history.
   const view = useDesk((s) => `${s.connection?.environment ?? ''} ${s.connection?.apiKey ?? ''}`);
   useEffect(() => setSearched(undefined), [view]);
   const [shown, setShown] = useState<readonly Order[]>([]);
-  const set = (patch: Partial<Filters>): void => setFilters((f) => ({ ...f, ...patch }));
+  const set = (patch: Partial<HistoryFilters>): void => setFilters((f) => ({ ...f, ...patch }));
 
-  const search = async (): Promise<void> => {
-    const start = localTimeToNanos(filters.from);
-    const end = localTimeToNanos(filters.to);
-    const found = await attempt('orders.history', {
-      limit: MAX_ARCHIVED_LIMIT,
-      sort: filters.sort,
-      ...(filters.productId !== '' && { product_ids: [filters.productId] }),
-      ...(filters.status !== '' && { status: filters.status }),
-      ...(start !== undefined && { start_time: start }),
-      ...(end !== undefined && { end_time: end }),
-      ...(filters.clientOrderId.trim() !== '' && { client_order_id: filters.clientOrderId.trim() }),
-    });
-    if (found !== undefined) setSearched(found);
+  const read = async (request: HistoryRequest, before: readonly Order[]): Promise<void> => {
+    const asked = currentView();
+    const found = await attempt('orders.history', request);
+    if (found === undefined || asked !== currentView()) return;
+    const known = new Set(before.map((o) => o.order_id));
+    const full = found.length >= (request.limit ?? MAX_ARCHIVED_LIMIT);
+    setSearched({ rows: [...before, ...found.filter((o) => !known.has(o.order_id))], full, next: full ? nextPageRequest(request, found) : undefined });
   };
+  const more = searched?.next;
 
   const tools = (
-    <form className="filters" onSubmit={(e) => (e.preventDefault(), void search())}>
+    <form className="filters" onSubmit={(e) => (e.preventDefault(), void read(historyRequest(filters), []))}>
       <select aria-label="History product" value={filters.productId} onChange={(e) => set({ productId: e.target.value })}>
         <option value="">All products</option>
         {products.map((p) => <option key={p.id} value={p.id}>{p.id}</option>)}
       </select>
-      <select aria-label="History status" value={filters.status} onChange={(e) => set({ status: e.target.value as Filters['status'] })}>
+      <select aria-label="History status" value={filters.status} onChange={(e) => set({ status: e.target.value as HistoryFilters['status'] })}>
         <option value="">Any status</option>
         {ORDER_STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
       </select>
@@ -64,16 +59,23 @@ export function OrderHistoryPanel(props: { height: number }): React.JSX.Element 
         {ARCHIVED_SORTS.map((s) => <option key={s} value={s}>{s}</option>)}
       </select>
       <button type="submit">Search</button>
+      {searched !== undefined && more !== undefined && <button type="button" onClick={() => void read(more, searched.rows)}>Next {MAX_ARCHIVED_LIMIT.toLocaleString()}</button>}
       {searched !== undefined && <button type="button" onClick={() => setSearched(undefined)}>Live</button>}
       <button type="button" onClick={() => downloadCsv('order-history.csv', toCsv(ORDER_CSV, shown))}>Export CSV</button>
     </form>
   );
   // The venue answers at most this many a read: a full answer says nothing of what lies beyond it.
-  const rows = searched ?? live;
-  const cut = searched === undefined ? liveCut : searched.length >= MAX_ARCHIVED_LIMIT;
+  const rows = searched?.rows ?? live;
+  const cut = searched === undefined ? liveCut : searched.full;
+  const beyond =
+    searched === undefined
+      ? 'older ones may exist; search a time range to see them.'
+      : more !== undefined
+        ? `more may follow: Next ${MAX_ARCHIVED_LIMIT.toLocaleString()} reads them.`
+        : 'more may exist; sort by created_at to page through them, or narrow the search.';
   return (
     <Panel title="Order history" tools={tools} account>
-      {cut && <p className="muted" role="note">The venue answers {MAX_ARCHIVED_LIMIT.toLocaleString()} orders a read and this read was full: older ones may exist; search a time range to see them.</p>}
+      {cut && <p className="muted" role="note">The venue answers {MAX_ARCHIVED_LIMIT.toLocaleString()} orders a read and this read was full: {beyond}</p>}
       <VirtualTable label="Order history" columns={ORDER_COLUMNS} rows={rows} rowKey={(o) => o.order_id} height={cut ? props.height - 24 : props.height} onSorted={setShown} />
     </Panel>
   );

@@ -1,0 +1,66 @@
+// What the Order history panel asks the venue's archived orders for.
+import type { Request } from '../../../src-shared/ipc/contract';
+import { MAX_ARCHIVED_LIMIT } from '../../../src-shared/protocol/queries';
+import type { Order } from '../../../src-shared/protocol/records';
+import type { ArchivedSort, OrderStatus } from '../../../src-shared/protocol/vocabulary';
+import { localTimeToNanos } from '../ticket/ticket-check';
+
+export interface HistoryFilters {
+  productId: string;
+  status: '' | OrderStatus;
+  /** <input type="datetime-local"> values, the trader's local time. */
+  from: string;
+  to: string;
+  clientOrderId: string;
+  sort: ArchivedSort;
+}
+
+export type HistoryRequest = Request<'orders.history'>;
+
+/**
+ * The last nanosecond of the time the trader picked: the venue's end_time is inclusive, and the box shows minutes
+ * (seconds, milliseconds if typed), so "to 10:00" means up to 10:00:59.999999999, not 10:00 sharp, which left out
+ * every order of the minute picked, and all of them in a search from and to the same minute.
+ */
+function endOfLocalTime(text: string): string | undefined {
+  const start = localTimeToNanos(text);
+  if (start === undefined) return undefined;
+  const span = /T\d{2}:\d{2}$/.test(text) ? 60_000_000_000n : /T\d{2}:\d{2}:\d{2}$/.test(text) ? 1_000_000_000n : 1_000_000n;
+  return (BigInt(start) + span - 1n).toString();
+}
+
+export function historyRequest(filters: HistoryFilters): HistoryRequest {
+  const start = localTimeToNanos(filters.from);
+  const end = endOfLocalTime(filters.to);
+  return {
+    limit: MAX_ARCHIVED_LIMIT,
+    sort: filters.sort,
+    ...(filters.productId !== '' && { product_ids: [filters.productId] }),
+    ...(filters.status !== '' && { status: filters.status }),
+    ...(start !== undefined && { start_time: start }),
+    ...(end !== undefined && { end_time: end }),
+    ...(filters.clientOrderId.trim() !== '' && { client_order_id: filters.clientOrderId.trim() }),
+  };
+}
+
+/**
+ * The read after a full one, or undefined when none can follow it. The venue bounds created_at, never repeats it
+ * (docs/api.md), and answers whole pages in the sort: one past the last created_at of a page sorted by it starts
+ * the next page, with no order twice and none skipped. Sorted by updated_at, pages cannot be cut by a created_at
+ * bound without skipping or repeating orders, so none is offered.
+ */
+export function nextPageRequest(request: HistoryRequest, page: readonly Pick<Order, 'created_at'>[]): HistoryRequest | undefined {
+  const last = page.at(-1)?.created_at;
+  if (last === undefined || !/^\d+$/.test(last)) return undefined;
+  if (request.sort === '-created_at' || request.sort === undefined) {
+    const end = BigInt(last) - 1n;
+    if (end < 0n || (request.start_time !== undefined && end < BigInt(request.start_time))) return undefined;
+    return { ...request, end_time: end.toString() };
+  }
+  if (request.sort === 'created_at') {
+    const start = BigInt(last) + 1n;
+    if (request.end_time !== undefined && start > BigInt(request.end_time)) return undefined;
+    return { ...request, start_time: start.toString() };
+  }
+  return undefined;
+}
