@@ -92,6 +92,12 @@ export function formatNanosStamp(nanos: string, nowMs = Date.now()): string {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${time}`;
 }
 
+/** UNIX nanoseconds to the trader's local date and time, always with the date: for times that are not today's news. */
+export function formatNanosLocal(nanos: string): string {
+  // NaN is no day at all, so the stamp always carries the date.
+  return formatNanosStamp(nanos, Number.NaN);
+}
+
 /** UNIX nanoseconds to an ISO date-time, for exports and history. */
 export function formatNanosIso(nanos: string): string {
   if (!/^\d+$/.test(nanos) || nanos === '0') return '';

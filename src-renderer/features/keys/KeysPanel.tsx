@@ -8,7 +8,7 @@ import type { StoredKey } from '../../../src-shared/ipc/contract';
 import { attempt } from '../../stores/desk-actions';
 import { useDesk } from '../../stores/desk-store';
 import { Panel } from '../../ui/Panel';
-import { formatNanosIso } from '../../ui/decimal-text';
+import { formatNanosLocal } from '../../ui/decimal-text';
 import { localTimeToNanos } from '../ticket/ticket-check';
 
 async function reloadKeys(): Promise<void> {
@@ -22,9 +22,15 @@ function scopeOf(k: StoredKey): string {
   return k.readOnly ? 'read-only' : 'trading';
 }
 
-function expiryOf(k: StoredKey): string {
+/**
+ * In local time, as the Create form takes it: in UTC a key set to expire at 17:00 in UTC+7 read as 10:00. A key
+ * past its expiry says so: the venue refuses it, and the desk would otherwise list it like any other.
+ */
+function expiryOf(k: StoredKey, nowMs: number): string {
   if (k.origin === 'imported') return 'not known';
-  return k.expiredAt === '0' ? 'never' : formatNanosIso(k.expiredAt);
+  if (k.expiredAt === '0') return 'never';
+  const when = formatNanosLocal(k.expiredAt);
+  return /^\d+$/.test(k.expiredAt) && BigInt(k.expiredAt) <= BigInt(nowMs) * 1_000_000n ? `expired ${when}` : when;
 }
 
 /** Where the secret is; a keychain that cannot be read now is said as such, with what to do about it. */
@@ -40,7 +46,7 @@ function KeyRow(props: { k: StoredKey }): React.JSX.Element {
       <td><code>{k.apiKey}</code></td>
       <td>{k.environment}</td>
       <td>{scopeOf(k)}</td>
-      <td>{expiryOf(k)}</td>
+      <td>{expiryOf(k, Date.now())}</td>
       <td>{k.origin}</td>
       <td>{secretPlaceOf(k)}</td>
       <td>

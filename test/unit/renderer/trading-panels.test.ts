@@ -4,15 +4,16 @@
  */
 import { createElement, type FunctionComponent } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type * as Zustand from 'zustand';
 import type { StateCreator } from 'zustand';
-import type { ConnectionStatus } from '../../../src-shared/ipc/contract';
+import type { ConnectionStatus, StoredKey } from '../../../src-shared/ipc/contract';
 import type { Account, Order } from '../../../src-shared/protocol/records';
 import { AccountPanel } from '../../../src-renderer/features/account/AccountPanel';
 import { FillsPanel } from '../../../src-renderer/features/blotters/FillsPanel';
 import { OpenOrdersPanel } from '../../../src-renderer/features/blotters/OpenOrdersPanel';
 import { OrderHistoryPanel } from '../../../src-renderer/features/blotters/OrderHistoryPanel';
+import { KeysPanel } from '../../../src-renderer/features/keys/KeysPanel';
 import { useDesk } from '../../../src-renderer/stores/desk-store';
 
 vi.mock('zustand', async (importOriginal) => {
@@ -82,5 +83,26 @@ describe('the trader\'s panels while the connection is not live', () => {
     expect(html).toContain('E0501_RateLimitExceeded: too many requests');
     useDesk.getState().setAccount(ACCOUNT);
     expect(draw(AccountPanel, {})).not.toContain('E0501');
+  });
+});
+
+describe('the API keys panel', () => {
+  let tz: string | undefined;
+  beforeAll(() => ((tz = process.env.TZ), (process.env.TZ = 'Asia/Ho_Chi_Minh')));
+  afterAll(() => void (tz === undefined ? delete process.env.TZ : (process.env.TZ = tz)));
+
+  const key = (apiKey: string, expiresLocal: string): StoredKey => ({
+    environment: 'local', apiKey, name: apiKey, readOnly: false, createdAt: '1', origin: 'created', active: false, storedIn: 'keychain',
+    expiredAt: (BigInt(new Date(expiresLocal).getTime()) * 1_000_000n).toString(),
+  });
+
+  it('shows when a key expires in the local time it was set in, and says which keys have expired', () => {
+    // Set in the Create form as 17:00 local (UTC+7): shown as 10:00Z it read as seven hours early.
+    useDesk.setState({ keys: [key('later', '2099-06-01T17:00'), key('gone', '2001-06-01T17:00')] });
+    const html = draw(KeysPanel, {});
+    expect(html).toContain('2099-06-01 17:00');
+    expect(html).not.toContain('2099-06-01T10:00');
+    expect(html).toMatch(/expired 2001-06-01 17:00/);
+    expect(html).not.toMatch(/expired 2099/);
   });
 });
