@@ -33,6 +33,7 @@ import type { OrderRow } from '../store';
 import type { Venue } from '../venue';
 import type { MarketSimulator } from '../sim/market-simulator';
 import { RateLimitError, type RateLimiter } from './rate-limit';
+import { endWithFailure, rawFailure } from './raw-failure';
 import { registerSimControls } from './sim-routes';
 import { access, accessOf, type Access } from './access';
 import { accountRecord, apiKeyRecord, assetRecords, orderBookRecord, orderRecord, productRecord, publicTradeRecord } from './records';
@@ -59,16 +60,6 @@ function fail(error: ApiError, reply: FastifyReply): FastifyReply {
   return reply.code(error.httpStatus).send(errorBody(error));
 }
 
-/** The same error object as `fail`, written raw: for a connection Node could not turn into a request. */
-function rawFailure(error: ApiError): string {
-  const body = JSON.stringify(errorBody(error));
-  const reason = http.STATUS_CODES[error.httpStatus] ?? '';
-  return (
-    `HTTP/1.1 ${error.httpStatus} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
-  );
-}
-
 /** Fastify's clientErrorHandler: Node's parser refused the bytes, so no route, hook or error handler runs. */
 function onClientError(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
@@ -87,20 +78,14 @@ function onClientError(error: Error & { code?: string }, socket: Socket): void {
   socket.destroy();
 }
 
-/** How long a refused CONNECT's connection may stay open for the client to read the answer and close. */
-const CONNECT_LINGER_MS = 5_000;
-
 /**
  * Node hands a CONNECT request to the server's 'connect' listeners (a proxy's tunnel) and, with none, drops the
  * connection without a byte, so no route, hook or handler of Fastify's ever sees it. The venue is no proxy: it
- * answers as for any other method it has no route for. Ended rather than destroyed, since destroying a socket
- * with unread bytes (the tunnel's first ones) resets it and the client may lose the answer.
+ * answers as for any other method it has no route for.
  */
 function onConnect(request: http.IncomingMessage, socket: Duplex): void {
-  socket.on('error', () => socket.destroy());
   const target = (request.url ?? '').split('?')[0]?.slice(0, 100) ?? '';
-  socket.end(rawFailure(apiError('E0105_RouteNotFound', `no route CONNECT ${target}`)));
-  setTimeout(() => socket.destroy(), CONNECT_LINGER_MS).unref();
+  endWithFailure(socket, apiError('E0105_RouteNotFound', `no route CONNECT ${target}`));
 }
 
 /** The first path segment that is not valid percent-encoding (the whole path when none is), for messages. */

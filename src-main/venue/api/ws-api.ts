@@ -7,10 +7,10 @@
  * message rate limit; the server pings and drops a peer that stops answering; a peer whose send buffer grows
  * past maxBufferedBytes is disconnected with close code 1008 rather than slowing the venue.
  */
-import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { ApiError, apiError, errorBody } from '../../../src-shared/errors/api-error';
+import { ApiError, apiError } from '../../../src-shared/errors/api-error';
 import { WS_MESSAGE_OF } from '../../../src-shared/errors/ws-messages';
 import { parseWsCreateOrder } from '../../../src-shared/protocol/orders';
 import { errorEventFor, parseClientMessage, parseWsCancelOrder, type Channel, type MarketDataChannel, type TickerEvent } from '../../../src-shared/protocol/ws';
@@ -18,6 +18,7 @@ import type { Caller } from '../accounts/key-ring';
 import type { OrderEvent } from '../exchange/exchange';
 import { MarketDataFeed } from '../market-data/feed';
 import type { CommittedBatch, Venue } from '../venue';
+import { endWithFailure } from './raw-failure';
 import { RateLimitError, RateLimiter } from './rate-limit';
 import { closeWsOrderRecord, openWsOrderRecord } from './records';
 
@@ -431,7 +432,7 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
   wss.on('wsClientError', (err: Error, socket: Duplex) => {
     // RFC 6455 4.4: a version the server does not speak is answered with the ones it does.
     const version: Record<string, string> = /Sec-WebSocket-Version/.test(err.message) ? { 'Sec-WebSocket-Version': '13, 8' } : {};
-    refuseUpgrade(socket, apiError('E0101_InvalidArgument', `WebSocket handshake: ${err.message}`), version);
+    endWithFailure(socket, apiError('E0101_InvalidArgument', `WebSocket handshake: ${err.message}`), version);
   });
   wss.on('connection', (socket: WebSocket) => {
     const session = new Session(socket);
@@ -489,7 +490,7 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
       const path = (request.url ?? '').split('?')[0]?.slice(0, 100) ?? '';
       // A POST /ws is answered as the HTTP API answers it without the Upgrade header (no route), not with ws's 405.
       if (path !== '/ws' || request.method !== 'GET') {
-        refuseUpgrade(socket, apiError('E0105_RouteNotFound', `no route ${request.method ?? ''} ${path} for an upgrade (the WebSocket is GET /ws)`));
+        endWithFailure(socket, apiError('E0105_RouteNotFound', `no route ${request.method ?? ''} ${path} for an upgrade (the WebSocket is GET /ws)`));
         return;
       }
       wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
@@ -510,34 +511,6 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
       wss.close();
     },
   };
-}
-
-/** How long a refused upgrade's connection may stay open for the client to read the answer and close. */
-const REFUSED_UPGRADE_LINGER_MS = 5_000;
-
-/**
- * An upgrade request is the server's 'upgrade' event, never a Fastify request, so its refusal is written here, as
- * the same error object the HTTP API sends (http-api.ts writes it raw the same way for requests Node could not
- * parse). Ended rather than destroyed: destroying a socket with unread bytes resets it and the client may lose
- * the answer; one that never closes its side is cut off after the linger.
- */
-function refuseUpgrade(socket: Duplex, error: ApiError, headers: Readonly<Record<string, string>> = {}): void {
-  socket.on('error', () => socket.destroy());
-  if (!socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const body = JSON.stringify(errorBody(error));
-  const extra = Object.entries(headers)
-    .map(([name, value]) => `${name}: ${value}\r\n`)
-    .join('');
-  socket.end(
-    `HTTP/1.1 ${error.httpStatus} ${STATUS_CODES[error.httpStatus] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`,
-  );
-  const linger = setTimeout(() => socket.destroy(), REFUSED_UPGRADE_LINGER_MS);
-  linger.unref();
-  socket.once('close', () => clearTimeout(linger));
 }
 
 const NOT_JSON: unique symbol = Symbol('not JSON');
