@@ -2,7 +2,7 @@
  * What the windows do to the desk: each call goes through the bridge, and a refusal becomes a notice with the
  * catalogue's title, message and suggested action, so no feature has to catch anything itself.
  */
-import { MAX_ARCHIVED_LIMIT } from '../../src-shared/protocol/queries';
+import { MAX_ARCHIVED_LIMIT, MAX_IDS_PER_BULK_CANCEL } from '../../src-shared/protocol/queries';
 import type { MethodName, Request, Response } from '../../src-shared/ipc/contract';
 import { BridgeError, call } from '../bridge';
 import { useDesk } from './desk-store';
@@ -62,7 +62,25 @@ export async function cancelOrders(orderIds: readonly string[]): Promise<void> {
     if (order !== undefined && view === currentView()) useDesk.getState().applyOrders([order]);
     return;
   }
-  for (let i = 0; i < orderIds.length; i += 100) await attempt('orders.cancelBulk', { order_ids: orderIds.slice(i, i + 100) });
+  const view = currentView();
+  const named = new Map(orderIds.map((id) => [id, useDesk.getState().openOrders[id]?.client_order_id || id]));
+  const notOpen: string[] = [];
+  for (let i = 0; i < orderIds.length; i += MAX_IDS_PER_BULK_CANCEL) {
+    const answer = await attempt('orders.cancelBulk', { order_ids: orderIds.slice(i, i + MAX_IDS_PER_BULK_CANCEL) });
+    if (answer !== undefined) notOpen.push(...answer.notOpened);
+  }
+  // An order the venue no longer had open filled, expired or was canceled before the cancel reached it: the trader
+  // asked for it to be gone and must hear that it went another way, not find it in the history later.
+  if (notOpen.length > 0 && view === currentView()) {
+    useDesk.getState().notify({
+      kind: 'error',
+      ref: '',
+      title: 'Not canceled: no longer open',
+      detail: `${notOpen.length} of ${orderIds.length} selected orders had already ended (filled, expired or canceled) when the cancel arrived: ${notOpen.map((id) => named.get(id) ?? id).join(', ')}`,
+      explanation: '',
+      action: 'See the order history and fills for how each ended.',
+    });
+  }
   await refreshOrders();
 }
 

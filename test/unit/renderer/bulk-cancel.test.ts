@@ -1,0 +1,46 @@
+/** Cancelling several orders at once: what the venue could not cancel is told, not left for the trader to find. */
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Order } from '../../../src-shared/protocol/records';
+import { cancelOrders } from '../../../src-renderer/stores/desk-actions';
+import { useDesk } from '../../../src-renderer/stores/desk-store';
+
+const bulk = vi.hoisted(() => ({ answer: { cancelRequested: [] as string[], notOpened: [] as string[], alreadyRequested: [] as string[] } }));
+
+vi.mock('../../../src-renderer/bridge', () => ({
+  BridgeError: class extends Error {},
+  call: (method: string) => Promise.resolve(method === 'orders.cancelBulk' ? bulk.answer : []),
+}));
+
+function order(id: string, clientOrderId: string): Order {
+  return {
+    order_id: id, client_order_id: clientOrderId, user_id: 'u', status: 'ACTIVE', done_reason: '', product_id: 'BTC-VND', side: 'BUY',
+    type: 'LIMIT', time_in_force: 'GTC', post_only: 'false', stp: 'CANCEL_TAKER', limit_price: '2400000000', base_size: '0.1',
+    quote_size: '0', exact_quote_size: '0', average_fill_price: '0', filled_base_size: '0', filled_quote_size: '0',
+    maker_fee_rate: '0.001', taker_fee_rate: '0.002', fee_asset_id: 'VND', created_at: '1', updated_at: '1',
+    cancel_requested_at: '0', expired_at: '0', scheduled_at: '0', trades: [],
+  };
+}
+
+beforeEach(() => {
+  useDesk.setState({ openOrders: {}, history: [], historyLoaded: true, notices: [] });
+  useDesk.getState().setOpenOrders([order('id-a', 'bid-a'), order('id-b', 'bid-b'), order('id-c', '')]);
+});
+
+describe('cancelling the selected orders', () => {
+  it('tells the trader which of them the venue found no longer open: they filled or ended before the cancel', async () => {
+    bulk.answer = { cancelRequested: ['id-a'], notOpened: ['id-b', 'id-c'], alreadyRequested: [] };
+    await cancelOrders(['id-a', 'id-b', 'id-c']);
+    const notices = useDesk.getState().notices;
+    expect(notices).toHaveLength(1);
+    expect(notices[0]?.kind).toBe('error');
+    expect(notices[0]?.detail).toContain('2 of 3');
+    expect(notices[0]?.detail).toContain('bid-b');
+    expect(notices[0]?.detail).toContain('id-c');
+  });
+
+  it('says nothing more when every one of them was canceled', async () => {
+    bulk.answer = { cancelRequested: ['id-a', 'id-b'], notOpened: [], alreadyRequested: [] };
+    await cancelOrders(['id-a', 'id-b']);
+    expect(useDesk.getState().notices).toEqual([]);
+  });
+});
