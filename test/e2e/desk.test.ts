@@ -616,7 +616,8 @@ describe('the desk in a browser', () => {
     await form.getByRole('button', { name: /^Import/ }).click();
     const connection = page.getByLabel('Connection state', { exact: true });
     await expect.poll(() => connection.textContent(), { timeout: WAIT }).toMatch(/^(connecting|reconnecting|reconciling)/);
-    for (const panel of [/^Depth ladder /, /^Trades /, /^Chart /]) {
+    // The trader's orders and balances too: no order event reaches them until the session is live.
+    for (const panel of [/^Depth ladder /, /^Trades /, /^Chart /, /^Open orders$/, /^Account$/]) {
       await page.getByRole('region', { name: panel }).first().getByText(/^stale: /).waitFor({ timeout: WAIT });
     }
     expect(await connection.textContent()).not.toMatch(/ms$/);
