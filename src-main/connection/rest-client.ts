@@ -57,6 +57,7 @@ import {
   VenueError,
   VenueProtocolError,
   VenueUnreachableError,
+  isGatewayFailure,
   venueErrorFromResponse,
   type UnknownOutcomeReason,
 } from './venue-error';
@@ -493,6 +494,7 @@ export class VenueRestClient {
     } catch {
       json = undefined;
     }
+    if (isGatewayFailure(status, json)) return new OutcomeUnknownError(operation, 'gateway');
     if (status < 200 || status >= 300) return venueErrorFromResponse(status, json, retryAfter);
     if (json === undefined) return new VenueProtocolError(operation, `HTTP ${status} without a JSON body`);
     const parsed = call.schema.safeParse(json);

@@ -64,7 +64,14 @@ export class VenueError extends Error {
   }
 }
 
-export type UnknownOutcomeReason = 'timeout' | 'connection_lost';
+/** gateway: a proxy in front of the venue (502, 504) answered in its place, after passing the request on or not. */
+export type UnknownOutcomeReason = 'timeout' | 'connection_lost' | 'gateway';
+
+const UNKNOWN_OUTCOME_TEXT: Readonly<Record<UnknownOutcomeReason, string>> = {
+  timeout: 'no answer in time',
+  connection_lost: 'the connection was lost',
+  gateway: "a gateway answered in the venue's place",
+};
 
 export class OutcomeUnknownError extends Error {
   readonly kind = 'outcome_unknown' as const;
@@ -75,7 +82,7 @@ export class OutcomeUnknownError extends Error {
     /** Set for an order placement, so the caller can find the order later. */
     readonly clientOrderId?: string,
   ) {
-    super(`${operation}: ${reason === 'timeout' ? 'no answer in time' : 'the connection was lost'}; the venue may or may not have acted on it`);
+    super(`${operation}: ${UNKNOWN_OUTCOME_TEXT[reason]}; the venue may or may not have acted on it`);
     this.name = 'OutcomeUnknownError';
   }
 }
@@ -156,6 +163,16 @@ export function parseRetryAfter(value: string | null, nowMs: number): number | u
   if (/^\d{1,9}$/.test(text)) return Number(text) * 1000;
   const at = Date.parse(text);
   return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
+}
+
+/**
+ * A 502 or 504 that is not in the API's format comes from a gateway in front of the venue (the venue never
+ * answers either): it gave up waiting on the venue, or lost its connection to it, possibly after the request
+ * was passed on. Read as a refusal it would tell the trader an order that may be live was not placed.
+ */
+export function isGatewayFailure(status: number, body: unknown): boolean {
+  if (status !== 502 && status !== 504) return false;
+  return !ErrorResponseSchema.safeParse(body).success && !GenericErrorResponseSchema.safeParse(body).success;
 }
 
 /** A failed REST answer, whichever of the interface's two error shapes it has (7.1), or none. */
