@@ -11,7 +11,7 @@ import { buyHold, costWithFee, feeOf, notionalReaching, notionalWithin } from '.
 import { notionalAtoms, productRules, type ProductRules } from '../../../src-shared/protocol/product-rules';
 import type { AssetBalance, BookLevel, Order } from '../../../src-shared/protocol/records';
 import type { OrderSide, OrderType, StopType, TimeInForce } from '../../../src-shared/protocol/vocabulary';
-import { formatDecimal, formatNanosIso } from '../../ui/decimal-text';
+import { formatDecimal, formatNanosLocal } from '../../ui/decimal-text';
 
 export type SizeMode = 'base' | 'quote' | 'exact_quote';
 export type StpChoice = '' | 'CANCEL_TAKER' | 'CANCEL_MAKER' | 'CANCEL_BOTH';
@@ -544,8 +544,9 @@ export function describeOrder(request: PlaceOrderRequest, baseAsset: string, quo
   if (request.stop_trigger_price !== undefined) parts.push(`when the last trade reaches ${request.stop_trigger_price} (${request.order_stop_type ?? 'STOP_LOSS'})`);
   if (request.time_in_force !== undefined) parts.push(request.time_in_force);
   if (request.post_only === true) parts.push('post-only');
-  if (request.scheduled_at !== undefined) parts.push(`from ${formatNanosIso(request.scheduled_at)}`);
-  if (request.expired_at !== undefined) parts.push(`until ${formatNanosIso(request.expired_at)}`);
+  // In local time, as the ticket's fields take them: in UTC a 17:00 start typed in UTC+7 read as 10:00.
+  if (request.scheduled_at !== undefined) parts.push(`from ${formatNanosLocal(request.scheduled_at)}`);
+  if (request.expired_at !== undefined) parts.push(`until ${formatNanosLocal(request.expired_at)}`);
   return parts.join(' ');
 }
 

@@ -234,6 +234,24 @@ describe('order ticket checks', () => {
     );
   });
 
+  it('confirms a schedule and an expiry in the local time the ticket takes them in', () => {
+    const tz = process.env.TZ;
+    process.env.TZ = 'Asia/Ho_Chi_Minh';
+    try {
+      const nanos = (local: string): string => (BigInt(new Date(local).getTime()) * 1_000_000n).toString();
+      const text = describeOrder(
+        { product_id: 'BTC-VND', side: 'BUY', type: 'LIMIT', base_size: '0.1', limit_price: '2400000000', time_in_force: 'GTT', scheduled_at: nanos('2099-06-01T17:00'), expired_at: nanos('2099-06-01T18:30') },
+        'BTC',
+        'VND',
+      );
+      // Typed as 17:00 in UTC+7, the confirmation said 2099-06-01T10:00:00.000Z: seven hours early to the trader.
+      expect(text).toContain('from 2099-06-01 17:00:00.000 until 2099-06-01 18:30:00.000');
+    } finally {
+      if (tz === undefined) delete process.env.TZ;
+      else process.env.TZ = tz;
+    }
+  });
+
   it('names the unit of the last order sent when it was sized in quote', () => {
     const order = { side: 'BUY', product_id: 'BTC-VND', base_size: '0', quote_size: '1000000' } as Order;
     // Without its unit, "BUY 1 000 000 BTC-VND" read as a million bitcoin.
