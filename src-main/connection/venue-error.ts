@@ -85,6 +85,11 @@ export class OutcomeUnknownError extends Error {
     super(`${operation}: ${UNKNOWN_OUTCOME_TEXT[reason]}; the venue may or may not have acted on it`);
     this.name = 'OutcomeUnknownError';
   }
+
+  /** What went wrong, without what it may have done: for a read, whose loss changed nothing at the venue. */
+  get lostAnswer(): string {
+    return `${this.operation}: ${UNKNOWN_OUTCOME_TEXT[this.reason]}`;
+  }
 }
 
 export class VenueUnreachableError extends Error {

@@ -29,7 +29,7 @@ import { DisposableStore, type Disposable } from '../connection/events';
 import type { BookView } from '../connection/local-book';
 import { MarketPoller } from '../connection/market-poller';
 import { VenueRestClient, type VenueCredentials } from '../connection/rest-client';
-import { VenueError } from '../connection/venue-error';
+import { OutcomeUnknownError, VenueError, VenueProtocolError, VenueUnreachableError } from '../connection/venue-error';
 import { VenueSession, type VenueSessionOptions } from '../connection/venue-session';
 import { SecretStoreError, type SecretStore } from '../secrets';
 import { DeskError } from './desk-error';
@@ -380,7 +380,7 @@ export class Desk implements Disposable {
     const session = this.requireSession();
     const environment = this.sessionEnvironment;
     const { settings } = this.file.get();
-    const product = (await this.listProducts()).find((p) => p.id === request.product_id);
+    const product = (await notSentIfFails(() => this.listProducts())).find((p) => p.id === request.product_id);
     // Checks that need the product's market are never skipped for want of it: the venue would refuse it anyway.
     if (product === undefined) throw new DeskError('E0104_InvalidSymbol', `product_id: ${request.product_id} is not traded on ${NAMES[environment]}`);
     // The market is only read when a check needs it: an order is not slowed by checks that are off. A limit
@@ -392,7 +392,7 @@ export class Desk implements Disposable {
       environmentName: NAMES[environment],
       confirmOrders: settings.confirmOrders[environment],
       settings: settings.preTrade,
-      market: { price: needsMarket ? await this.referencePrice(request.product_id) : undefined },
+      market: { price: needsMarket ? await notSentIfFails(() => this.referencePrice(request.product_id)) : undefined },
       quoteAsset: product.quote_asset_id,
     });
     if (issues.length > 0) return { status: 'held', issues };
@@ -832,6 +832,20 @@ export class Desk implements Disposable {
     this.disposed = true;
     this.closeSession();
     this.disposables.dispose();
+  }
+}
+
+/**
+ * The reads an order placement makes before it sends anything (the products, the market for the checks). Lost,
+ * each would say the venue may have acted, and the trader would go looking for an order that was never sent.
+ */
+async function notSentIfFails<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (err) {
+    if (err instanceof OutcomeUnknownError) throw new DeskError('E0902_ServiceUnavailable', `the order was not sent: a read for its checks failed (${err.lostAnswer})`);
+    if (err instanceof VenueUnreachableError || err instanceof VenueProtocolError) throw new DeskError('E0902_ServiceUnavailable', `the order was not sent: a read for its checks failed (${err.message})`);
+    throw err;
   }
 }
 

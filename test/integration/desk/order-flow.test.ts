@@ -1,0 +1,95 @@
+// Orders through the desk while the link to the venue fails: every call answers, once, and says what happened to
+// the order: sent and done, not sent, or sent with its outcome unknown. The desk trades on Development, a real
+// venue behind a loopback relay that the tests break.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Desk } from '../../../src-main/desk/desk';
+import { dispatch } from '../../../src-main/desk/dispatch';
+import { deskServices, type DeskServices } from '../../../src-main/desk/services';
+import { MemorySecretStore } from '../../../src-main/secrets';
+import { BTC, LocalVenue, px } from '../connection/local-venue';
+import { LoopbackGate } from '../connection/loopback-gate';
+import { eventually } from '../eventually';
+import { removeFolder, noLocalVenue } from './open-desk';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'nova-desk-order-flow-'));
+let venue: LocalVenue;
+let gate: LoopbackGate;
+let desk: Desk;
+let services: DeskServices;
+
+beforeAll(async () => {
+  venue = await LocalVenue.start();
+  gate = await LoopbackGate.open(venue.port);
+  desk = await Desk.open({
+    dataDir,
+    secrets: new MemorySecretStore('test: secrets in memory'),
+    launchLocalVenue: noLocalVenue,
+    session: {
+      rest: { timeoutMs: 400, settleMs: 50, maxRetries: 1, retryBackoff: { initialMs: 10, maxMs: 50 } },
+      socket: { heartbeatIntervalMs: 300, heartbeatTimeoutMs: 300, requestTimeoutMs: 400, reconnect: { initialMs: 50, maxMs: 200 } },
+    },
+  });
+  await desk.configureEnvironment({ id: 'development', baseUrl: gate.baseUrl, wsUrl: gate.wsUrl });
+  await desk.switchEnvironment('development');
+  const { admin } = venue;
+  await desk.importKey({ environment: 'development', api_key: admin.credentials.apiKey, api_secret: admin.credentials.apiSecret, user_id: admin.userId, use: true });
+  await desk.whenLive();
+  services = deskServices(desk);
+});
+
+afterEach(() => {
+  gate.release();
+  gate.unblock();
+});
+
+afterAll(async () => {
+  await desk.close();
+  await gate.close();
+  await venue.dispose();
+  removeFolder(dataDir);
+});
+
+describe('an order while the venue does not answer', () => {
+  it('is said not to have been sent when the pre-trade check could not read the market, not that the venue may have acted', async () => {
+    desk.updateSettings({ preTrade: { maxDeviationPercent: '10' } });
+    gate.mute();
+    const result = await dispatch(services, 'orders.place', { product_id: BTC, side: 'BUY', limit_price: px(-400), base_size: '0.001', client_order_id: 'flow-unsent-1' });
+    gate.release();
+
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.error.message).toMatch(/^E0902_ServiceUnavailable: .*not sent/);
+      expect(result.error.message).not.toMatch(/may or may not have acted/);
+    }
+    expect(await venue.client(venue.admin).listOrderHistory({ client_order_id: 'flow-unsent-1' })).toEqual([]);
+  });
+
+  it('is said to be of unknown outcome when its own answer is lost, and the blotter shows it once the link is back', async () => {
+    desk.updateSettings({ preTrade: { maxDeviationPercent: '' } });
+    const orders: string[] = [];
+    const sub = desk.events.onDidEmit((e) => {
+      if (e.name === 'orders.changed') orders.push(...e.payload.map((o) => `${o.client_order_id}:${o.status}`));
+    });
+    try {
+      await desk.whenLive();
+      await desk.listProducts();
+      gate.mute();
+      const result = await dispatch(services, 'orders.place', { product_id: BTC, side: 'BUY', limit_price: px(-401), base_size: '0.001', client_order_id: 'flow-lost-1' });
+      expect(result).toMatchObject({ ok: false, error: { ref: 'E0902_ServiceUnavailable', message: expect.stringMatching(/POST \/api\/v1\/orders: .*may or may not have acted/) } });
+      gate.release();
+      await eventually(() => (orders.includes('flow-lost-1:ACTIVE') ? true : undefined), 'the order the venue took, in the blotter');
+
+      gate.mute();
+      const cancelled = await dispatch(services, 'orders.cancelAll', { product_id: BTC });
+      expect(cancelled).toMatchObject({ ok: false, error: { message: expect.stringMatching(/may or may not have acted/) } });
+      gate.release();
+      await eventually(() => (orders.includes('flow-lost-1:DONE') ? true : undefined), 'the cancel the venue did, in the blotter');
+      expect(await venue.client(venue.admin).listActiveOrders({ product_id: BTC })).toEqual([]);
+    } finally {
+      sub.dispose();
+    }
+  });
+});
