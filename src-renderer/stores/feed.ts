@@ -51,8 +51,15 @@ function loadFills(alert: boolean): Promise<void> {
       const tell = fillsAlert;
       fillsAlert = false;
       const view = currentView();
-      const fills = await call('orders.fills', { limit: 1000 }).catch(() => undefined);
-      if (fills === undefined || view !== currentView()) continue;
+      // A failure is shown on the Fills panel: dropped, the blotter stopped updating with nothing said.
+      let problem: string | undefined;
+      const fills = await call('orders.fills', { limit: 1000 }).catch((err: unknown) => {
+        problem = err instanceof Error ? err.message : String(err);
+        return undefined;
+      });
+      if (view !== currentView()) continue;
+      useDesk.getState().setFillsProblem(problem);
+      if (fills === undefined) continue;
       const fresh = useDesk.getState().addFills(fills);
       if (tell) notifyFills(fresh);
     } while (fillsAgain);

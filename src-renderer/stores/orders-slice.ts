@@ -20,6 +20,8 @@ export interface OrdersSlice {
   /** The last history read was as long as the venue answers: older orders may exist beyond it. */
   historyCut: boolean;
   fills: Fill[];
+  /** Why the last read of the fills failed, until one answers: the fills shown are then not current. */
+  fillsProblem: string | undefined;
   /**
    * Orders new or changed: merged by id. `answered`: the venue's answer to an order sent from this window, whose
    * refusal is news whether or not the history has been read.
@@ -36,6 +38,7 @@ export interface OrdersSlice {
   clearAccountData: () => void;
   /** Fills newest first; returns the ones not seen before. */
   addFills: (fills: Fill[]) => Fill[];
+  setFillsProblem: (problem: string | undefined) => void;
 }
 
 function isOpen(order: Order): boolean {
@@ -81,6 +84,7 @@ export const createOrdersSlice: StateCreator<DeskState, [], [], OrdersSlice> = (
   historyLoaded: false,
   historyCut: false,
   fills: [],
+  fillsProblem: undefined,
   applyOrders: (orders, answered = false) => {
     // The venue ends some orders itself (post-only that would take, FOK not filled, self-trade): the order is
     // answered, not refused, so the reason is told here, once, with the catalogue's words.
@@ -129,7 +133,8 @@ export const createOrdersSlice: StateCreator<DeskState, [], [], OrdersSlice> = (
     }),
   // What the read does not hold is still done: it may have ended after the read was served, or lie beyond its limit.
   setHistory: (orders, cut = false) => set((s) => ({ history: mergeDone(orders.filter((o) => !isOpen(o)), s.history), historyLoaded: true, historyCut: cut })),
-  clearAccountData: () => set({ openOrders: {}, history: [], historyLoaded: false, historyCut: false, fills: [], account: undefined, accountProblem: undefined }),
+  clearAccountData: () => set({ openOrders: {}, history: [], historyLoaded: false, historyCut: false, fills: [], fillsProblem: undefined, account: undefined, accountProblem: undefined }),
+  setFillsProblem: (fillsProblem) => set({ fillsProblem }),
   addFills: (incoming) => {
     const known = new Set(get().fills.map((f) => `${f.tradeId}/${f.orderId}`));
     const fresh = incoming.filter((f) => !known.has(`${f.tradeId}/${f.orderId}`));

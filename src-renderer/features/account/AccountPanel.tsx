@@ -1,6 +1,7 @@
 // Balances (free and locked), fee rates, and the venue's order and trading statistics for this account.
 import { useDesk } from '../../stores/desk-store';
 import { Panel } from '../../ui/Panel';
+import { ReadFailed } from '../../ui/ReadFailed';
 import { formatDecimal, multiplyDecimal } from '../../ui/decimal-text';
 import { volumeUnit } from './volume-unit';
 
@@ -16,8 +17,7 @@ export function AccountPanel(): React.JSX.Element {
   const { order_stats: orders, trading_stats: trading } = account.stats;
   return (
     <Panel title="Account" account>
-      {/* The balances kept are the last ones read: a read failing since must not leave them passing for current. */}
-      {problem !== undefined && <p role="alert" className="note">Not updated, the last read failed: {problem}</p>}
+      <ReadFailed problem={problem} />
       <table aria-label="Balances" className="grid">
         <thead>
           <tr><th scope="col">Asset</th><th scope="col" className="num">Free</th><th scope="col" className="num">Locked</th><th scope="col" className="num">Total</th></tr>

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { Fill } from '../../../src-shared/ipc/contract';
 import { useDesk } from '../../stores/desk-store';
 import { Panel } from '../../ui/Panel';
+import { ReadFailed } from '../../ui/ReadFailed';
 import { Side } from '../../ui/Side';
 import { VirtualTable, type Column } from '../../ui/VirtualTable';
 import { downloadCsv, toCsv, type CsvColumn } from '../../ui/csv';
@@ -36,6 +37,7 @@ const CSV: CsvColumn<Fill>[] = [
 
 export function FillsPanel(props: { height: number }): React.JSX.Element {
   const fills = useDesk((s) => s.fills);
+  const problem = useDesk((s) => s.fillsProblem);
   const [shown, setShown] = useState<readonly Fill[]>([]);
   const [sound, setSound] = useState(fillSoundOn);
   const tools = (
@@ -48,6 +50,7 @@ export function FillsPanel(props: { height: number }): React.JSX.Element {
   );
   return (
     <Panel title="Fills" tools={tools} account>
+      <ReadFailed problem={problem} />
       <VirtualTable label="Fills" columns={COLUMNS} rows={fills} rowKey={(f) => `${f.tradeId}/${f.orderId}`} height={props.height} onSorted={setShown} />
     </Panel>
   );

@@ -84,6 +84,13 @@ describe('the trader\'s panels while the connection is not live', () => {
     useDesk.getState().setAccount(ACCOUNT);
     expect(draw(AccountPanel, {})).not.toContain('E0501');
   });
+
+  it('says the fills were not updated when their read fails', () => {
+    useDesk.getState().setFillsProblem('E0501_RateLimitExceeded: too many requests');
+    expect(draw(FillsPanel, { height: 200 })).toContain('Not updated, the last read failed: E0501_RateLimitExceeded: too many requests');
+    useDesk.getState().setFillsProblem(undefined);
+    expect(draw(FillsPanel, { height: 200 })).not.toContain('E0501');
+  });
 });
 
 describe('the API keys panel', () => {
