@@ -246,6 +246,21 @@ describe('a restart on the same folder, against a twin venue that never stopped'
     });
   });
 
+  it('a scheduled limit that started and rests behind orders placed after it keeps its place in the queue', async () => {
+    await againstTwin(async (t) => {
+      const early = await t.trader();
+      const late = await t.trader();
+      const taker = await t.trader();
+      await t.place(early, { side: 'SELL', limit_price: px(0), base_size: '0.01', scheduled_at: String(t.clock + 2n * SECOND) });
+      await t.place(late, { side: 'SELL', limit_price: px(0), base_size: '0.01' });
+      await t.advance(3n * SECOND);
+      await t.checkpoint();
+      // The ask that rested first is filled first, before a restart as after it.
+      await t.place(taker, { side: 'BUY', limit_price: px(0), base_size: '0.01' });
+      await t.checkpoint();
+    });
+  });
+
   it('stops waiting for their trigger: stop-loss and take-profit, limit and market, buy and sell', async () => {
     await againstTwin(async (t) => {
       const maker = await t.trader();

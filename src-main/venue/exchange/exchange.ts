@@ -612,6 +612,9 @@ export class Exchange {
       return;
     }
     if (row.expiredAt !== null) this.timed.add(order);
+    // Started late, it joins the queue now, behind orders that rested meanwhile: a fresh seq says so, as a
+    // trigger's does. With its placement seq, a restart (which rests orders in seq order) put it ahead of them.
+    if (row.status === 'SCHEDULED') this.takeFreshSeq(order);
     if (this.holdsAtStart(order)) {
       // Its hold now, from the book it meets; one the trader cannot fund ends, saying why, never accepted.
       if (!this.reserve(order)) return this.finish(order, 'CANCELED', 'E0201_InsufficientBalance');
@@ -638,11 +641,16 @@ export class Exchange {
     // joins the queue now: its time priority is the trigger, not its arrival. Both SUBMITTED and SCHEDULED count
     // as pending in the user's figures.
     order.row.status = 'SUBMITTED';
+    this.takeFreshSeq(order);
+    if (order.row.expiredAt !== null) this.timed.add(order);
+    this.match(order, order.lots);
+  }
+
+  /** The order's place in the queue is from now on: the next seq. */
+  private takeFreshSeq(order: LiveOrder): void {
     this.bySeq.delete(order.row.seq);
     order.row.seq = ++this.seq;
     this.bySeq.set(order.row.seq, order);
-    if (order.row.expiredAt !== null) this.timed.add(order);
-    this.match(order, order.lots);
   }
 
   /** Submit `lots` of the order (all of it, or one TWAP slice) to the book and settle what happens. */
