@@ -234,6 +234,10 @@ describe('a restart on the same folder, against a twin venue that never stopped'
       await t.place(taker, { side: 'BUY', limit_price: px(5), base_size: '0.004', scheduled_at: at(10n) });
       await t.place(taker, { side: 'BUY', limit_price: px(-3), base_size: '0.02', post_only: true, scheduled_at: at(2n) });
       await t.place(maker, { side: 'SELL', limit_price: px(-3), base_size: '0.01', time_in_force: 'GTT', scheduled_at: at(12n), expired_at: at(30n) });
+      // A TWAP and a stop scheduled for after the restart, and a stop that comes due while the venue is down.
+      await t.place(taker, { type: 'TWAP', side: 'BUY', limit_price: px(5), base_size: '0.003', scheduled_at: at(8n), expired_at: at(12n) });
+      await t.place(maker, { type: 'STOP', side: 'SELL', order_stop_type: 'STOP_LOSS', stop_trigger_price: px(-1), limit_price: px(-4), base_size: '0.002', scheduled_at: at(8n) });
+      await t.place(taker, { type: 'STOP', side: 'BUY', order_stop_type: 'STOP_LOSS', stop_trigger_price: px(4), limit_price: '0', base_size: '0.001', scheduled_at: at(3n) });
       await t.checkpoint();
       await t.down(5n * SECOND);
       await t.checkpoint();
