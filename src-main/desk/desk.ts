@@ -87,6 +87,13 @@ export class Desk implements Disposable {
   private backgroundFailure: { text: string; at: number } | undefined;
   /** Product → the windows that watch it. */
   private readonly watched = new Map<string, Set<string>>();
+  /**
+   * Window → product → the latest watch or unwatch call of it. A watch waits for the product check before it
+   * counts the window: one overtaken meanwhile by the window's unwatch, or by its closing, must not count it then,
+   * or the product would stay streamed for a window that is gone.
+   */
+  private readonly watchCalls = new Map<string, Map<string, number>>();
+  private lastWatchCall = 0;
   private readonly tickers = new Map<string, Ticker>();
   private readonly candles = new Map<string, Candle[]>();
   private products: Product[] | undefined;
@@ -490,7 +497,17 @@ export class Desk implements Disposable {
    * window's unwatch (a pop-out following another product) must not freeze the others.
    */
   async watch(productId: string, window: string): Promise<BookSnapshot> {
-    await this.requireProduct(productId);
+    const call = ++this.lastWatchCall;
+    const calls = this.watchCalls.get(window) ?? new Map<string, number>();
+    this.watchCalls.set(window, calls);
+    calls.set(productId, call);
+    try {
+      await this.requireProduct(productId);
+    } catch (err) {
+      if (calls.get(productId) === call) calls.delete(productId);
+      throw err;
+    }
+    if (this.watchCalls.get(window)?.get(productId) !== call) return this.book(productId, BOOK_DEPTH);
     const watchers = this.watched.get(productId);
     if (watchers !== undefined) watchers.add(window);
     else {
@@ -531,6 +548,7 @@ export class Desk implements Disposable {
 
   /** `window` no longer needs the product; the desk stops watching it once no window does. */
   async unwatch(productId: string, window: string): Promise<{ watching: string[] }> {
+    this.watchCalls.get(window)?.delete(productId);
     const watchers = this.watched.get(productId);
     watchers?.delete(window);
     if (watchers !== undefined && watchers.size === 0) await this.stopWatching(productId);
@@ -539,6 +557,7 @@ export class Desk implements Disposable {
 
   /** A window closed (or its page went): what only it watched is watched no more. */
   windowClosed(window: string): void {
+    this.watchCalls.delete(window);
     for (const [productId, watchers] of this.watched) {
       if (watchers.delete(window) && watchers.size === 0) void this.stopWatching(productId).catch(() => undefined);
     }
@@ -552,8 +571,9 @@ export class Desk implements Disposable {
     this.publicPollers.delete(productId);
     if (this.publicStale.delete(productId)) this.emitStatus();
     if (this.session !== undefined) {
-      await this.session.unwatchMarket(productId);
-      await this.session.socket.unsubscribe('candles', [productId]).catch(() => undefined);
+      // Every unsub goes out now, together: one sent after awaiting the others would follow, and undo, the sub of
+      // a window that watched the product meanwhile, and drop it from what the socket restores on reconnecting.
+      await Promise.all([this.session.unwatchMarket(productId), this.session.socket.unsubscribe('candles', [productId]).catch(() => undefined)]);
     }
   }
 

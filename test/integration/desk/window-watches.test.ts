@@ -1,0 +1,80 @@
+// Several windows (the workspace, popped-out books) watch products through one desk. What a window watches
+// ends with it, and never with another: a watch still on its way when its window closes or unwatches must not
+// outlive it, and one window's unwatch racing another's watch must leave the product fully streamed.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Desk } from '../../../src-main/desk/desk';
+import { MemorySecretStore } from '../../../src-main/secrets';
+import { BTC, LocalVenue, px, type Account } from '../connection/local-venue';
+import { eventually } from '../eventually';
+import { noLocalVenue, removeFolder } from './open-desk';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'nova-desk-windows-'));
+let venue: LocalVenue;
+let desk: Desk;
+
+beforeAll(async () => {
+  venue = await LocalVenue.start();
+  desk = await Desk.open({ dataDir, secrets: new MemorySecretStore('test: secrets in memory'), launchLocalVenue: noLocalVenue, session: { rest: { timeoutMs: 5_000 } } });
+  await desk.configureEnvironment({ id: 'development', baseUrl: venue.baseUrl, wsUrl: venue.wsUrl });
+  await desk.switchEnvironment('development');
+  const { admin } = venue;
+  await desk.importKey({ environment: 'development', api_key: admin.credentials.apiKey, api_secret: admin.credentials.apiSecret, user_id: admin.userId, use: true });
+  await desk.whenLive();
+});
+
+afterAll(async () => {
+  await desk.close();
+  await venue.dispose();
+  removeFolder(dataDir);
+});
+
+/** What the desk watches now, read through an unwatch by a window that watches nothing. */
+async function watching(): Promise<string[]> {
+  return (await desk.unwatch(BTC, 'nobody')).watching;
+}
+
+async function tradeAt(seller: Account, buyer: Account, price: string): Promise<void> {
+  await venue.client(seller).placeOrder({ product_id: BTC, side: 'SELL', limit_price: price, base_size: '0.01', wait: true });
+  await venue.client(buyer).placeOrder({ product_id: BTC, side: 'BUY', limit_price: price, base_size: '0.01', wait: true });
+}
+
+describe('windows watching products', () => {
+  it('keeps streaming candles to a window that watches a product as the last other window unwatches it', async () => {
+    await desk.watch(BTC, 'pop-out');
+    // The pop-out follows another product while the workspace opens this one: the unwatch goes first.
+    await Promise.all([desk.unwatch(BTC, 'pop-out'), desk.watch(BTC, 'workspace')]);
+    expect(await watching()).toEqual([BTC]);
+
+    const seller = await venue.newAccount();
+    const buyer = await venue.newAccount();
+    const price = px(7_000);
+    const candles: string[] = [];
+    const sub = desk.events.onDidEmit((e) => {
+      if (e.name === 'candles.changed' && e.payload.productId === BTC) candles.push(...e.payload.candles.map((c) => c.close));
+    });
+    try {
+      await tradeAt(seller, buyer, price);
+      await eventually(() => (candles.includes(price) ? true : undefined), `a candle closing at ${price}`);
+    } finally {
+      sub.dispose();
+      await desk.unwatch(BTC, 'workspace');
+    }
+  });
+  it('ends a watch that was still on its way when its window closed', async () => {
+    const watch = desk.watch(BTC, 'closing');
+    desk.windowClosed('closing');
+    await watch;
+    expect(await watching()).toEqual([]);
+  });
+
+  it('ends a watch that was still on its way when its window unwatched the product', async () => {
+    const watch = desk.watch(BTC, 'flipping');
+    const unwatch = desk.unwatch(BTC, 'flipping');
+    await Promise.all([watch, unwatch]);
+    expect(await watching()).toEqual([]);
+  });
+
+});
