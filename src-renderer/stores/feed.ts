@@ -3,7 +3,7 @@
  * where no event source is given). Either way features read only the store, never the bridge.
  */
 import type { EventName, EventPayload } from '../../src-shared/ipc/contract';
-import { call } from '../bridge';
+import { BridgeError, call } from '../bridge';
 import { attempt, currentView, nextView, refreshOrders } from './desk-actions';
 import { useDesk } from './desk-store';
 import { readLayout } from './layout-slice';
@@ -75,12 +75,26 @@ async function loadAccount(): Promise<void> {
       problem = err instanceof Error ? err.message : String(err);
       return undefined;
     }),
-    call('connection.status', {}).catch(() => undefined),
+    call('connection.status', {}).catch((err: unknown) => {
+      deskUnreachable(err);
+      return undefined;
+    }),
   ]);
   const s = useDesk.getState();
   if (account !== undefined && view === currentView()) s.setAccount(account);
   if (account === undefined && problem !== undefined && view === currentView()) s.setAccountProblem(problem);
   if (connection !== undefined) s.setConnection(connection);
+}
+
+/**
+ * Browser mode's bridge is a socket to the desk, which can drop (an Electron window's cannot). Its events are lost
+ * while it is down, so the window says its connection is unavailable: every panel is then marked stale, and the
+ * desk's next status, live, reads the orders, fills and account again (startFeed).
+ */
+function deskUnreachable(err: unknown): void {
+  if (!(err instanceof BridgeError) || err.ref !== 'E0902_ServiceUnavailable') return;
+  const { connection, setConnection } = useDesk.getState();
+  if (connection !== undefined && connection.state !== 'unavailable') setConnection({ ...connection, state: 'unavailable', detail: err.message, latencyMs: undefined });
 }
 
 export async function loadEverything(): Promise<void> {
