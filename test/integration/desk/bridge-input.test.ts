@@ -51,6 +51,24 @@ function wrongType(value: unknown): unknown {
   return 7;
 }
 
+/** A value nested `depth` levels deep, built without recursion. */
+function nested(depth: number): unknown {
+  let value: unknown = 'x';
+  for (let i = 0; i < depth; i++) value = i % 2 === 0 ? { a: value } : [value];
+  return value;
+}
+
+/** Values no field of this kind takes: a decimal's notations other than the plain one, numbers that are not counts. */
+function hostile(field: string, value: unknown): [string, unknown][] {
+  const cases: [string, unknown][] = [[`${field} nested 10 000 deep`, nested(10_000)]];
+  if (typeof value === 'string') cases.push([`${field} of a million characters`, 'x'.repeat(1_000_000)]);
+  if (typeof value === 'string' && /price|size/.test(field)) {
+    for (const text of ['-1', '1e3', 'NaN', 'Infinity', '0x10', ' 1', '1.', '']) cases.push([`${field} ${JSON.stringify(text)}`, text]);
+  }
+  if (typeof value === 'number') for (const n of [NaN, Infinity, -Infinity, -1, 0, 1.5, 2 ** 53]) cases.push([`${field} ${n}`, n]);
+  return cases;
+}
+
 function malformed(method: MethodName): [string, unknown][] {
   const valid = VALID[method];
   const cases: [string, unknown][] = [
@@ -61,10 +79,14 @@ function malformed(method: MethodName): [string, unknown][] {
     ['an extra field', { ...valid, extra: 1 }],
     ['a __proto__ key', { ...valid, ...(JSON.parse('{"__proto__": {"polluted": true}}') as object) }],
     ['a constructor key', { ...valid, constructor: { prototype: { polluted: true } } }],
+    ['an extra field nested 10 000 deep', { ...valid, extra: nested(10_000) }],
+    ['an array nested 10 000 deep', nested(10_001)],
+    ['an unknown environment', { ...valid, environment: 'staging' }],
   ];
   for (const [field, value] of Object.entries(valid)) {
     if (method === 'layouts.save' && field === 'layout') continue; // any JSON is a layout
     cases.push([`${field} of the wrong type`, { ...valid, [field]: wrongType(value) }]);
+    for (const [what, bad] of hostile(field, value)) cases.push([what, { ...valid, [field]: bad }]);
     const { [field]: _dropped, ...rest } = valid;
     if (!contract[method].request.safeParse(rest).success) cases.push([`${field} missing`, rest]);
   }
@@ -100,6 +122,25 @@ describe('malformed bridge calls', () => {
     }
     expect(JSON.stringify(await t.desk.keys.list('local'))).toBe(before);
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+
+  it('answers a product no venue lists with E0104 wherever a product is named, and does nothing', async () => {
+    for (const method of METHOD_NAMES) {
+      const valid = VALID[method];
+      const request = 'product_id' in valid ? { ...valid, product_id: 'NOPE-VND' } : 'product_ids' in valid ? { ...valid, product_ids: ['NOPE-VND'] } : undefined;
+      if (request === undefined || method === 'market.unwatch') continue;
+      const result = await dispatch(t.services, method, request);
+      expect(result, method).toMatchObject({ ok: false, error: { ref: 'E0104_InvalidSymbol', message: expect.stringMatching(/^E0104_InvalidSymbol: .*NOPE-VND/) } });
+    }
+  });
+
+  it('still trades after every malformed call', async () => {
+    for (const method of METHOD_NAMES) for (const [, request] of malformed(method)) await dispatch(t.services, method, request);
+    await t.desk.whenLive();
+    const placed = await t.call('orders.place', { product_id: 'BTC-VND', side: 'BUY', type: 'LIMIT', limit_price: '2000000000', base_size: '0.001', override_checks: true });
+    expect(placed.status).toBe('placed');
+    if (placed.status === 'placed') expect(await t.call('orders.cancel', { order_id: placed.order.order_id })).toMatchObject({ status: 'DONE' });
+    expect(await t.call('market.book', { product_id: 'BTC-VND', depth: 5 })).toMatchObject({ productId: 'BTC-VND' });
   });
 
   it('refuses __proto__ as a layout name', async () => {
