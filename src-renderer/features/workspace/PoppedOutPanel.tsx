@@ -1,30 +1,32 @@
 // A panel in its own window: linked to a product or following the desk's, and able to go back into the workspace.
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useDesk } from '../../stores/desk-store';
 import { followDeskProduct } from '../../stores/feed';
 import { PANEL_TITLES } from '../../stores/layout-slice';
 import { NoticesBar } from '../errors/NoticesBar';
 import { PanelView } from './PanelView';
 import { ProductPicker } from './ProductPicker';
-import { workspaceChannel, type PopOutTarget } from './pop-out';
+import { workspaceChannel, type PopOutTarget, type WorkspaceMessage } from './pop-out';
 
 export function PoppedOutPanel(props: { target: PopOutTarget }): React.JSX.Element {
   const { target } = props;
   const deskProduct = useDesk((s) => s.layout.productId);
   const [linked, setLinked] = useState(target.productId);
   const [height, setHeight] = useState(window.innerHeight);
-  const channel = useMemo(
-    () =>
-      workspaceChannel((m) => {
-        if (m.type === 'roll-call') channel.post({ type: 'popped', id: target.id });
-        // Followed here too when this panel follows the desk product.
-        if (m.type === 'desk-product') followDeskProduct(m.productId);
-      }),
-    [],
-  );
+  // Opened by the effect that closes it: one made once (useMemo) and closed by a cleanup stayed closed when React
+  // ran the effect again (development's StrictMode does at once, so under `npm start` the window threw on its
+  // first post and never answered the workspace again).
+  const channelRef = useRef<ReturnType<typeof workspaceChannel> | undefined>(undefined);
+  const post = (message: WorkspaceMessage): void => channelRef.current?.post(message);
   const productId = linked ?? deskProduct;
 
   useEffect(() => {
+    const channel = workspaceChannel((m) => {
+      if (m.type === 'roll-call') channel.post({ type: 'popped', id: target.id });
+      // Followed here too when this panel follows the desk product.
+      if (m.type === 'desk-product') followDeskProduct(m.productId);
+    });
+    channelRef.current = channel;
     document.title = `${PANEL_TITLES[target.kind]} · Nova Desk`;
     const resize = (): void => setHeight(window.innerHeight);
     // Closing the window any way at all puts the panel back.
@@ -33,8 +35,13 @@ export function PoppedOutPanel(props: { target: PopOutTarget }): React.JSX.Eleme
     window.addEventListener('pagehide', dock);
     // Also after a reload of this window, whose pagehide docked the panel: it is out again, here.
     channel.post({ type: 'popped', id: target.id });
-    return () => (window.removeEventListener('resize', resize), window.removeEventListener('pagehide', dock), channel.close());
-  }, [channel, target]);
+    return () => {
+      window.removeEventListener('resize', resize);
+      window.removeEventListener('pagehide', dock);
+      channel.close();
+      if (channelRef.current === channel) channelRef.current = undefined;
+    };
+  }, [target]);
 
   useEffect(() => {
     // This window's store loads the desk product and panel links; keep the link in both.
@@ -48,9 +55,9 @@ export function PoppedOutPanel(props: { target: PopOutTarget }): React.JSX.Eleme
         <ProductPicker label="Linked product" value={linked ?? ''} followLabel="Desk product" onChange={(id) => {
           const next = id === '' ? undefined : id;
           setLinked(next);
-          channel.post({ type: 'link', id: target.id, productId: next });
+          post({ type: 'link', id: target.id, productId: next });
         }} />
-        <button type="button" onClick={() => (channel.post({ type: 'dock', id: target.id }), window.close())}>Back to workspace</button>
+        <button type="button" onClick={() => (post({ type: 'dock', id: target.id }), window.close())}>Back to workspace</button>
       </div>
       <NoticesBar />
       <PanelView kind={target.kind} productId={productId} height={height - 60} />
