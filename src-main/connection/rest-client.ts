@@ -11,7 +11,9 @@
  * whose answer was lost is not, except order placement, which first looks the order up by its
  * client_order_id so that it is never placed twice. An order placement waits for the rate limits only while it
  * would still go out within orderRateWaitMs of the call: past that it is refused at once with the venue's
- * rate-limit error and its Retry-After, so the trader decides rather than an order leaving seconds later.
+ * rate-limit error and its Retry-After, so the trader decides rather than an order leaving seconds later. A
+ * cancel waits longer (cancelRateWaitMs): the trader wants out, and a cancel that lands late risks less than an
+ * order that does; but not for ever, on a Retry-After of minutes or one a gateway mangled, with nothing said.
  */
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
@@ -87,6 +89,8 @@ export interface VenueRestClientOptions {
    * jitter) counted from the call; a placement that would go out later is refused at once instead.
    */
   readonly orderRateWaitMs?: number;
+  /** The same bound for a cancel (one order, a list, or all). */
+  readonly cancelRateWaitMs?: number;
   readonly random?: () => number;
 }
 
@@ -188,7 +192,7 @@ interface Call<S extends z.ZodType> {
   /** Safe to send again after a network failure: reads. */
   readonly idempotent: boolean;
   readonly budgets: readonly RateBudget[];
-  /** Set for order placement: how long, from the call, the rate limits may hold it back before it is refused. */
+  /** Set for order placement and cancels: how long, from the call, the rate limits may hold it back before it is refused. */
   readonly maxRateWaitMs?: number;
 }
 
@@ -198,6 +202,7 @@ const DEFAULTS = {
   retryBackoff: { initialMs: 200, maxMs: 2_000 },
   settleMs: 1_000,
   orderRateWaitMs: 2_000,
+  cancelRateWaitMs: 10_000,
 } as const;
 
 /** A generous clock difference between the desk and the venue, for telling our order from an older namesake. */
@@ -218,6 +223,7 @@ export class VenueRestClient {
   private readonly retryBackoff: BackoffPolicy;
   private readonly settleMs: number;
   private readonly orderRateWaitMs: number;
+  private readonly cancelRateWaitMs: number;
   private readonly random: () => number;
   private readonly gate: RateGate;
 
@@ -235,6 +241,7 @@ export class VenueRestClient {
     this.retryBackoff = options.retryBackoff ?? DEFAULTS.retryBackoff;
     this.settleMs = options.settleMs ?? DEFAULTS.settleMs;
     this.orderRateWaitMs = options.orderRateWaitMs ?? DEFAULTS.orderRateWaitMs;
+    this.cancelRateWaitMs = options.cancelRateWaitMs ?? DEFAULTS.cancelRateWaitMs;
     this.random = options.random ?? Math.random;
     this.gate = new RateGate({ random: this.random });
   }
@@ -323,18 +330,18 @@ export class VenueRestClient {
 
   /** DELETE /api/v1/order/active: the order, DONE, on success. */
   async cancelOrder(selection: OrderSelection): Promise<Order> {
-    const answer = await this.send({ method: 'DELETE', path: '/api/v1/order/active', schema: OrderResponseSchema, query: { ...selection }, auth: true, idempotent: false, budgets: ['requests'] });
+    const answer = await this.send({ method: 'DELETE', path: '/api/v1/order/active', schema: OrderResponseSchema, query: { ...selection }, auth: true, idempotent: false, budgets: ['requests'], maxRateWaitMs: this.cancelRateWaitMs });
     return answer.order;
   }
 
   /** DELETE /api/v1/orders/active with exactly one list (at most 100 ids). */
   async cancelOrders(selection: BulkCancelSelection): Promise<BulkCancelResponse> {
-    return this.send({ method: 'DELETE', path: '/api/v1/orders/active', schema: BulkCancelResponseSchema, body: selection, auth: true, idempotent: false, budgets: ['requests'] });
+    return this.send({ method: 'DELETE', path: '/api/v1/orders/active', schema: BulkCancelResponseSchema, body: selection, auth: true, idempotent: false, budgets: ['requests'], maxRateWaitMs: this.cancelRateWaitMs });
   }
 
   /** DELETE /api/v1/orders/active/all, of one product or of all. */
   async cancelAllOrders(productId?: string): Promise<CancelAllResponse> {
-    return this.send({ method: 'DELETE', path: '/api/v1/orders/active/all', schema: CancelAllResponseSchema, query: { product_id: productId }, auth: true, idempotent: false, budgets: ['requests'] });
+    return this.send({ method: 'DELETE', path: '/api/v1/orders/active/all', schema: CancelAllResponseSchema, query: { product_id: productId }, auth: true, idempotent: false, budgets: ['requests'], maxRateWaitMs: this.cancelRateWaitMs });
   }
 
   /** GET /api/v1/orders/archived: orders of any status. */

@@ -132,3 +132,19 @@ describe('an order the rate limit would hold back too long', () => {
     expect(attempts.filter((a) => a.operation === 'POST /api/v1/orders').map((a) => a.attempt)).toEqual([0, 1]);
   }, 30_000);
 });
+
+describe('a cancel the rate limit would hold back too long', () => {
+  it('is refused with E0501 and its Retry-After rather than held back in silence', async () => {
+    // The bound (10 s by default, against Retry-Afters of minutes) made shorter than this venue's 1 s Retry-After.
+    const client = venue.client(trader, { maxRetries: 3, cancelRateWaitMs: 500 });
+    const attempts: RequestAttempt[] = [];
+    client.onDidAttempt((a) => attempts.push(a));
+    await Promise.all([client.listActiveOrders({ product_id: BTC }), client.listActiveOrders({ product_id: BTC })]);
+    const started = Date.now();
+    const err = await client.cancelOrder({ client_order_id: 'rate-held' }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ ref: 'E0501_RateLimitExceeded', isRateLimit: true });
+    expect((err as VenueError).retryAfterMs).toBeGreaterThan(500);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(attempts.filter((a) => a.operation === 'DELETE /api/v1/order/active').map((a) => a.attempt)).toEqual([0]);
+  }, 15_000);
+});
