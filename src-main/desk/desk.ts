@@ -386,6 +386,9 @@ export class Desk implements Disposable {
   async placeOrder(request: ParsedRequest<'orders.place'>): Promise<PlaceResult> {
     const session = this.requireSession();
     const environment = this.sessionEnvironment;
+    if (request.confirmed !== undefined && request.confirmed !== environment) {
+      throw new DeskError('E0101_InvalidArgument', `confirmed: the trader confirmed this order for ${NAMES[request.confirmed]}, but the desk is on ${NAMES[environment]}: it was not sent`);
+    }
     const { settings } = this.file.get();
     const product = (await notSentIfFails(() => this.listProducts())).find((p) => p.id === request.product_id);
     // Checks that need the product's market are never skipped for want of it: the venue would refuse it anyway.
@@ -396,6 +399,7 @@ export class Desk implements Disposable {
       request.override_checks !== true &&
       (settings.preTrade.maxDeviationPercent !== '' || (settings.preTrade.maxNotional !== '' && limitPriceOf(request) === undefined));
     const issues = preTradeIssues(request, {
+      environment,
       environmentName: NAMES[environment],
       confirmOrders: settings.confirmOrders[environment],
       settings: settings.preTrade,

@@ -5,7 +5,7 @@
  * Exact decimals throughout (ARCHITECTURE rule 6).
  */
 import Decimal from 'decimal.js';
-import type { PlaceOrderRequest, PreTradeIssue, PreTradeSettings } from '../../src-shared/ipc/contract';
+import type { EnvironmentId, PlaceOrderRequest, PreTradeIssue, PreTradeSettings } from '../../src-shared/ipc/contract';
 
 export interface MarketReference {
   /** Last trade price, else the mid of the best bid and ask; undefined when the market is empty. */
@@ -13,6 +13,7 @@ export interface MarketReference {
 }
 
 export interface PreTradeContext {
+  readonly environment: EnvironmentId;
   readonly environmentName: string;
   readonly confirmOrders: boolean;
   readonly settings: PreTradeSettings;
@@ -33,7 +34,7 @@ export function limitPriceOf(order: PlaceOrderRequest): Decimal | undefined {
 
 export function preTradeIssues(order: PlaceOrderRequest, context: PreTradeContext): PreTradeIssue[] {
   const issues: PreTradeIssue[] = [];
-  if (context.confirmOrders && order.confirmed !== true) {
+  if (context.confirmOrders && order.confirmed !== context.environment) {
     issues.push({ check: 'confirmation', message: `${context.environmentName}: confirm this order before it is sent` });
   }
   if (order.override_checks === true) return issues;

@@ -272,8 +272,12 @@ export const PlaceOrderRequest = z.strictObject({
   client_order_id: clientOrderId.optional(),
   expired_at: nanos.optional(),
   scheduled_at: nanos.optional(),
-  /** The trader confirmed this order (required where the environment confirms orders). */
-  confirmed: z.boolean().optional(),
+  /**
+   * The environment the trader confirmed this order for, as the confirmation named it (required where the
+   * environment confirms orders). A bare yes cannot say where it was given: a dialog left open across a switch
+   * would have sent its Local order to Production unconfirmed. One naming another environment sends nothing.
+   */
+  confirmed: EnvironmentId.optional(),
   /** The trader saw the pre-trade warnings and sends anyway. */
   override_checks: z.boolean().optional(),
 });

@@ -4,7 +4,7 @@
  * what is free, Enter (or Ctrl+Enter anywhere in it) sends.
  */
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import type { PlaceOrderRequest, PreTradeIssue } from '../../../src-shared/ipc/contract';
+import type { EnvironmentId, PlaceOrderRequest, PreTradeIssue } from '../../../src-shared/ipc/contract';
 import type { Order } from '../../../src-shared/protocol/records';
 import { ORDER_TYPES, STOP_TYPES, TIMES_IN_FORCE, REST_STP_MODES } from '../../../src-shared/protocol/vocabulary';
 import { attempt } from '../../stores/desk-actions';
@@ -62,16 +62,28 @@ function FieldError(props: { id: string; text: string | undefined }): React.JSX.
   return props.text === undefined ? null : <span id={props.id} className="field-error" role="alert">{props.text}</span>;
 }
 
-type Pending = { request: PlaceOrderRequest; issues: PreTradeIssue[] };
+/** An order the trader is asked to confirm, on the environment the desk was on when it was asked. */
+type Pending = { request: PlaceOrderRequest; issues: PreTradeIssue[]; environment: EnvironmentId };
+
+const ENVIRONMENT_NAMES: Readonly<Record<EnvironmentId, string>> = { local: 'Local', development: 'Development', production: 'Production' };
+
+function environmentNow(): EnvironmentId {
+  const s = useDesk.getState();
+  return s.connection?.environment ?? s.environments?.active ?? 'local';
+}
+
+/** What the confirmation says first: where the order goes, Production in capitals, as the desk bar shows it. */
+export function confirmationHeading(environment: EnvironmentId): string {
+  return environment === 'production' ? 'PRODUCTION: real money. Confirm this order' : `${ENVIRONMENT_NAMES[environment]}: confirm this order`;
+}
 
 export function TicketPanel(props: { productId: string }): React.JSX.Element {
   const form = useDesk((s) => s.ticket);
   const edit = useDesk((s) => s.editTicket);
   const products = useDesk((s) => s.products);
-  const confirmHere = useDesk((s) => {
-    const env = s.environments?.active ?? 'local';
-    return s.settings?.confirmOrders[env] ?? env === 'production';
-  });
+  // The desk's session is what an order goes to; the environments list can lag it by an event.
+  const environment = useDesk(environmentNow);
+  const confirmHere = useDesk((s) => s.settings?.confirmOrders[environment] ?? environment === 'production');
   const productId = props.productId;
   const ticket: TicketForm = { ...form, productId };
   const needsBook = ticket.type === 'MARKET' || ticket.sizeMode === 'exact_quote' || (ticket.type !== 'LIMIT' && ticket.price.trim() === '');
@@ -81,9 +93,13 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
   const [pending, setPending] = useState<Pending | undefined>();
   const [sending, setSending] = useState(false);
   const [sent, setSent] = useState<Order | undefined>();
-  // The last order sent belongs to the venue it was sent to.
+  // The last order sent belongs to the venue it was sent to; so does an order waiting for its confirmation,
+  // which must not be confirmed after a switch as if it had been asked about on the new environment.
   const view = useDesk((s) => `${s.connection?.environment ?? ''} ${s.connection?.apiKey ?? ''}`);
-  useEffect(() => setSent(undefined), [view]);
+  useEffect(() => {
+    setSent(undefined);
+    setPending(undefined);
+  }, [view]);
   const last = useLatest(sent);
   const formRef = useRef<HTMLFormElement>(null);
 
@@ -110,8 +126,9 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
   // One order at a time: state set now is seen only after the next render, so a double click on Confirm read
   // `sending` false twice and sent the order twice (the desk gives each send its own client order id).
   const inFlight = useRef(false);
-  const send = async (request: PlaceOrderRequest, extra: { confirmed?: boolean; override_checks?: boolean }): Promise<void> => {
+  const send = async (request: PlaceOrderRequest, extra: { confirmed?: EnvironmentId; override_checks?: boolean }): Promise<void> => {
     if (inFlight.current) return;
+    const sentOn = environment;
     inFlight.current = true;
     setSending(true);
     let result: Awaited<ReturnType<typeof attempt<'orders.place'>>>;
@@ -123,7 +140,9 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
     }
     if (result === undefined) return;
     if (result.status === 'held') {
-      setPending({ request, issues: result.issues });
+      // Held by one environment, answered after a switch to another: that question is no longer the trader's.
+      if (sentOn !== environmentNow()) return;
+      setPending({ request, issues: result.issues, environment: sentOn });
       return;
     }
     setPending(undefined);
@@ -144,7 +163,7 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
   const submit = (): void => {
     if (check.request === undefined || sending) return;
     if (document.activeElement instanceof HTMLElement && formRef.current?.contains(document.activeElement) === true) returnFocus.current = document.activeElement;
-    if (confirmHere) setPending({ request: check.request, issues: [] });
+    if (confirmHere) setPending({ request: check.request, issues: [], environment });
     else void send(check.request, {});
   };
 
@@ -298,10 +317,11 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
         // the cursor stayed in the ticket, where Enter only asked again and Escape did nothing. An order a check
         // held starts on Back, so that a second Enter never overrides the check.
         <div className="confirm" role="dialog" aria-label="Confirm order" onKeyDown={(e) => e.key === 'Escape' && (e.preventDefault(), setPending(undefined))}>
+          <p className={pending.environment === 'production' ? 'production-text' : undefined} aria-label="Confirming on">{confirmationHeading(pending.environment)}</p>
           <p>{describeOrder(pending.request, heldAssets?.base ?? base, heldAssets?.quote ?? quote)}</p>
           {pending.issues.map((issue) => <p key={issue.check} className="field-error">{issue.message}</p>)}
           {pending.issues.some((issue) => issue.check !== 'confirmation') && <p className="muted">The limits are set under Environments, Pre-trade limits.</p>}
-          <button type="button" autoFocus={pending.issues.length === 0} disabled={sending} onClick={() => void send(pending.request, { confirmed: true, ...(pending.issues.length > 0 && { override_checks: true }) })}>
+          <button type="button" autoFocus={pending.issues.length === 0} disabled={sending} onClick={() => void send(pending.request, { confirmed: pending.environment, ...(pending.issues.length > 0 && { override_checks: true }) })}>
             {pending.issues.length > 0 ? 'Send anyway' : 'Confirm'}
           </button>
           <button type="button" autoFocus={pending.issues.length > 0} onClick={() => setPending(undefined)}>Back</button>

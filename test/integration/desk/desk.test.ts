@@ -328,7 +328,7 @@ describe('production', () => {
     const order = { product_id: 'BTC-VND', side: 'BUY' as const, limit_price: '2400000000', base_size: '0.001', override_checks: true };
     const held = await call('orders.place', order);
     expect(held).toEqual({ status: 'held', issues: [{ check: 'confirmation', message: 'Production: confirm this order before it is sent' }] });
-    const placed = await call('orders.place', { ...order, confirmed: true });
+    const placed = await call('orders.place', { ...order, confirmed: 'production' });
     expect(placed.status).toBe('placed');
     if (placed.status === 'placed') await call('orders.cancel', { order_id: placed.order.order_id });
 

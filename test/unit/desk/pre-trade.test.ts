@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { preTradeIssues, type PreTradeContext } from '../../../src-main/desk/pre-trade';
 
 const context = (over: Partial<PreTradeContext> = {}): PreTradeContext => ({
+  environment: 'production',
   environmentName: 'Production',
   confirmOrders: false,
   settings: { maxDeviationPercent: '5', maxNotional: '100000000' },
@@ -45,7 +46,14 @@ describe('pre-trade checks', () => {
   it('asks for confirmation where the environment confirms orders, and an override does not skip it', () => {
     const order = { product_id: 'BTC-VND', side: 'BUY' as const, limit_price: '1', base_size: '1000', override_checks: true };
     expect(preTradeIssues(order, context({ confirmOrders: true })).map((i) => i.check)).toEqual(['confirmation']);
-    expect(preTradeIssues({ ...order, confirmed: true }, context({ confirmOrders: true }))).toEqual([]);
+    expect(preTradeIssues({ ...order, confirmed: 'production' }, context({ confirmOrders: true }))).toEqual([]);
+  });
+
+  it('takes a confirmation only for the environment it was given for', () => {
+    const order = { product_id: 'BTC-VND', side: 'BUY' as const, limit_price: '2500000000', base_size: '0.01' };
+    // A dialog asked on Local and answered after the desk went to Production.
+    expect(preTradeIssues({ ...order, confirmed: 'local' }, context({ confirmOrders: true })).map((i) => i.check)).toEqual(['confirmation']);
+    expect(preTradeIssues({ ...order, confirmed: 'development' }, context({ confirmOrders: true })).map((i) => i.check)).toEqual(['confirmation']);
   });
 
   it('checks nothing it has no setting or market for', () => {

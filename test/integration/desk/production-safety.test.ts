@@ -1,0 +1,71 @@
+// What keeps Production apart from the other environments, against the real embedded venue (standing in for
+// Production: same API, nothing real traded) and the real keychain.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDesk, type TestDesk } from './open-desk';
+
+let t: TestDesk;
+
+beforeAll(async () => {
+  t = await openTestDesk();
+  await t.desk.whenLive();
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+async function localAddresses(): Promise<{ baseUrl: string; wsUrl: string }> {
+  const local = (await t.call('environments.list', {})).environments.find((e) => e.id === 'local');
+  return { baseUrl: local?.baseUrl ?? '', wsUrl: local?.wsUrl ?? '' };
+}
+
+async function onProduction(): Promise<void> {
+  // localhost, not 127.0.0.1: the same venue, at an address of its own.
+  const { baseUrl, wsUrl } = await localAddresses();
+  await t.call('environments.configure', { id: 'production', baseUrl: baseUrl.replace('127.0.0.1', 'localhost'), wsUrl: wsUrl.replace('127.0.0.1', 'localhost') });
+  await t.call('environments.switch', { id: 'production' });
+  if ((await t.call('keys.list', { environment: 'production' })).length === 0) {
+    const boot = await t.bootstrap();
+    await t.call('keys.import', { environment: 'production', api_key: boot.api_key, api_secret: boot.api_secret, user_id: boot.user_id });
+  }
+  await t.desk.whenLive();
+}
+
+async function backToLocal(): Promise<void> {
+  await t.call('environments.switch', { id: 'local' });
+  await t.desk.whenLive();
+}
+
+describe('an order confirmed for one environment', () => {
+  const order = { product_id: 'BTC-VND', side: 'BUY' as const, limit_price: '2400000000', base_size: '0.001', override_checks: true };
+
+  it('is not sent to Production when the desk switched there after the trader confirmed it on Local', async () => {
+    await t.call('settings.update', { confirmOrders: { local: true } });
+    try {
+      const held = await t.call('orders.place', order);
+      expect(held.status).toBe('held');
+      // The dialog is still open on Local's order when the desk goes to Production (another window, a menu).
+      await onProduction();
+      const before = await t.call('orders.active', {});
+      expect(await t.refusal('orders.place', { ...order, confirmed: 'local' })).toMatch(/^E0101_InvalidArgument: .*confirmed this order for Local.*on Production: it was not sent/);
+      expect((await t.call('orders.active', {})).length).toBe(before.length);
+      // Confirmed for Production, it goes.
+      const placed = await t.call('orders.place', { ...order, confirmed: 'production' });
+      expect(placed.status).toBe('placed');
+      if (placed.status === 'placed') await t.call('orders.cancel', { order_id: placed.order.order_id });
+    } finally {
+      await t.call('settings.update', { confirmOrders: { local: false } });
+      await backToLocal();
+    }
+  });
+
+  it('asks Production for its own confirmation, naming it', async () => {
+    await onProduction();
+    try {
+      const held = await t.call('orders.place', order);
+      expect(held).toEqual({ status: 'held', issues: [{ check: 'confirmation', message: 'Production: confirm this order before it is sent' }] });
+    } finally {
+      await backToLocal();
+    }
+  });
+});
