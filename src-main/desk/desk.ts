@@ -164,6 +164,7 @@ export class Desk implements Disposable {
         }
       }
     }
+    this.refuseSharedVenue(request.id, request);
     this.file.update((draft) => {
       draft.addresses[request.id] = { baseUrl: request.baseUrl, wsUrl: request.wsUrl };
     });
@@ -172,10 +173,28 @@ export class Desk implements Disposable {
     return this.environments();
   }
 
+  /**
+   * Development at Production's venue would trade real money unmarked and unconfirmed, with Development's keys
+   * sent there; Production at Development's would send Production's keys to a venue that is not Production.
+   */
+  private refuseSharedVenue(id: 'development' | 'production', addresses: { baseUrl: string; wsUrl: string }): void {
+    const other = id === 'production' ? 'development' : 'production';
+    const theirs = this.file.get().addresses[other];
+    const taken = [theirs.baseUrl, theirs.wsUrl].filter((url) => url !== '').map(venueOf);
+    for (const [field, url] of [['baseUrl', addresses.baseUrl], ['wsUrl', addresses.wsUrl]] as const) {
+      const venue = venueOf(url);
+      if (taken.includes(venue)) {
+        throw new DeskError('E0101_InvalidArgument', `${field}: ${venue} is ${NAMES[other]}'s venue; ${NAMES[id]} must be another, or its orders and keys would go to ${NAMES[other]}`);
+      }
+    }
+  }
+
   async switchEnvironment(id: EnvironmentId): Promise<ConnectionStatus> {
     if (id !== 'local' && this.file.get().addresses[id].baseUrl === '') {
       throw new DeskError('E0101_InvalidArgument', `id: set the ${NAMES[id]} addresses before switching to it`);
     }
+    // Addresses an earlier build let both share, kept in the desk file.
+    if (id !== 'local') this.refuseSharedVenue(id, this.file.get().addresses[id]);
     this.file.update((draft) => {
       draft.active = id;
     });
@@ -899,6 +918,19 @@ function snapshotOf(view: BookView, depth: number): BookSnapshot {
     bids: view.bids.slice(0, depth),
     asks: view.asks.slice(0, depth),
   };
+}
+
+/** The host and port an address reaches, whatever its scheme, path or case: one venue, however it is written. */
+function venueOf(address: string): string {
+  let url: URL;
+  try {
+    url = new URL(address);
+  } catch {
+    // Only a desk file written by hand holds one; as written, it still matches itself.
+    return address.toLowerCase();
+  }
+  const port = url.port !== '' ? url.port : url.protocol === 'https:' || url.protocol === 'wss:' ? '443' : '80';
+  return `${url.hostname.toLowerCase()}:${port}`;
 }
 
 function midOf(bid: string, ask: string): string {

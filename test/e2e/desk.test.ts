@@ -162,8 +162,10 @@ function arrangement(on: Page): Promise<string[]> {
 /** Points an environment where nothing listens and switches to it: a session there never goes live. */
 async function switchToNowhere(name: 'Development' | 'Production', shown: string): Promise<void> {
   const env = page.getByRole('region', { name: 'Environments' });
-  await env.getByLabel(`${name} REST URL`).fill('http://127.0.0.1:9/');
-  await env.getByLabel(`${name} WebSocket URL`).fill('ws://127.0.0.1:9/ws');
+  // A port of each environment's own: the desk refuses Development and Production at one venue.
+  const port = name === 'Development' ? 9 : 7;
+  await env.getByLabel(`${name} REST URL`).fill(`http://127.0.0.1:${port}/`);
+  await env.getByLabel(`${name} WebSocket URL`).fill(`ws://127.0.0.1:${port}/ws`);
   await env.getByRole('form', { name: `${name} addresses` }).getByRole('button', { name: 'Save' }).click();
   await env.getByRole('button', { name: `Switch to ${name}` }).click();
   await page.getByLabel('Environment', { exact: true }).filter({ hasText: shown }).waitFor({ timeout: WAIT });

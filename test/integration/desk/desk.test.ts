@@ -316,8 +316,10 @@ describe('keys the trader brings', () => {
 describe('production', () => {
   it('is marked, and holds every order until the trader confirms it', async () => {
     const local = (await call('environments.list', {})).environments.find((e) => e.id === 'local');
-    // The local venue stands in for production here: same API, and nothing real is traded.
-    await call('environments.configure', { id: 'production', baseUrl: local?.baseUrl ?? '', wsUrl: local?.wsUrl ?? '' });
+    // The local venue stands in for production here: same API, and nothing real is traded. Development is
+    // there already, at 127.0.0.1: Production reaches it as localhost, an address of its own.
+    const atLocalhost = (url: string | undefined): string => (url ?? '').replace('127.0.0.1', 'localhost');
+    await call('environments.configure', { id: 'production', baseUrl: atLocalhost(local?.baseUrl), wsUrl: atLocalhost(local?.wsUrl) });
     const boot = await t.bootstrap();
     const status = await call('environments.switch', { id: 'production' });
     expect(status).toMatchObject({ environment: 'production', production: true, state: 'no_key' });

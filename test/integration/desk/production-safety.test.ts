@@ -69,3 +69,15 @@ describe('an order confirmed for one environment', () => {
     }
   });
 });
+
+describe('the addresses of Development and Production', () => {
+  it('refuses Development at Production\'s venue, and Production at Development\'s: keys and orders would go to the wrong one', async () => {
+    await t.call('environments.configure', { id: 'production', baseUrl: 'https://api.nova.example/', wsUrl: 'wss://api.nova.example/ws' });
+    // The same venue however it is written: a path, a default port, the case of the host.
+    expect(await t.refusal('environments.configure', { id: 'development', baseUrl: 'https://API.nova.example:443/v1', wsUrl: 'wss://dev.nova.example/ws' })).toMatch(/^E0101_InvalidArgument: baseUrl: .*Production/);
+    expect(await t.refusal('environments.configure', { id: 'development', baseUrl: 'https://dev.nova.example', wsUrl: 'wss://api.nova.example/stream' })).toMatch(/^E0101_InvalidArgument: wsUrl: .*Production/);
+    expect((await t.call('environments.list', {})).environments.find((e) => e.id === 'development')?.baseUrl).toBe('');
+    await t.call('environments.configure', { id: 'development', baseUrl: 'https://dev.nova.example', wsUrl: 'wss://dev.nova.example/ws' });
+    expect(await t.refusal('environments.configure', { id: 'production', baseUrl: 'https://dev.nova.example', wsUrl: 'wss://api.nova.example/ws' })).toMatch(/^E0101_InvalidArgument: baseUrl: .*Development/);
+  });
+});
