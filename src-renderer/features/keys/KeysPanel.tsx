@@ -4,7 +4,7 @@
  * about where the secret went, not the secret.
  */
 import { useState } from 'react';
-import type { StoredKey } from '../../../src-shared/ipc/contract';
+import type { EnvironmentId, Request, StoredKey } from '../../../src-shared/ipc/contract';
 import { attempt } from '../../stores/desk-actions';
 import { useDesk } from '../../stores/desk-store';
 import { Panel } from '../../ui/Panel';
@@ -36,6 +36,31 @@ function expiryOf(k: StoredKey, nowMs: number): string {
 /** Where the secret is; a keychain that cannot be read now is said as such, with what to do about it. */
 function secretPlaceOf(k: StoredKey): string {
   return k.storedIn === 'locked' ? 'keychain (locked: unlock it to use this key)' : k.storedIn;
+}
+
+const ENVIRONMENT_NAMES: Readonly<Record<EnvironmentId, string>> = { local: 'Local', development: 'Development', production: 'Production' };
+
+export interface ImportForm {
+  apiKey: string;
+  apiSecret: string;
+  userId: string;
+  name: string;
+  use: boolean;
+}
+
+/**
+ * Always names the environment: left out, the desk files the key under whichever environment it is on when the
+ * call arrives, and tries the secret on that venue: a Production secret typed on Development went to Development.
+ */
+export function importRequest(form: ImportForm, environment: EnvironmentId): Request<'keys.import'> {
+  return {
+    environment,
+    api_key: form.apiKey.trim(),
+    api_secret: form.apiSecret,
+    use: form.use,
+    ...(form.userId.trim() !== '' && { user_id: form.userId.trim() }),
+    ...(form.name.trim() !== '' && { name: form.name.trim() }),
+  };
 }
 
 function KeyRow(props: { k: StoredKey }): React.JSX.Element {
@@ -78,7 +103,11 @@ export function KeysPanel(): React.JSX.Element {
   const keys = useDesk((s) => s.keys);
   const [note, setNote] = useState('');
   const [create, setCreate] = useState({ name: '', readOnly: false, expires: '', use: true });
-  const [imp, setImp] = useState({ apiKey: '', apiSecret: '', userId: '', name: '', use: true });
+  const [imp, setImp] = useState<ImportForm>({ apiKey: '', apiSecret: '', userId: '', name: '', use: true });
+  const active = useDesk((s) => s.connection?.environment ?? s.environments?.active ?? 'local');
+  // Until the trader picks one, the environment the desk is on, shown in the form as it changes.
+  const [picked, setPicked] = useState<EnvironmentId | undefined>();
+  const importFor = picked ?? active;
 
   const onCreate = async (): Promise<void> => {
     const expiration = localTimeToNanos(create.expires);
@@ -93,17 +122,11 @@ export function KeysPanel(): React.JSX.Element {
     await reloadKeys();
   };
   const onImport = async (): Promise<void> => {
-    const stored = await attempt('keys.import', {
-      api_key: imp.apiKey.trim(),
-      api_secret: imp.apiSecret,
-      use: imp.use,
-      ...(imp.userId.trim() !== '' && { user_id: imp.userId.trim() }),
-      ...(imp.name.trim() !== '' && { name: imp.name.trim() }),
-    });
+    const stored = await attempt('keys.import', importRequest(imp, importFor));
     // The typed secret leaves the window's memory as soon as the desk has it.
     setImp((s) => ({ ...s, apiSecret: '' }));
     if (stored === undefined) return;
-    setNote(`Imported ${stored.key.apiKey}. ${stored.note}`);
+    setNote(`Imported ${stored.key.apiKey} for ${ENVIRONMENT_NAMES[stored.key.environment]}. ${stored.note}`);
     await reloadKeys();
   };
 
@@ -125,6 +148,11 @@ export function KeysPanel(): React.JSX.Element {
         </form>
         <form aria-label="Import API key" onSubmit={(e) => (e.preventDefault(), void onImport())}>
           <h3>Import</h3>
+          <label>For environment
+            <select aria-label="Import for environment" value={importFor} onChange={(e) => setPicked(e.target.value as EnvironmentId)}>
+              {(['local', 'development', 'production'] as const).map((id) => <option key={id} value={id}>{ENVIRONMENT_NAMES[id]}</option>)}
+            </select>
+          </label>
           <label>API key <input autoComplete="off" value={imp.apiKey} onChange={(e) => setImp({ ...imp, apiKey: e.target.value })} /></label>
           <label>API secret <input type="password" autoComplete="off" value={imp.apiSecret} onChange={(e) => setImp({ ...imp, apiSecret: e.target.value })} /></label>
           <label>User id <input autoComplete="off" value={imp.userId} onChange={(e) => setImp({ ...imp, userId: e.target.value })} /></label>

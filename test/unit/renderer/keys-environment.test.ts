@@ -1,0 +1,54 @@
+/**
+ * The keys panel says, and sends, which environment a key is imported or created for: the desk otherwise files an
+ * imported key under whatever environment it is on when the call arrives, and tries its secret on that venue, so a
+ * Production key typed while the desk was on Development went to Development's venue. Drawn with react-dom/server.
+ */
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type * as Zustand from 'zustand';
+import type { StateCreator } from 'zustand';
+import type { ConnectionStatus, EnvironmentId, EnvironmentsView } from '../../../src-shared/ipc/contract';
+import { importRequest, KeysPanel } from '../../../src-renderer/features/keys/KeysPanel';
+import { useDesk } from '../../../src-renderer/stores/desk-store';
+
+vi.mock('zustand', async (importOriginal) => {
+  const zustand = await importOriginal<typeof Zustand>();
+  const react = await import('react');
+  const bind = (init: StateCreator<object>): unknown => {
+    const api = zustand.createStore(init);
+    const read = (selector: (s: object) => unknown = (s) => s): unknown =>
+      react.useSyncExternalStore(api.subscribe, () => selector(api.getState()), () => selector(api.getState()));
+    return Object.assign(read, api);
+  };
+  return { ...zustand, create: (init?: StateCreator<object>) => (init === undefined ? bind : bind(init)) };
+});
+
+function on(environment: EnvironmentId): void {
+  const connection: ConnectionStatus = { environment, production: environment === 'production', state: 'no_key', detail: '' };
+  const environments: EnvironmentsView = {
+    active: environment,
+    environments: (['local', 'development', 'production'] as const).map((id) => ({ id, name: id, baseUrl: '', wsUrl: '', production: id === 'production', confirmOrders: id === 'production' })),
+    secretStorage: { kind: 'keychain' },
+  };
+  useDesk.setState({ connection, environments, keys: [] });
+}
+
+const form = { apiKey: ' k1 ', apiSecret: 's3cret', userId: '', name: '', use: true };
+
+beforeEach(() => on('local'));
+
+describe('importing a key', () => {
+  it('names the environment it is for in the form', () => {
+    on('production');
+    const html = renderToStaticMarkup(createElement(KeysPanel));
+    expect(html).toMatch(/<form aria-label="Import API key"[^]*<select aria-label="Import for environment"[^]*<option value="production" selected="">Production<\/option>/);
+    on('development');
+    expect(renderToStaticMarkup(createElement(KeysPanel))).toMatch(/<option value="development" selected="">Development<\/option>/);
+  });
+
+  it('sends the environment the form named, never leaving the desk to guess', () => {
+    expect(importRequest(form, 'production')).toEqual({ environment: 'production', api_key: 'k1', api_secret: 's3cret', use: true });
+    expect(importRequest({ ...form, userId: ' u ', name: ' n ' }, 'development')).toMatchObject({ environment: 'development', user_id: 'u', name: 'n' });
+  });
+});
