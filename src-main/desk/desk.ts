@@ -647,6 +647,14 @@ export class Desk implements Disposable {
   async createKey(request: ParsedRequest<'keys.create'>): Promise<{ key: StoredKey; note: string }> {
     const session = this.requireSession();
     const environment = this.sessionEnvironment;
+    // A key on Production trades real money (and with `use`, the desk trades with it at once): like an order
+    // there, it is made only when the trader confirmed it for Production, never on a yes given elsewhere.
+    if (request.confirmed !== undefined && request.confirmed !== environment) {
+      throw new DeskError('E0101_InvalidArgument', `confirmed: the trader confirmed this key for ${NAMES[request.confirmed]}, but the desk is on ${NAMES[environment]}: no key was created`);
+    }
+    if (environment === 'production' && request.confirmed !== 'production') {
+      throw new DeskError('E0101_InvalidArgument', 'confirmed: a key on Production is created only once the trader confirms it for Production; no key was created');
+    }
     // The venue shows a new secret once: a key made while the store cannot keep it would exist there with a
     // secret nobody holds, which no one could ever use. So the store is tried first.
     await this.keys.checkWritable(environment);

@@ -356,6 +356,11 @@ export const contract = {
       expiration_time: nanos.optional(),
       /** Trade with the new key from now on. */
       use: z.boolean().optional(),
+      /**
+       * The environment the trader confirmed making the key on, as the confirmation named it: required on
+       * Production, and one naming another environment than the desk's makes nothing.
+       */
+      confirmed: EnvironmentId.optional(),
     }),
     response: KeyStored,
   },

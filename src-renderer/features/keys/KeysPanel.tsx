@@ -63,6 +63,13 @@ export function importRequest(form: ImportForm, environment: EnvironmentId): Req
   };
 }
 
+/** What the trader is asked before a key is made on Production. */
+export function productionKeyQuestion(create: { name: string; readOnly: boolean; use: boolean }): string {
+  const scope = create.readOnly ? 'read-only' : 'trading';
+  const use = create.use ? ' The desk will trade with it from now on.' : '';
+  return `PRODUCTION (real money): create the ${scope} key ${JSON.stringify(create.name)} on Production?${use}`;
+}
+
 function KeyRow(props: { k: StoredKey }): React.JSX.Element {
   const { k } = props;
   return (
@@ -111,11 +118,16 @@ export function KeysPanel(): React.JSX.Element {
 
   const onCreate = async (): Promise<void> => {
     const expiration = localTimeToNanos(create.expires);
+    // Asked here and named in the call: the desk makes no key on Production without it, nor on a yes given
+    // for another environment than the one it is on when the call arrives.
+    const on = active;
+    if (on === 'production' && !window.confirm(productionKeyQuestion(create))) return;
     const made = await attempt('keys.create', {
       name: create.name,
       read_only: create.readOnly,
       use: create.use,
       ...(expiration !== undefined && { expiration_time: expiration }),
+      ...(on === 'production' && { confirmed: on }),
     });
     if (made === undefined) return;
     setNote(`Created ${made.key.apiKey}. ${made.note}`);
@@ -139,7 +151,7 @@ export function KeysPanel(): React.JSX.Element {
       {note !== '' && <p role="status" className="note">{note}</p>}
       <div className="forms">
         <form aria-label="Create API key" onSubmit={(e) => (e.preventDefault(), void onCreate())}>
-          <h3>Create on the venue</h3>
+          <h3>Create on {ENVIRONMENT_NAMES[active]}</h3>
           <label>Key name <input value={create.name} onChange={(e) => setCreate({ ...create, name: e.target.value })} /></label>
           <label className="check"><input type="checkbox" checked={create.readOnly} onChange={(e) => setCreate({ ...create, readOnly: e.target.checked })} /> Read-only</label>
           <label>Key expires <input type="datetime-local" value={create.expires} onChange={(e) => setCreate({ ...create, expires: e.target.value })} /></label>

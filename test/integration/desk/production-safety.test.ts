@@ -81,3 +81,19 @@ describe('the addresses of Development and Production', () => {
     expect(await t.refusal('environments.configure', { id: 'production', baseUrl: 'https://dev.nova.example', wsUrl: 'wss://api.nova.example/ws' })).toMatch(/^E0101_InvalidArgument: baseUrl: .*Development/);
   });
 });
+
+describe('a key created on Production', () => {
+  it('is created only once the trader confirmed it for Production', async () => {
+    await onProduction();
+    try {
+      const before = (await t.call('keys.list', {})).length;
+      expect(await t.refusal('keys.create', { name: 'unasked', use: false })).toMatch(/^E0101_InvalidArgument: .*Production.*confirm/);
+      expect(await t.refusal('keys.create', { name: 'asked on Local', use: false, confirmed: 'local' })).toMatch(/^E0101_InvalidArgument: .*confirmed .*Local.*on Production/);
+      expect((await t.call('keys.list', {})).length).toBe(before);
+      const created = await t.call('keys.create', { name: 'asked', use: false, confirmed: 'production' });
+      expect(created.key).toMatchObject({ environment: 'production', name: 'asked' });
+    } finally {
+      await backToLocal();
+    }
+  });
+});

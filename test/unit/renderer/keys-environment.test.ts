@@ -9,7 +9,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type * as Zustand from 'zustand';
 import type { StateCreator } from 'zustand';
 import type { ConnectionStatus, EnvironmentId, EnvironmentsView } from '../../../src-shared/ipc/contract';
-import { importRequest, KeysPanel } from '../../../src-renderer/features/keys/KeysPanel';
+import { importRequest, KeysPanel, productionKeyQuestion } from '../../../src-renderer/features/keys/KeysPanel';
 import { useDesk } from '../../../src-renderer/stores/desk-store';
 
 vi.mock('zustand', async (importOriginal) => {
@@ -50,5 +50,13 @@ describe('importing a key', () => {
   it('sends the environment the form named, never leaving the desk to guess', () => {
     expect(importRequest(form, 'production')).toEqual({ environment: 'production', api_key: 'k1', api_secret: 's3cret', use: true });
     expect(importRequest({ ...form, userId: ' u ', name: ' n ' }, 'development')).toMatchObject({ environment: 'development', user_id: 'u', name: 'n' });
+  });
+});
+
+describe('creating a key', () => {
+  it('names the environment it is created on, and asks about Production by name', () => {
+    on('production');
+    expect(renderToStaticMarkup(createElement(KeysPanel))).toContain('<h3>Create on Production</h3>');
+    expect(productionKeyQuestion({ name: 'bot', readOnly: false, use: true })).toMatch(/^PRODUCTION \(real money\): create the trading key "bot" on Production\? The desk will trade with it/);
   });
 });
