@@ -1,15 +1,35 @@
 // The top bar: desk product, environment (Production in red) and connection state with latency.
+import type { EnvironmentId } from '../../../src-shared/ipc/contract';
 import { shownLatency } from '../../stores/connection-view';
 import { useDesk } from '../../stores/desk-store';
 import { formatDecimal } from '../../ui/decimal-text';
 import { ProductPicker } from './ProductPicker';
 
+const NAMES: Readonly<Record<EnvironmentId, string>> = { local: 'Local', development: 'Development', production: 'PRODUCTION' };
+
+/** The environment the desk's session is on: what its orders go to, which the environments list can lag. */
+export function useEnvironment(): { environment: EnvironmentId; production: boolean; name: string } {
+  const connection = useDesk((s) => s.connection);
+  const environment = useDesk((s) => s.connection?.environment ?? s.environments?.active ?? 'local');
+  const production = connection?.production ?? environment === 'production';
+  return { environment, production, name: production ? NAMES.production : NAMES[environment] };
+}
+
+/** Every window shows it, pop-outs too: none of them may leave the trader to guess where an order goes. */
+export function EnvironmentBadge(): React.JSX.Element {
+  const { production, name } = useEnvironment();
+  return (
+    <span className={production ? 'badge production-badge' : 'badge'} aria-label="Environment">
+      {name}
+    </span>
+  );
+}
+
 export function DeskBar(): React.JSX.Element {
   const productId = useDesk((s) => s.layout.productId);
   const setProduct = useDesk((s) => s.setProduct);
   const connection = useDesk((s) => s.connection);
-  const environment = useDesk((s) => s.environments?.active ?? connection?.environment ?? 'local');
-  const production = connection?.production ?? environment === 'production';
+  const { production } = useEnvironment();
   const ticker = useDesk((s) => s.tickers[productId]);
   const latency = shownLatency(connection);
   return (
@@ -17,9 +37,7 @@ export function DeskBar(): React.JSX.Element {
       <strong>Nova Desk</strong>
       <ProductPicker label="Desk product" value={productId} onChange={setProduct} />
       {ticker !== undefined && <span className="muted">last {formatDecimal(ticker.price)}</span>}
-      <span className={production ? 'badge production-badge' : 'badge'} aria-label="Environment">
-        {production ? 'PRODUCTION' : environment}
-      </span>
+      <EnvironmentBadge />
       <span aria-label="Connection state">
         {connection?.state ?? 'starting'}
         {latency !== undefined && ` · ${latency}`}

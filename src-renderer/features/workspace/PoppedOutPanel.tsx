@@ -4,6 +4,7 @@ import { useDesk } from '../../stores/desk-store';
 import { followDeskProduct } from '../../stores/feed';
 import { PANEL_TITLES } from '../../stores/layout-slice';
 import { NoticesBar } from '../errors/NoticesBar';
+import { EnvironmentBadge, useEnvironment } from './DeskBar';
 import { PanelView } from './PanelView';
 import { ProductPicker } from './ProductPicker';
 import { workspaceChannel, type PopOutTarget, type WorkspaceMessage } from './pop-out';
@@ -27,7 +28,6 @@ export function PoppedOutPanel(props: { target: PopOutTarget }): React.JSX.Eleme
       if (m.type === 'desk-product') followDeskProduct(m.productId);
     });
     channelRef.current = channel;
-    document.title = `${PANEL_TITLES[target.kind]} · Nova Desk`;
     const resize = (): void => setHeight(window.innerHeight);
     // Closing the window any way at all puts the panel back.
     const dock = (): void => channel.post({ type: 'dock', id: target.id });
@@ -43,6 +43,12 @@ export function PoppedOutPanel(props: { target: PopOutTarget }): React.JSX.Eleme
     };
   }, [target]);
 
+  const { name: environmentName } = useEnvironment();
+  useEffect(() => {
+    // The title names the environment too: it is what the taskbar and the window switcher show of this window.
+    document.title = `${PANEL_TITLES[target.kind]} · ${environmentName} · Nova Desk`;
+  }, [target, environmentName]);
+
   useEffect(() => {
     // This window's store loads the desk product and panel links; keep the link in both.
     const s = useDesk.getState();
@@ -52,6 +58,7 @@ export function PoppedOutPanel(props: { target: PopOutTarget }): React.JSX.Eleme
   return (
     <div className="desk popped">
       <div className="slot-tools" role="toolbar" aria-label="Window">
+        <EnvironmentBadge />
         <ProductPicker label="Linked product" value={linked ?? ''} followLabel="Desk product" onChange={(id) => {
           const next = id === '' ? undefined : id;
           setLinked(next);
