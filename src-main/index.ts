@@ -136,10 +136,12 @@ function run(): void {
           await ask({ type: 'info', message: 'No open orders to cancel.', buttons: ['OK'] });
           return;
         }
-        const environment = open.environments().environments.find((e) => e.id === open.status().environment);
+        const asked = open.status().environment;
+        const environment = open.environments().environments.find((e) => e.id === asked);
         const { response } = await ask(cancelAllQuestion(environment?.name ?? 'this environment', environment?.production ?? false, orders.length));
         if (response !== CANCEL_ALL_CONFIRMED) return;
-        const { cancelRequested } = await open.cancelAll(undefined);
+        // On the environment the question named: the desk may have switched while it was open.
+        const { cancelRequested } = await open.cancelAll(undefined, asked);
         log?.info(`cancel all: ${cancelRequested} orders asked to cancel`);
       })().catch((err: unknown) => fail('Cancel all orders', err));
     },

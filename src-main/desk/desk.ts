@@ -461,8 +461,14 @@ export class Desk implements Disposable {
     };
   }
 
-  async cancelAll(productId: string | undefined): Promise<{ cancelRequested: number }> {
-    return { cancelRequested: await this.requireSession().cancelAllOrders(productId) };
+  /** `environment`: the one the trader asked on; another than the desk's (it switched meanwhile) cancels nothing. */
+  async cancelAll(productId: string | undefined, environment?: EnvironmentId): Promise<{ cancelRequested: number }> {
+    const session = this.requireSession();
+    const on = this.sessionEnvironment;
+    if (environment !== undefined && environment !== on) {
+      throw new DeskError('E0101_InvalidArgument', `environment: the trader asked to cancel all on ${NAMES[environment]}, but the desk is on ${NAMES[on]}: nothing was cancelled`);
+    }
+    return { cancelRequested: await session.cancelAllOrders(productId) };
   }
 
   activeOrders(productId: string | undefined): Promise<Order[]> {

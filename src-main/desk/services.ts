@@ -23,7 +23,7 @@ export function deskServices(desk: Desk): DeskServices {
     'orders.place': (r) => desk.placeOrder(r),
     'orders.cancel': (r) => desk.cancelOrder(r),
     'orders.cancelBulk': (r) => desk.cancelBulk(r),
-    'orders.cancelAll': (r) => desk.cancelAll(r.product_id),
+    'orders.cancelAll': (r) => desk.cancelAll(r.product_id, r.environment),
     'orders.active': (r) => desk.activeOrders(r.product_id),
     'orders.history': (r) => desk.history(r),
     'orders.fills': (r) => desk.fills(r.product_id, r.limit),

@@ -84,7 +84,23 @@ export async function cancelOrders(orderIds: readonly string[]): Promise<void> {
   await refreshOrders();
 }
 
+/** What the trader is asked before every open order (of one product) is cancelled on Production. */
+export function productionCancelAllQuestion(productId: string | undefined, openOrders: number): string {
+  const which = productId === undefined ? 'every open order' : `every open ${productId} order`;
+  return `PRODUCTION (real money): cancel ${which} on Production (${openOrders} shown open)?`;
+}
+
+/**
+ * Cancels all on the environment this window shows, named in the call: a click made just before a switch must not
+ * cancel the next environment's orders. On Production the trader is asked first, as the desk's menu asks.
+ */
 export async function cancelAll(productId?: string): Promise<void> {
-  await attempt('orders.cancelAll', productId === undefined ? {} : { product_id: productId });
+  const s = useDesk.getState();
+  const environment = s.connection?.environment;
+  if (environment === 'production') {
+    const open = Object.values(s.openOrders).filter((o) => productId === undefined || o.product_id === productId).length;
+    if (!window.confirm(productionCancelAllQuestion(productId, open))) return;
+  }
+  await attempt('orders.cancelAll', { ...(productId !== undefined && { product_id: productId }), ...(environment !== undefined && { environment }) });
   await refreshOrders();
 }

@@ -325,7 +325,14 @@ export const contract = {
     response: z.object({ cancelRequested: z.array(z.string()), notOpened: z.array(z.string()), alreadyRequested: z.array(z.string()) }),
   },
   'orders.cancelAll': {
-    request: z.strictObject({ product_id: productId.optional() }),
+    request: z.strictObject({
+      product_id: productId.optional(),
+      /**
+       * The environment the trader asked to cancel on (a question, a button, a menu): one naming another than the
+       * desk's cancels nothing, as a window or a dialog left over from before a switch must not.
+       */
+      environment: EnvironmentId.optional(),
+    }),
     response: z.object({ cancelRequested: z.number() }),
   },
   'orders.active': { request: z.strictObject({ product_id: productId.optional() }), response: z.array(OrderSchema) },

@@ -97,3 +97,20 @@ describe('a key created on Production', () => {
     }
   });
 });
+
+describe('cancel all asked on one environment', () => {
+  it('cancels nothing once the desk is on another, and cancels on the one it names', async () => {
+    await onProduction();
+    try {
+      const placed = await t.call('orders.place', { product_id: 'BTC-VND', side: 'BUY', limit_price: '2400000000', base_size: '0.001', override_checks: true, confirmed: 'production' });
+      expect(placed.status).toBe('placed');
+      // A Cancel all clicked on Local (a window, the menu's question) arriving after the switch to Production.
+      expect(await t.refusal('orders.cancelAll', { environment: 'local' })).toMatch(/^E0101_InvalidArgument: environment: .*cancel all on Local, but the desk is on Production: nothing was cancelled/);
+      expect((await t.call('orders.active', {})).length).toBeGreaterThan(0);
+      expect((await t.call('orders.cancelAll', { environment: 'production' })).cancelRequested).toBeGreaterThan(0);
+      expect(await t.call('orders.active', {})).toEqual([]);
+    } finally {
+      await backToLocal();
+    }
+  });
+});
