@@ -471,8 +471,19 @@ export class Exchange {
       // A TWAP is done when its window ends (or it fills), not when its last slice has run.
       if (order.row.expiredAt !== null && order.row.expiredAt <= now) this.finish(order, order.twap !== undefined && order.filledLots >= order.lots ? 'FILLED' : 'EXPIRED', '');
     }
-    let fault: Error | undefined;
+    // What falls due in the same tick runs in the order it fell due (ties by seq), not in the order it joined
+    // `timed`: that order is the set's history, which a restart (restoring in seq order) does not rebuild, so a
+    // start and a TWAP slice due together ran the other way round after a restart, and traded differently.
+    const runnable: { order: LiveOrder; at: bigint; seq: number }[] = [];
     for (const order of due) {
+      if (!this.byId.has(order.row.orderId)) continue;
+      const { row, twap } = order;
+      if (this.dueToStart(order, now) && row.scheduledAt !== null) runnable.push({ order, at: row.scheduledAt, seq: row.seq });
+      else if (twap !== undefined && twap.slicesLeft > 0 && twap.nextAt <= now) runnable.push({ order, at: twap.nextAt, seq: row.seq });
+    }
+    runnable.sort((a, b) => (a.at === b.at ? a.seq - b.seq : a.at < b.at ? -1 : 1));
+    let fault: Error | undefined;
+    for (const { order } of runnable) {
       if (!this.byId.has(order.row.orderId)) continue;
       try {
         if (this.dueToStart(order, now)) this.start(order);
