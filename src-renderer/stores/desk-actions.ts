@@ -4,6 +4,7 @@
  */
 import { MAX_ARCHIVED_LIMIT, MAX_IDS_PER_BULK_CANCEL } from '../../src-shared/protocol/queries';
 import type { MethodName, Request, Response } from '../../src-shared/ipc/contract';
+import type { Order } from '../../src-shared/protocol/records';
 import { BridgeError, call } from '../bridge';
 import { useDesk } from './desk-store';
 import { errorNotice } from './notices-slice';
@@ -82,6 +83,17 @@ export async function cancelOrders(orderIds: readonly string[]): Promise<void> {
     });
   }
   await refreshOrders();
+}
+
+/**
+ * An order this window placed, into its store, unless the window moved to another venue or account while it was
+ * on its way: it is the previous one's order, and shown here it would stand in this one's open orders. Returns
+ * whether it was shown.
+ */
+export function showPlacedOrder(order: Order, sentInView: number): boolean {
+  if (sentInView !== currentView()) return false;
+  useDesk.getState().applyOrders([order], true);
+  return true;
 }
 
 /** What the trader is asked before every open order (of one product) is cancelled on Production. */

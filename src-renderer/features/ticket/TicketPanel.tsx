@@ -7,7 +7,7 @@ import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import type { EnvironmentId, PlaceOrderRequest, PreTradeIssue } from '../../../src-shared/ipc/contract';
 import type { Order } from '../../../src-shared/protocol/records';
 import { ORDER_TYPES, STOP_TYPES, TIMES_IN_FORCE, REST_STP_MODES } from '../../../src-shared/protocol/vocabulary';
-import { attempt } from '../../stores/desk-actions';
+import { attempt, currentView, showPlacedOrder } from '../../stores/desk-actions';
 import { useDesk } from '../../stores/desk-store';
 import { Panel } from '../../ui/Panel';
 import { statusOf } from '../blotters/order-columns';
@@ -129,6 +129,7 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
   const send = async (request: PlaceOrderRequest, extra: { confirmed?: EnvironmentId; override_checks?: boolean }): Promise<void> => {
     if (inFlight.current) return;
     const sentOn = environment;
+    const view = currentView();
     inFlight.current = true;
     setSending(true);
     let result: Awaited<ReturnType<typeof attempt<'orders.place'>>>;
@@ -146,7 +147,7 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
       return;
     }
     setPending(undefined);
-    useDesk.getState().applyOrders([result.order], true);
+    if (!showPlacedOrder(result.order, view)) return;
     setSent(result.order);
     edit({ clientOrderId: '' });
   };
