@@ -36,7 +36,13 @@ interface EstimateCmd {
   owner: number | null;
   stp: SelfTradePrevention;
 }
-type Cmd = SubmitCmd | CancelCmd | ReduceCmd | EstimateCmd;
+/** An order whose seq is one already handed out: refused while that seq rests, taken (at the back) otherwise. */
+interface AgainCmd {
+  kind: 'again';
+  pick: number;
+  terms: SubmitCmd;
+}
+type Cmd = SubmitCmd | CancelCmd | ReduceCmd | EstimateCmd | AgainCmd;
 
 const side = fc.constantFrom<Side>('BUY', 'SELL');
 const stp = fc.constantFrom<SelfTradePrevention>('CANCEL_TAKER', 'CANCEL_MAKER', 'CANCEL_BOTH', 'DECREASE_AND_CANCEL');
@@ -79,6 +85,11 @@ const cmd: fc.Arbitrary<Cmd> = fc.oneof(
   },
 );
 const commands = fc.array(cmd, { maxLength: 150, size: 'large' });
+/** The streams above with seqs that come again: the exchange hands out increasing ones, the book checks any. */
+const commandsWithSeqsAgain = fc.array(
+  fc.oneof({ arbitrary: cmd, weight: 4 }, { arbitrary: fc.record({ kind: fc.constant('again' as const), pick: fc.nat(1_000), terms: submitCmd }), weight: 1 }),
+  { maxLength: 150, size: 'large' },
+);
 
 function toOrder(c: SubmitCmd, seq: number): OrderIn {
   const tif: TimeInForce = c.market && (c.tif === 'GTC' || c.tif === 'GTT') ? 'IOC' : c.tif;
@@ -129,6 +140,19 @@ function play(matcher: Matcher, cmds: Cmd[], after: (step: Step) => void): void 
         after({ cmd: c, order, output: structuredClone(matcher.submit(order)) });
         break;
       }
+      case 'again': {
+        if (seq === 0) break;
+        const order = toOrder(c.terms, target);
+        let output: unknown;
+        try {
+          output = structuredClone(matcher.submit(order));
+        } catch (err) {
+          if (!(err instanceof RangeError)) throw err;
+          output = { refused: err.message };
+        }
+        after({ cmd: c, order, output });
+        break;
+      }
       case 'cancel':
         after({ cmd: c, target, output: matcher.cancel(target) });
         break;
@@ -173,6 +197,34 @@ describe('OrderBook properties over random command streams', () => {
       }),
       { numRuns: 400 },
     );
+  });
+
+  it('matches the reference when seqs come again: one resting is refused, changing nothing; any other is taken', () => {
+    let refused = 0;
+    let lowerRested = 0;
+    fc.assert(
+      fc.property(commandsWithSeqsAgain, (cmds) => {
+        const book = new OrderBook('TEST', 3);
+        const reference = new ReferenceMatcher(3);
+        const expected: unknown[] = [];
+        play(reference, cmds, (step) => expected.push({ out: step.output, depth: { bids: reference.depth('BUY'), asks: reference.depth('SELL') }, orders: reference.orders() }));
+        let i = 0;
+        let greatest = 0;
+        play(book, cmds, (step) => {
+          const actual = { out: step.output, depth: fullDepth(book), orders: [...book.orders()] };
+          expect(actual, `command ${i}: ${JSON.stringify(step.cmd)}`).toEqual(expected[i]);
+          const out = step.output as { refused?: string; outcome?: string };
+          if (step.cmd.kind === 'again' && out.refused !== undefined) refused += 1;
+          if (step.cmd.kind === 'again' && out.outcome === 'RESTED' && (step.order?.seq ?? 0) < greatest) lowerRested += 1;
+          for (const o of book.orders()) greatest = Math.max(greatest, o.seq);
+          i += 1;
+        });
+      }),
+      { numRuns: 300 },
+    );
+    // Both ways must really happen: a resting seq again, and a lower seq resting below the greatest.
+    expect(refused).toBeGreaterThan(20);
+    expect(lowerRested).toBeGreaterThan(20);
   });
 
   it('never leaves a crossed book', () => {

@@ -15,6 +15,8 @@ import type {
 
 interface Resting {
   seq: number;
+  /** When it came to rest: its time priority (the seq is that too, as long as seqs only increase). */
+  arrival: number;
   owner: number;
   side: Side;
   ticks: number;
@@ -36,11 +38,11 @@ function crosses(side: Side, limitTicks: number, makerTicks: number): boolean {
   return side === 'BUY' ? makerTicks <= limitTicks : makerTicks >= limitTicks;
 }
 
-/** Best price first (lowest ask for a buyer, highest bid for a seller), then earliest seq. */
+/** Best price first (lowest ask for a buyer, highest bid for a seller), then earliest to rest. */
 function bestMaker(book: Resting[], taker: Taker): Resting | undefined {
   const opposite: Side = taker.side === 'BUY' ? 'SELL' : 'BUY';
   const candidates = book.filter((o) => o.side === opposite && crosses(taker.side, taker.limitTicks, o.ticks));
-  candidates.sort((a, b) => (a.ticks === b.ticks ? a.seq - b.seq : taker.side === 'BUY' ? a.ticks - b.ticks : b.ticks - a.ticks));
+  candidates.sort((a, b) => (a.ticks === b.ticks ? a.arrival - b.arrival : taker.side === 'BUY' ? a.ticks - b.ticks : b.ticks - a.ticks));
   return candidates[0];
 }
 
@@ -138,11 +140,14 @@ function copyBook(book: Resting[]): Resting[] {
 
 export class ReferenceMatcher {
   private book: Resting[] = [];
+  private arrivals = 0;
   lastTradeTicks: number | undefined;
 
   constructor(private readonly notionalPerTickLot: number) {}
 
   submit(order: OrderIn): MatchResult {
+    // The engine's contract: a seq that is resting cannot arrive again (any other may, even a lower one).
+    if (this.book.some((o) => o.seq === order.seq)) throw new RangeError(`order ${order.seq}: seq is already resting`);
     const taker: Taker = { ...order };
     if (order.postOnly && bestMaker(this.book, taker) !== undefined) {
       return { ...emptyResult(), outcome: 'POST_ONLY_WOULD_TAKE' };
@@ -157,7 +162,7 @@ export class ReferenceMatcher {
     else if (stoppedBy === 'budget') result.outcome = result.filledLots > 0 && taker.lots === 0 ? 'FILLED' : 'CANCELLED';
     else if (stoppedBy === 'self-trade') result.outcome = 'SELF_TRADE_CANCELLED';
     else if (order.tif === 'GTC' || order.tif === 'GTT') {
-      this.book.push({ seq: order.seq, owner: order.owner, side: order.side, ticks: order.limitTicks, lots: lotsLeft });
+      this.book.push({ seq: order.seq, arrival: ++this.arrivals, owner: order.owner, side: order.side, ticks: order.limitTicks, lots: lotsLeft });
       result.outcome = 'RESTED';
       result.restingLots = lotsLeft;
     }
@@ -205,7 +210,7 @@ export class ReferenceMatcher {
   orders(): RestingOrderView[] {
     const rank = (o: Resting): number => (o.side === 'BUY' ? -o.ticks : o.ticks);
     return [...this.book]
-      .sort((a, b) => (a.side !== b.side ? (a.side === 'BUY' ? -1 : 1) : rank(a) !== rank(b) ? rank(a) - rank(b) : a.seq - b.seq))
+      .sort((a, b) => (a.side !== b.side ? (a.side === 'BUY' ? -1 : 1) : rank(a) !== rank(b) ? rank(a) - rank(b) : a.arrival - b.arrival))
       .map((o) => ({ seq: o.seq, owner: o.owner, side: o.side, limitTicks: o.ticks, lots: o.lots }));
   }
 }
