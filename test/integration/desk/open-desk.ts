@@ -4,14 +4,15 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Desk } from '../../../src-main/desk/desk';
+import { Desk, type DeskOptions } from '../../../src-main/desk/desk';
 import { dispatch } from '../../../src-main/desk/dispatch';
 import { startEmbeddedVenue, type EmbeddedVenue } from '../../../src-main/desk/embedded-venue';
 import { secretId } from '../../../src-main/desk/key-vault';
 import { deskServices, type DeskServices } from '../../../src-main/desk/services';
-import { openSecretStore, type SecretStore } from '../../../src-main/secrets';
+import { MemorySecretStore, openSecretStore, type SecretStore } from '../../../src-main/secrets';
 import { venueWorkerFromSource } from '../../../src-main/web/typescript-worker';
 import type { MethodName, Request, Response, VenueStatus } from '../../../src-shared/ipc/contract';
+import type { LocalVenue } from '../connection/local-venue';
 
 export interface TestDesk {
   readonly desk: Desk;
@@ -82,6 +83,36 @@ export function noLocalVenue(dataDir: string): EmbeddedVenue {
     ready: () => Promise.reject(new Error(status.detail)),
     terminate: () => Promise.resolve(),
     stop: () => Promise.resolve(),
+  };
+}
+
+/**
+ * A desk with its secrets in memory and no local venue, live on Development at `address` (the venue itself, or a
+ * link to it the test can break), trading with the venue's admin key. `close` also removes its folder.
+ */
+export async function deskOnDevelopment(
+  venue: LocalVenue,
+  options: { label: string; address?: { baseUrl: string; wsUrl: string }; session?: DeskOptions['session'] },
+): Promise<{ desk: Desk; close: () => Promise<void> }> {
+  const dataDir = mkdtempSync(join(tmpdir(), `nova-desk-${options.label}-`));
+  const desk = await Desk.open({
+    dataDir,
+    secrets: new MemorySecretStore('test: secrets in memory'),
+    launchLocalVenue: noLocalVenue,
+    session: options.session ?? { rest: { timeoutMs: 5_000 } },
+  });
+  const { baseUrl, wsUrl } = options.address ?? venue;
+  await desk.configureEnvironment({ id: 'development', baseUrl, wsUrl });
+  await desk.switchEnvironment('development');
+  const { admin } = venue;
+  await desk.importKey({ environment: 'development', api_key: admin.credentials.apiKey, api_secret: admin.credentials.apiSecret, user_id: admin.userId, use: true });
+  await desk.whenLive();
+  return {
+    desk,
+    close: async () => {
+      await desk.close();
+      removeFolder(dataDir);
+    },
   };
 }
 

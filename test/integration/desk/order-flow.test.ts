@@ -1,42 +1,32 @@
 // Orders through the desk while the link to the venue fails: every call answers, once, and says what happened to
 // the order: sent and done, not sent, or sent with its outcome unknown. The desk trades on Development, a real
 // venue behind a loopback relay that the tests break.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Desk } from '../../../src-main/desk/desk';
+import type { Desk } from '../../../src-main/desk/desk';
 import { dispatch } from '../../../src-main/desk/dispatch';
 import { deskServices, type DeskServices } from '../../../src-main/desk/services';
-import { MemorySecretStore } from '../../../src-main/secrets';
 import { BTC, LocalVenue, px } from '../connection/local-venue';
 import { LoopbackGate } from '../connection/loopback-gate';
 import { eventually } from '../eventually';
-import { removeFolder, noLocalVenue } from './open-desk';
+import { deskOnDevelopment } from './open-desk';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'nova-desk-order-flow-'));
 let venue: LocalVenue;
 let gate: LoopbackGate;
 let desk: Desk;
+let closeDesk: () => Promise<void>;
 let services: DeskServices;
 
 beforeAll(async () => {
   venue = await LocalVenue.start();
   gate = await LoopbackGate.open(venue.port);
-  desk = await Desk.open({
-    dataDir,
-    secrets: new MemorySecretStore('test: secrets in memory'),
-    launchLocalVenue: noLocalVenue,
+  ({ desk, close: closeDesk } = await deskOnDevelopment(venue, {
+    label: 'order-flow',
+    address: gate,
     session: {
       rest: { timeoutMs: 400, settleMs: 50, maxRetries: 1, retryBackoff: { initialMs: 10, maxMs: 50 } },
       socket: { heartbeatIntervalMs: 300, heartbeatTimeoutMs: 300, requestTimeoutMs: 400, reconnect: { initialMs: 50, maxMs: 200 } },
     },
-  });
-  await desk.configureEnvironment({ id: 'development', baseUrl: gate.baseUrl, wsUrl: gate.wsUrl });
-  await desk.switchEnvironment('development');
-  const { admin } = venue;
-  await desk.importKey({ environment: 'development', api_key: admin.credentials.apiKey, api_secret: admin.credentials.apiSecret, user_id: admin.userId, use: true });
-  await desk.whenLive();
+  }));
   services = deskServices(desk);
 });
 
@@ -46,10 +36,9 @@ afterEach(() => {
 });
 
 afterAll(async () => {
-  await desk.close();
+  await closeDesk();
   await gate.close();
   await venue.dispose();
-  removeFolder(dataDir);
 });
 
 describe('an order while the venue does not answer', () => {

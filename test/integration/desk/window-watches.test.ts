@@ -1,34 +1,24 @@
 // Several windows (the workspace, popped-out books) watch products through one desk. What a window watches
 // ends with it, and never with another: a watch still on its way when its window closes or unwatches must not
 // outlive it, and one window's unwatch racing another's watch must leave the product fully streamed.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Desk } from '../../../src-main/desk/desk';
-import { MemorySecretStore } from '../../../src-main/secrets';
+import type { Desk } from '../../../src-main/desk/desk';
 import { BTC, LocalVenue, px, type Account } from '../connection/local-venue';
 import { eventually } from '../eventually';
-import { noLocalVenue, removeFolder } from './open-desk';
+import { deskOnDevelopment } from './open-desk';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'nova-desk-windows-'));
 let venue: LocalVenue;
 let desk: Desk;
+let closeDesk: () => Promise<void>;
 
 beforeAll(async () => {
   venue = await LocalVenue.start();
-  desk = await Desk.open({ dataDir, secrets: new MemorySecretStore('test: secrets in memory'), launchLocalVenue: noLocalVenue, session: { rest: { timeoutMs: 5_000 } } });
-  await desk.configureEnvironment({ id: 'development', baseUrl: venue.baseUrl, wsUrl: venue.wsUrl });
-  await desk.switchEnvironment('development');
-  const { admin } = venue;
-  await desk.importKey({ environment: 'development', api_key: admin.credentials.apiKey, api_secret: admin.credentials.apiSecret, user_id: admin.userId, use: true });
-  await desk.whenLive();
+  ({ desk, close: closeDesk } = await deskOnDevelopment(venue, { label: 'windows' }));
 });
 
 afterAll(async () => {
-  await desk.close();
+  await closeDesk();
   await venue.dispose();
-  removeFolder(dataDir);
 });
 
 /** What the desk watches now, read through an unwatch by a window that watches nothing. */
