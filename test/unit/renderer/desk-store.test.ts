@@ -4,16 +4,9 @@ import { DEFAULT_LAYOUT, movePanel, readLayout } from '../../../src-renderer/sto
 import { errorNotice } from '../../../src-renderer/stores/notices-slice';
 import { TAPE_LENGTH } from '../../../src-renderer/stores/market-slice';
 import type { Order } from '../../../src-shared/protocol/records';
+import { restingOrder } from './fixtures';
 
-function order(id: string, patch: Partial<Order> = {}): Order {
-  return {
-    order_id: id, client_order_id: '', user_id: 'u', status: 'ACTIVE', done_reason: '', product_id: 'BTC-VND', side: 'BUY',
-    type: 'LIMIT', time_in_force: 'GTC', post_only: 'false', stp: 'CANCEL_TAKER', limit_price: '2400000000', base_size: '0.1',
-    quote_size: '0', exact_quote_size: '0', average_fill_price: '0', filled_base_size: '0', filled_quote_size: '0',
-    maker_fee_rate: '0.001', taker_fee_rate: '0.002', fee_asset_id: 'VND', created_at: '1', updated_at: '1',
-    cancel_requested_at: '0', expired_at: '0', scheduled_at: '0', trades: [], ...patch,
-  };
-}
+const order = (id: string, patch: Partial<Order> = {}): Order => restingOrder(id, { client_order_id: '', ...patch });
 
 const fill = (tradeId: string, time: string) => ({
   tradeId, orderId: 'o1', clientOrderId: '', productId: 'BTC-VND', side: 'BUY', price: '1', size: '1', liquidity: 'TAKER', feeAsset: 'VND', feeAmount: '0', time,

@@ -6,23 +6,11 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type * as Zustand from 'zustand';
-import type { StateCreator } from 'zustand';
 import type { ConnectionStatus, EnvironmentId, EnvironmentsView } from '../../../src-shared/ipc/contract';
 import { importRequest, KeysPanel, productionKeyQuestion } from '../../../src-renderer/features/keys/KeysPanel';
 import { useDesk } from '../../../src-renderer/stores/desk-store';
 
-vi.mock('zustand', async (importOriginal) => {
-  const zustand = await importOriginal<typeof Zustand>();
-  const react = await import('react');
-  const bind = (init: StateCreator<object>): unknown => {
-    const api = zustand.createStore(init);
-    const read = (selector: (s: object) => unknown = (s) => s): unknown =>
-      react.useSyncExternalStore(api.subscribe, () => selector(api.getState()), () => selector(api.getState()));
-    return Object.assign(read, api);
-  };
-  return { ...zustand, create: (init?: StateCreator<object>) => (init === undefined ? bind : bind(init)) };
-});
+vi.mock('zustand', async (importOriginal) => (await import('./fixtures')).serverDrawnZustand(await importOriginal()));
 
 function on(environment: EnvironmentId): void {
   const connection: ConnectionStatus = { environment, production: environment === 'production', state: 'no_key', detail: '' };

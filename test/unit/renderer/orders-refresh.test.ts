@@ -6,6 +6,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Order } from '../../../src-shared/protocol/records';
 import { refreshOrders } from '../../../src-renderer/stores/desk-actions';
 import { useDesk } from '../../../src-renderer/stores/desk-store';
+import { restingOrder } from './fixtures';
 
 const answers = new Map<string, { resolve: (value: Order[]) => void }>();
 
@@ -14,15 +15,7 @@ vi.mock('../../../src-renderer/bridge', () => ({
   call: (method: string) => new Promise<Order[]>((resolve) => answers.set(method, { resolve })),
 }));
 
-function order(id: string, patch: Partial<Order> = {}): Order {
-  return {
-    order_id: id, client_order_id: `c-${id}`, user_id: 'u', status: 'ACTIVE', done_reason: '', product_id: 'BTC-VND', side: 'BUY',
-    type: 'LIMIT', time_in_force: 'GTC', post_only: 'false', stp: 'CANCEL_TAKER', limit_price: '2400000000', base_size: '0.1',
-    quote_size: '0', exact_quote_size: '0', average_fill_price: '0', filled_base_size: '0', filled_quote_size: '0',
-    maker_fee_rate: '0.001', taker_fee_rate: '0.002', fee_asset_id: 'VND', created_at: '1', updated_at: '10',
-    cancel_requested_at: '0', expired_at: '0', scheduled_at: '0', trades: [], ...patch,
-  };
-}
+const order = (id: string, patch: Partial<Order> = {}): Order => restingOrder(id, { updated_at: '10', ...patch });
 
 /** Starts a read; `answer` hands it what the venue had when it served it, after whatever happened meanwhile. */
 async function read(): Promise<{ answer: (active: Order[], history: Order[]) => Promise<void> }> {

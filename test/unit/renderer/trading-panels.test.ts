@@ -5,8 +5,6 @@
 import { createElement, type FunctionComponent } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type * as Zustand from 'zustand';
-import type { StateCreator } from 'zustand';
 import type { ConnectionStatus, StoredKey } from '../../../src-shared/ipc/contract';
 import type { Account, Order } from '../../../src-shared/protocol/records';
 import { AccountPanel } from '../../../src-renderer/features/account/AccountPanel';
@@ -15,30 +13,13 @@ import { OpenOrdersPanel } from '../../../src-renderer/features/blotters/OpenOrd
 import { OrderHistoryPanel } from '../../../src-renderer/features/blotters/OrderHistoryPanel';
 import { KeysPanel } from '../../../src-renderer/features/keys/KeysPanel';
 import { useDesk } from '../../../src-renderer/stores/desk-store';
+import { restingOrder } from './fixtures';
 
-vi.mock('zustand', async (importOriginal) => {
-  const zustand = await importOriginal<typeof Zustand>();
-  const react = await import('react');
-  const bind = (init: StateCreator<object>): unknown => {
-    const api = zustand.createStore(init);
-    const read = (selector: (s: object) => unknown = (s) => s): unknown =>
-      react.useSyncExternalStore(api.subscribe, () => selector(api.getState()), () => selector(api.getState()));
-    return Object.assign(read, api);
-  };
-  return { ...zustand, create: (init?: StateCreator<object>) => (init === undefined ? bind : bind(init)) };
-});
+vi.mock('zustand', async (importOriginal) => (await import('./fixtures')).serverDrawnZustand(await importOriginal()));
 
 vi.mock('../../../src-renderer/stores/fill-alerts', () => ({ fillSoundOn: () => false, setFillSound: () => undefined }));
 
-function order(id: string, patch: Partial<Order> = {}): Order {
-  return {
-    order_id: id, client_order_id: `c-${id}`, user_id: 'u', status: 'ACTIVE', done_reason: '', product_id: 'BTC-VND', side: 'BUY',
-    type: 'LIMIT', time_in_force: 'GTC', post_only: 'false', stp: 'CANCEL_TAKER', limit_price: '2400000000', base_size: '0.1',
-    quote_size: '0', exact_quote_size: '0', average_fill_price: '0', filled_base_size: '0', filled_quote_size: '0',
-    maker_fee_rate: '0.001', taker_fee_rate: '0.002', fee_asset_id: 'VND', created_at: '1', updated_at: '1',
-    cancel_requested_at: '0', expired_at: '0', scheduled_at: '0', trades: [], ...patch,
-  };
-}
+const order = (id: string, patch: Partial<Order> = {}): Order => restingOrder(id, patch);
 
 const ACCOUNT: Account = {
   id: 'u', maker_fee_rate: '0.001', taker_fee_rate: '0.002',

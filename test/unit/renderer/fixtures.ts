@@ -1,0 +1,30 @@
+// What the renderer's unit tests share: an order record, and zustand made to draw a store's current state on a server.
+import type { Order } from '../../../src-shared/protocol/records';
+import type * as Zustand from 'zustand';
+import type { StateCreator } from 'zustand';
+
+/** A resting limit buy of 0.1 BTC-VND as the venue records it; `patch` is what a test is about. */
+export function restingOrder(id: string, patch: Partial<Order> = {}): Order {
+  return {
+    order_id: id, client_order_id: `c-${id}`, user_id: 'u', status: 'ACTIVE', done_reason: '', product_id: 'BTC-VND', side: 'BUY',
+    type: 'LIMIT', time_in_force: 'GTC', post_only: 'false', stp: 'CANCEL_TAKER', limit_price: '2400000000', base_size: '0.1',
+    quote_size: '0', exact_quote_size: '0', average_fill_price: '0', filled_base_size: '0', filled_quote_size: '0',
+    maker_fee_rate: '0.001', taker_fee_rate: '0.002', fee_asset_id: 'VND', created_at: '1', updated_at: '1',
+    cancel_requested_at: '0', expired_at: '0', scheduled_at: '0', trades: [], ...patch,
+  };
+}
+
+/**
+ * zustand whose hook reads a store's current state when drawn with react-dom/server (it reads the initial one
+ * there), as a window does: `vi.mock('zustand', async (original) => (await import('./fixtures')).serverDrawnZustand(await original()))`.
+ */
+export async function serverDrawnZustand(zustand: typeof Zustand): Promise<typeof Zustand> {
+  const react = await import('react');
+  const bind = (init: StateCreator<object>): unknown => {
+    const api = zustand.createStore(init);
+    const read = (selector: (s: object) => unknown = (s) => s): unknown =>
+      react.useSyncExternalStore(api.subscribe, () => selector(api.getState()), () => selector(api.getState()));
+    return Object.assign(read, api);
+  };
+  return { ...zustand, create: ((init?: StateCreator<object>) => (init === undefined ? bind : bind(init))) as typeof zustand.create };
+}
