@@ -1,9 +1,9 @@
 // How the venue reads what arrives before a route runs: the JSON body, the URL's path and the headers. Each
 // failure there must still be the interface's error object (7.1), and an empty body sent with a JSON
 // content type (as many HTTP clients do on every request) must mean "no body", not malformed JSON.
-import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { BTC, activeOrders, expectError, expectOk, limit, px, useVenue, type Reply, type WireApiKey } from '../harness';
+import { rawRequest } from '../raw-http';
 
 const venue = useVenue();
 
@@ -16,34 +16,6 @@ function errorOf(reply: Reply): { code: string; message: string } {
   expect(Object.keys(body)).toEqual(['error']);
   expect(Object.keys(body.error).sort()).toEqual(['code', 'message']);
   return body.error;
-}
-
-interface RawReply {
-  readonly status: number;
-  readonly headers: string;
-  readonly body: unknown;
-}
-
-/** One request written byte for byte to the venue's socket, for requests fetch will not send. */
-function rawRequest(baseUrl: string, request: string): Promise<RawReply> {
-  const { hostname, port } = new URL(baseUrl);
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(Number(port), hostname);
-    const chunks: Buffer[] = [];
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.on('error', reject);
-    socket.on('close', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      const split = text.indexOf('\r\n\r\n');
-      const status = /^HTTP\/1\.1 (\d{3}) /.exec(text);
-      if (split < 0 || status === null) {
-        reject(new Error(`not an HTTP response: ${JSON.stringify(text.slice(0, 200))}`));
-        return;
-      }
-      resolve({ status: Number(status[1]), headers: text.slice(0, split), body: JSON.parse(text.slice(split + 4)) as unknown });
-    });
-    socket.end(request);
-  });
 }
 
 describe('an empty body with Content-Type: application/json is no body', () => {
@@ -145,7 +117,7 @@ describe('failures before any route runs are error objects too', () => {
 
   it('a 20,000-byte header is 431 with the error object, and the venue serves on', async () => {
     const v = venue();
-    const reply = await rawRequest(v.baseUrl, `GET /api/v1/orders/active HTTP/1.1\r\nHost: x\r\nNOVA-KEY: ${'a'.repeat(20_000)}\r\n\r\n`);
+    const reply = await rawRequest(v.baseUrl, `GET /api/v1/orders/active HTTP/1.1\r\nHost: x\r\nNOVA-KEY: ${'a'.repeat(20_000)}\r\n\r\n`, { halfClose: true });
     expect(reply.status).toBe(431);
     expect(reply.headers).toMatch(/\r\ncontent-type: application\/json/i);
     expect(reply.body).toEqual({ error: { code: 'InvalidArgument', message: expect.stringMatching(/^E0103_BodyTooLarge: request headers larger than \d+ bytes$/) as unknown } });
@@ -157,7 +129,7 @@ describe('failures before any route runs are error objects too', () => {
     ['a path target', 'CONNECT /products HTTP/1.1\r\nHost: x\r\n\r\n', 'no route CONNECT /products'],
   ])('CONNECT (%s) is 404 E0105 with the error object, like any other method with no route, and the venue serves on', async (_what, request, message) => {
     const v = venue();
-    const reply = await rawRequest(v.baseUrl, request);
+    const reply = await rawRequest(v.baseUrl, request, { halfClose: true });
     expect(reply.status).toBe(404);
     expect(reply.headers).toMatch(/\r\ncontent-type: application\/json/i);
     expect(reply.headers).toMatch(/\r\nconnection: close/i);
@@ -167,7 +139,7 @@ describe('failures before any route runs are error objects too', () => {
 
   it('a request that is not HTTP is 400 with the error object', async () => {
     const v = venue();
-    const reply = await rawRequest(v.baseUrl, 'NOT HTTP AT ALL\r\n\r\n');
+    const reply = await rawRequest(v.baseUrl, 'NOT HTTP AT ALL\r\n\r\n', { halfClose: true });
     expect(reply.status).toBe(400);
     expect(reply.body).toEqual({ error: { code: 'InvalidArgument', message: 'E0101_InvalidArgument: request: not a valid HTTP/1.1 request' } });
   });

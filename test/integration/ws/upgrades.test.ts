@@ -1,58 +1,14 @@
 // Upgrade requests the venue's WebSocket does not take. Node hands every request with an Upgrade header to the
 // server's 'upgrade' listener, so no Fastify route or not-found handler sees it: the venue must answer it itself,
 // with the interface's error object (7.1) like any other request it refuses, and close the connection.
-import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { useVenue } from '../harness';
+import { type RawReply, rawRequest } from '../raw-http';
 
 const venue = useVenue();
 
 const HANDSHAKE = 'Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nHost: 127.0.0.1\r\n';
-
-interface RawReply {
-  readonly status: number;
-  readonly headers: string;
-  readonly body: unknown;
-}
-
-/**
- * One request written byte for byte, and everything the venue sends until it closes the connection. The client
- * half-closes only after the answer is in, as a WebSocket client waiting for its 101 does, so a venue that waits
- * for the client to close first would fail on the timeout.
- */
-function rawRequest(baseUrl: string, request: string): Promise<RawReply> {
-  const { hostname, port } = new URL(baseUrl);
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(Number(port), hostname);
-    const chunks: Buffer[] = [];
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Error(`the venue did not close the connection; it sent ${JSON.stringify(Buffer.concat(chunks).toString('utf8').slice(0, 300))}`));
-    }, 3_000);
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.on('error', reject);
-    socket.on('close', () => {
-      clearTimeout(timer);
-      const text = Buffer.concat(chunks).toString('utf8');
-      const split = text.indexOf('\r\n\r\n');
-      const status = /^HTTP\/1\.1 (\d{3}) /.exec(text);
-      if (split < 0 || status === null) {
-        reject(new Error(`not an HTTP response: ${JSON.stringify(text.slice(0, 200))}`));
-        return;
-      }
-      let body: unknown;
-      try {
-        body = JSON.parse(text.slice(split + 4));
-      } catch {
-        reject(new Error(`the body is not JSON: ${JSON.stringify(text.slice(0, 300))}`));
-        return;
-      }
-      resolve({ status: Number(status[1]), headers: text.slice(0, split), body });
-    });
-    socket.write(request);
-  });
-}
 
 function expectErrorObject(reply: RawReply, status: number, ref: string, message: RegExp): void {
   const what = JSON.stringify(reply);
@@ -83,7 +39,7 @@ describe('a WebSocket upgrade the venue does not take gets the error object and 
     ['/ws with a method other than GET', 'POST /ws', 'no route POST /ws'],
   ])('%s is 404 E0105', async (_what, line, message) => {
     const v = venue();
-    const reply = await rawRequest(v.baseUrl, `${line} HTTP/1.1\r\n${HANDSHAKE}\r\n`);
+    const reply = await rawRequest(v.baseUrl, `${line} HTTP/1.1\r\n${HANDSHAKE}\r\n`, { halfClose: false });
     expectErrorObject(reply, 404, 'E0105_RouteNotFound', new RegExp(`^E0105_RouteNotFound: ${message} .*/ws`));
     expect((reply.body as { error: { code: string } }).error.code).toBe('NotFound');
     await expectWsServes(v.baseUrl.replace('http', 'ws') + '/ws');
@@ -91,7 +47,7 @@ describe('a WebSocket upgrade the venue does not take gets the error object and 
 
   it('the query string is not part of the path named', async () => {
     const v = venue();
-    const reply = await rawRequest(v.baseUrl, `GET /nope?secret=1 HTTP/1.1\r\n${HANDSHAKE}\r\n`);
+    const reply = await rawRequest(v.baseUrl, `GET /nope?secret=1 HTTP/1.1\r\n${HANDSHAKE}\r\n`, { halfClose: false });
     expectErrorObject(reply, 404, 'E0105_RouteNotFound', /^E0105_RouteNotFound: no route GET \/nope /);
     expect(JSON.stringify(reply.body)).not.toContain('secret');
   });
@@ -117,7 +73,7 @@ describe('a WebSocket upgrade the venue does not take gets the error object and 
     ['an unsupported Sec-WebSocket-Version', 'Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 7\r\nHost: x\r\n', /Sec-WebSocket-Version/],
   ])('a handshake to /ws with %s is 400 E0101 naming what is wrong', async (what, headers, message) => {
     const v = venue();
-    const reply = await rawRequest(v.baseUrl, `GET /ws HTTP/1.1\r\n${headers}\r\n`);
+    const reply = await rawRequest(v.baseUrl, `GET /ws HTTP/1.1\r\n${headers}\r\n`, { halfClose: false });
     expectErrorObject(reply, 400, 'E0101_InvalidArgument', message);
     // RFC 6455 4.4: a version the server does not speak is answered with the versions it does.
     if (what.includes('Version')) expect(reply.headers).toMatch(/\r\nsec-websocket-version: 13/i);
