@@ -277,6 +277,15 @@ describe('the desk in a browser', () => {
       await page.getByLabel('Type', { exact: true }).selectOption('LIMIT');
       await page.getByLabel('Price', { exact: true }).fill(await restingBuyPrice());
       await page.getByLabel('Size', { exact: true }).fill('0.001');
+      await page.getByLabel('Client order id', { exact: true }).fill('e2e-held-enter');
+      await page.getByLabel('Size', { exact: true }).focus();
+      // Enter held down: it sends the ticket, and its repeats on the Confirm that takes the focus confirm nothing.
+      await page.keyboard.down('Enter');
+      await held.waitFor({ timeout: WAIT });
+      for (let i = 0; i < 5; i++) await page.keyboard.down('Enter');
+      await page.keyboard.up('Enter');
+      await page.keyboard.press('Escape');
+      await held.waitFor({ state: 'hidden', timeout: WAIT });
       await page.getByLabel('Client order id', { exact: true }).fill('e2e-keyboard-confirm');
       await page.getByLabel('Size', { exact: true }).focus();
       // Escape goes back to the field the trader was in, and nothing is sent.
@@ -290,6 +299,8 @@ describe('the desk in a browser', () => {
       await held.waitFor({ timeout: WAIT });
       await page.keyboard.press('Enter');
       await expect.poll(() => rowsWith('Open orders', 'e2e-keyboard-confirm').count(), { timeout: WAIT }).toBe(1);
+      // The ticket sends one order at a time, so one the held Enter had confirmed would show by now.
+      expect(await rowsWith('Open orders', 'e2e-held-enter').count()).toBe(0);
     } finally {
       if (await held.isVisible()) await held.getByRole('button', { name: 'Back' }).click();
       await confirming.click();

@@ -317,7 +317,15 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
         // A trader who sent with Enter confirms with Enter, or goes back with Escape, without leaving the keyboard:
         // the cursor stayed in the ticket, where Enter only asked again and Escape did nothing. An order a check
         // held starts on Back, so that a second Enter never overrides the check.
-        <div className="confirm" role="dialog" aria-label="Confirm order" onKeyDown={(e) => e.key === 'Escape' && (e.preventDefault(), setPending(undefined))}>
+        <div
+          className="confirm"
+          role="dialog"
+          aria-label="Confirm order"
+          // A held Enter sends the ticket, and its repeats would then press the Confirm that takes the focus: a
+          // confirmation is a second press, never the first one held down.
+          onKeyDownCapture={(e) => e.key === 'Enter' && e.repeat && e.preventDefault()}
+          onKeyDown={(e) => e.key === 'Escape' && (e.preventDefault(), setPending(undefined))}
+        >
           <p className={pending.environment === 'production' ? 'production-text' : undefined} aria-label="Confirming on">{confirmationHeading(pending.environment)}</p>
           <p>{describeOrder(pending.request, heldAssets?.base ?? base, heldAssets?.quote ?? quote)}</p>
           {pending.issues.map((issue) => <p key={issue.check} className="field-error">{issue.message}</p>)}
