@@ -105,7 +105,7 @@ export function world(): World {
   const options = {
     now: () => clock,
     newId: () => `00000000-0000-4000-8000-${(++ids).toString().padStart(12, '0')}`,
-    maxOpenOrders: 12,
+    maxOpenOrders: 25,
   };
   const store = new CapturedStore();
   let exchange = new Exchange(options);
