@@ -880,10 +880,7 @@ export class Exchange {
     plan.lotsLeft -= lots;
     plan.nextAt += plan.intervalNs;
     order.row.twapState = JSON.stringify({ lotsLeft: plan.lotsLeft, slicesLeft: plan.slicesLeft, nextAt: String(plan.nextAt) });
-    const sliceSeq = ++this.seq;
-    this.bySeq.delete(order.row.seq);
-    order.row.seq = sliceSeq;
-    this.bySeq.set(sliceSeq, order);
+    this.takeFreshSeq(order);
     if (order.side === 'BUY' && order.limitTicks === 0) {
       // Uncapped buys reserve per slice: what the book asks for this slice right now.
       const estimate = order.market.book.estimate('BUY', 0, lots, Number.POSITIVE_INFINITY, order.owner, order.stp);

@@ -15,7 +15,8 @@ import { fuzzRuns, fuzzTimeout } from '../../reliability/hostile-values';
 import { ASSETS, CLIENT_IDS, FUNDS, PRODUCT, USERS, comparable, spell, world, type Command, type Outcome, type Stp, type World } from './model-world';
 
 const RUNS = fuzzRuns(30);
-const TIMEOUT = fuzzTimeout(RUNS, 400);
+// Up to five batches of RUNS (see the test).
+const TIMEOUT = fuzzTimeout(5 * RUNS, 400);
 const user = fc.integer({ min: 0, max: USERS - 1 });
 const stp = fc.constantFrom<Stp>('CANCEL_TAKER', 'CANCEL_MAKER', 'CANCEL_BOTH', 'DECREASE_AND_CANCEL');
 // BTC-VND around 2.5e9 in 10000 VND ticks; lots of 0.0001 BTC.
@@ -320,30 +321,41 @@ function runStream(commands: readonly Command[], seen: Seen): void {
   seen.unparsed += twin.unparsed;
 }
 
+/** The paths the streams have not yet run enough; the bounds sit well below what thirty runs give. */
+function unexercised(seen: ReturnType<typeof emptySeen>): string[] {
+  const paths: [string, boolean][] = [
+    ['trades', seen.trades > 100],
+    ...(Object.keys(seen.selfTrades) as Stp[]).map((mode): [string, boolean] => [`self-trade prevention ${mode}`, seen.selfTrades[mode] > 0]),
+    ['duplicate client order ids refused', seen.duplicateRefused > 5],
+    ['cancels by client order id', seen.cancelledByClientId > 5],
+    ['client order ids shared across users', seen.sharedAcrossUsers > 5],
+    ['restarts with live orders', seen.restartsWithOrders > 10],
+    ['exact quote fills', seen.exactFilled > 0],
+    ['market orders by quote filled', seen.quoteMarketFilled > 0],
+    ['TWAP trades', seen.twapTrades > 0],
+    ['stops triggered', seen.stopsTriggered > 0],
+    // The generator's orders are nearly all ones the parser takes.
+    ['orders the parser takes', seen.unparsed < seen.placed / 5],
+  ];
+  return paths.filter(([, ok]) => !ok).map(([path]) => path);
+}
+
 describe('the exchange against the store it feeds, and against a twin that never restarts', () => {
   it(
     'keeps every invariant over every stp mode and kind of order, client order ids, cancels, resets and restarts',
     () => {
       const seen = emptySeen();
-      fc.assert(
-        fc.property(fc.array(command, { minLength: 20, maxLength: 120, size: 'max' }), (commands) => runStream(commands, seen)),
-        { numRuns: RUNS },
-      );
       // Each path must really run, or its checks prove nothing. Thirty runs give about 130 trades, 5 to 25 of each
-      // stp outcome, 200 duplicate ids refused, 15 cancels by client order id and 120 restarts with live orders:
-      // the bounds sit below, so they fail only if a path stops.
-      expect(seen.trades).toBeGreaterThan(100);
-      for (const mode of Object.keys(seen.selfTrades) as Stp[]) expect(seen.selfTrades[mode], `self-trade prevention ${mode}`).toBeGreaterThan(0);
-      expect(seen.duplicateRefused).toBeGreaterThan(5);
-      expect(seen.cancelledByClientId).toBeGreaterThan(5);
-      expect(seen.sharedAcrossUsers).toBeGreaterThan(5);
-      expect(seen.restartsWithOrders).toBeGreaterThan(10);
-      expect(seen.exactFilled).toBeGreaterThan(0);
-      expect(seen.quoteMarketFilled).toBeGreaterThan(0);
-      expect(seen.twapTrades).toBeGreaterThan(0);
-      expect(seen.stopsTriggered).toBeGreaterThan(0);
-      // The generator's orders are nearly all ones the parser takes.
-      expect(seen.unparsed).toBeLessThan(seen.placed / 5);
+      // stp outcome, 200 duplicate ids refused, 15 cancels by client order id and 120 restarts with live orders,
+      // and a rare path (one stp outcome, a triggered stop) may still miss a batch of random streams: rather than
+      // fail on chance, batches go on, up to five, until every path has run.
+      for (let batch = 0; batch < 5 && (batch === 0 || unexercised(seen).length > 0); batch++) {
+        fc.assert(
+          fc.property(fc.array(command, { minLength: 20, maxLength: 120, size: 'max' }), (commands) => runStream(commands, seen)),
+          { numRuns: RUNS },
+        );
+      }
+      expect(unexercised(seen)).toEqual([]);
     },
     TIMEOUT,
   );
