@@ -52,7 +52,8 @@ export class RateGate {
 
   /**
    * Resolves when a request spending `budgets` may be sent; call the result once its answer has arrived. With
-   * `latest` (epoch ms), a wait for Retry-After that would end after it is not waited: RateWaitTooLong is thrown.
+   * `latest` (epoch ms), no wait goes past it, for Retry-After or for the request ahead in the cautious period
+   * after one: RateWaitTooLong is thrown instead.
    */
   async admit(budgets: readonly RateBudget[], latest?: number): Promise<() => void> {
     for (;;) {
@@ -64,7 +65,11 @@ export class RateGate {
       }
       if (Date.now() >= this.cautiousUntil) return () => undefined;
       if (this.holder !== undefined) {
-        await this.holder;
+        // Behind a request whose answer may be slow: bounded too, or an order held here went out long after `latest`.
+        if (latest !== undefined && !(await settlesWithin(this.holder, latest - Date.now()))) {
+          throw new RateWaitTooLong(budgets[0] ?? 'requests', Math.max(0, this.cautiousUntil - Date.now()));
+        }
+        if (latest === undefined) await this.holder;
         continue;
       }
       let release: () => void = () => undefined;
@@ -83,5 +88,17 @@ export class RateGate {
     const reopen = Date.now() + retryAfterMs + Math.floor(this.random() * this.jitterMs);
     this.reopensAt.set(budget, Math.max(this.reopensAt.get(budget) ?? 0, reopen));
     this.cautiousUntil = Math.max(this.cautiousUntil, reopen + retryAfterMs);
+  }
+}
+
+/** Whether `promise` settles within `ms` (at once false for none left); the timer goes either way. */
+async function settlesWithin(promise: Promise<void>, ms: number): Promise<boolean> {
+  if (ms <= 0) return false;
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([promise.then(() => true), expired]);
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -1,0 +1,20 @@
+// The rate gate's bound holds for both of its waits: for a closed budget's Retry-After, and in the cautious
+// period after a refusal, where requests go one at a time, for the request ahead of it.
+import { describe, expect, it } from 'vitest';
+import { RateGate, RateWaitTooLong } from '../../../src-main/connection/rate-gate';
+
+describe('a request with a bound on its wait', () => {
+  it('is refused rather than held behind the request ahead of it in the cautious period', async () => {
+    const gate = new RateGate({ jitterMs: 0, random: () => 0 });
+    gate.refused('orders', 20);
+    // Past the Retry-After, still cautious: the first request goes, and its answer never comes in this test.
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const first = await gate.admit(['orders']);
+    const bounded = gate.admit(['orders'], Date.now() + 50);
+    await expect(bounded).rejects.toBeInstanceOf(RateWaitTooLong);
+    first();
+    // Unbounded, a request waits for the one ahead, then goes.
+    const next = await gate.admit(['orders']);
+    next();
+  });
+});
