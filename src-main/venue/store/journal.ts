@@ -25,9 +25,9 @@
  * nothing of it is written. One case is judged more strictly than SQLite would (whose verdict would depend on the
  * order it applies rows in): a new order may not take a seq that a stored or pending order held until the tables
  * hold the change that moved that order away; the engine only ever hands out fresh seqs. That lets the checks
- * remember the pending journal by seq alone, with no lookup by order id for every order journalled. Should the tables refuse the journal all the
- * same (another connection wrote to them), nothing is lost: the error is reported by reads, back-pressure and
- * close, and each retries.
+ * remember the pending journal by seq alone, with no lookup by order id for every order journalled. Should the
+ * tables refuse the journal all the same (another connection wrote to them), nothing is lost: the error is
+ * reported by reads, back-pressure and close, and each retries.
  *
  * What it buys. The core's thread never waits for an fsync or for order rows to go into five indexes, and an
  * acknowledgement never waits behind a table transaction: the core matches, checks and serialises, the journal

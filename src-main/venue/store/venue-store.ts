@@ -162,7 +162,8 @@ export class VenueStore {
       // 1,000 rows a transaction. 5,000 cost the writer thread 10-15% less an order (bench/probes/writer-replay.ts)
       // yet the venue committed fewer orders a second (four interleaved runs of bench/committed-orders.ts on
       // 2026-11-27: 27.0 k/s mean against 28.9 k/s), since the thread then left off further below eagerRows and
-      // idled while the core refilled it; with eagerRows at 5,000 too, 28.4 k/s. The core, not the writer, sets the rate.
+      // idled while the core refilled it; with eagerRows at 5,000 too, 28.4 k/s. Tried again once the core was
+      // leaner and the writer set the rate, 4,000 rows: 37.0 k/s mean against 39.7 k/s (docs/performance.md).
       chunkRows: Math.max(1, Math.min(1_000, Math.floor(options.maxPendingRows / 4))),
       idleDelayMs: options.materializeDelayMs,
       position: options.position,
