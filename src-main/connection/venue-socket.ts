@@ -146,12 +146,6 @@ export class VenueSocket {
   private readonly wanted = new Map<Channel, Set<string>>();
   /** Level2 sequence per product; absent while waiting for a snapshot. */
   private readonly bookSequence = new Map<string, number>();
-  /**
-   * The time of the last ticker passed on per product, on this connection. The venue answers a ticker `sub` with
-   * the market as it stands, ahead of the tickers of commits still being written, which then arrive older. Kept
-   * across an unsub: those older tickers still arrive until the venue has taken it, and a new sub's is newer.
-   */
-  private readonly tickerTime = new Map<string, bigint>();
   private readonly connection = new DisposableStore();
   private perConnection = new DisposableStore();
 
@@ -334,8 +328,6 @@ export class VenueSocket {
     }
     this.setStatus({ state: 'subscribing' });
     this.bookSequence.clear();
-    // A venue restarted meanwhile may have a clock set back: its tickers are compared among themselves only.
-    this.tickerTime.clear();
     const subs: Promise<void>[] = [];
     for (const [channel, ids] of this.wanted) {
       if (ids.size === 0) continue;
@@ -558,7 +550,8 @@ export class VenueSocket {
         this._onDidReceiveTrades.fire(message);
         return;
       case 'ticker':
-        this.acceptTicker(message);
+        // In order: the venue never sends a connection a ticker older than one it sent (docs/api.md, ticker).
+        this._onDidReceiveTicker.fire(message);
         return;
       case 'candles':
         this._onDidReceiveCandles.fire(message);
@@ -569,22 +562,6 @@ export class VenueSocket {
   private acceptSnapshot(snapshot: Level2SnapshotEvent): void {
     this.bookSequence.set(snapshot.product_id, snapshot.sequence);
     this._onDidReceiveBookSnapshot.fire(snapshot);
-  }
-
-  /** An older ticker than the last passed on would show an earlier price as the newest: it is dropped. */
-  private acceptTicker(ticker: TickerEvent): void {
-    let time: bigint;
-    try {
-      time = BigInt(ticker.time);
-    } catch {
-      // A time this client cannot order by orders nothing: passed on, as it was before times were compared.
-      this._onDidReceiveTicker.fire(ticker);
-      return;
-    }
-    const last = this.tickerTime.get(ticker.product_id);
-    if (last !== undefined && time < last) return;
-    this.tickerTime.set(ticker.product_id, time);
-    this._onDidReceiveTicker.fire(ticker);
   }
 
   private acceptBookUpdate(update: Level2UpdateEvent): void {

@@ -1,8 +1,7 @@
-// The venue answers a ticker `sub` with the ticker read at once, from the market as it stands, while the tickers
-// of commits still being written (taken before it) are published after it: a subscriber heard the current price,
-// then older ones (last 2,500,100,000, then 2,500,460,000 from a commit made before). VenueSocket passes on no
-// ticker older than one it already passed on for the product, so a trader is never shown an older price as the
-// newest.
+// A trader is never shown an older price as the newest: the desk's socket passes tickers on as the venue sends
+// them, and the venue sends a connection none older than one it sent, its subscription's first included
+// (test/integration/ws/ticker-order.test.ts holds the venue alone). Once, the first ticker was read ahead of
+// commits still being written and older ones followed it (last 2,500,100,000, then 2,500,460,000).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TickerEvent } from '../../../src-shared/protocol/ws';
 import { nextEvent } from '../../../src-main/connection/events';
