@@ -9,9 +9,10 @@ const NAMES: Readonly<Record<EnvironmentId, string>> = { local: 'Local', develop
 
 /** The environment the desk's session is on: what its orders go to, which the environments list can lag. */
 export function useEnvironment(): { environment: EnvironmentId; production: boolean; name: string } {
-  const connection = useDesk((s) => s.connection);
+  // Plain values, not the connection: a new one comes with every latency measured, and every window (a pop-out's
+  // whole panel included) re-rendered with it.
   const environment = useDesk((s) => s.connection?.environment ?? s.environments?.active ?? 'local');
-  const production = connection?.production ?? environment === 'production';
+  const production = useDesk((s) => s.connection?.production) ?? environment === 'production';
   return { environment, production, name: production ? NAMES.production : NAMES[environment] };
 }
 
