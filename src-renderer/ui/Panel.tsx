@@ -2,7 +2,7 @@
 // A market panel (`market`) or one of the trader's orders, fills or balances (`account`) is marked stale, its
 // content dimmed, while the connection is not live.
 import type { ReactNode } from 'react';
-import { accountStaleness, marketStaleness } from '../stores/connection-view';
+import { staleness } from '../stores/connection-view';
 import { useDesk } from '../stores/desk-store';
 
 const STALE_TITLE = {
@@ -13,7 +13,7 @@ const STALE_TITLE = {
 export function Panel(props: { title: string; tools?: ReactNode; children: ReactNode; market?: boolean; account?: boolean }): React.JSX.Element {
   const production = useDesk((s) => s.connection?.production ?? s.environments?.active === 'production');
   const kind = props.market === true ? 'market' : props.account === true ? 'account' : undefined;
-  const stale = useDesk((s) => (kind === 'market' ? marketStaleness(s.connection) : kind === 'account' ? accountStaleness(s.connection) : undefined));
+  const stale = useDesk((s) => (kind === undefined ? undefined : staleness(s.connection)));
   const className = `panel${production ? ' production' : ''}${stale === undefined ? '' : ' stale'}`;
   return (
     <section className={className} aria-label={props.title}>

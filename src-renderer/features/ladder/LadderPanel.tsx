@@ -4,7 +4,7 @@
  * book changing a thousand times a second costs at most one paint a frame and no React render.
  */
 import { useEffect, useRef, useState } from 'react';
-import { marketStaleness } from '../../stores/connection-view';
+import { staleness } from '../../stores/connection-view';
 import { cancelOrders } from '../../stores/desk-actions';
 import { useDesk, type DeskState } from '../../stores/desk-store';
 import { Panel } from '../../ui/Panel';
@@ -57,7 +57,7 @@ export function LadderPanel(props: { productId: string; height: number }): React
   const [keepCentred, setKeepCentred] = useState(true);
   const edit = useDesk((s) => s.editTicket);
   // A frozen book's prices are not offered to the ticket: the market may be anywhere by now.
-  const stale = useDesk((s) => marketStaleness(s.connection) !== undefined);
+  const stale = useDesk((s) => staleness(s.connection) !== undefined);
   const asks = useRef<(RowNodes | undefined)[]>([]);
   const bids = useRef<(RowNodes | undefined)[]>([]);
   const shown = useRef<{ asks: LadderRow[]; bids: LadderRow[] }>({ asks: [], bids: [] });
@@ -132,7 +132,7 @@ export function LadderPanel(props: { productId: string; height: number }): React
         <div className="bar" ref={keep('bar')} aria-hidden="true" />
         <button type="button" className="price" ref={keep('price')} disabled={stale} title={stale ? 'The connection is not live: this price is stale' : 'Use this price in the ticket'} onClick={() => {
           const level = at();
-          if (level === undefined || marketStaleness(useDesk.getState().connection) !== undefined) return;
+          if (level === undefined || staleness(useDesk.getState().connection) !== undefined) return;
           const patch = { price: level.price, pricedFor: productId, side: level.side === 'bid' ? 'BUY' : 'SELL', type: 'LIMIT' } as const;
           edit(patch);
           // In a window of its own, the ticket the trader means is the workspace's.

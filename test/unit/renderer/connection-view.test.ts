@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ConnectionStatus } from '../../../src-shared/ipc/contract';
-import { marketStaleness, shownLatency } from '../../../src-renderer/stores/connection-view';
+import { staleness, shownLatency } from '../../../src-renderer/stores/connection-view';
 
 const connection = (state: ConnectionStatus['state'], latencyMs?: number): ConnectionStatus => ({
   environment: 'development', production: false, state, apiKey: 'k', userId: 'u', readOnly: false, detail: '',
@@ -9,16 +9,16 @@ const connection = (state: ConnectionStatus['state'], latencyMs?: number): Conne
 
 describe('connection view', () => {
   it('marks the market data stale whenever the session is not live', () => {
-    expect(marketStaleness(connection('reconnecting', 5))).toBe('stale: reconnecting');
+    expect(staleness(connection('reconnecting', 5))).toBe('stale: reconnecting');
     for (const state of ['connecting', 'reconciling', 'refused', 'closed', 'unavailable'] as const) {
-      expect(marketStaleness(connection(state))).toBe(`stale: ${state}`);
+      expect(staleness(connection(state))).toBe(`stale: ${state}`);
     }
   });
 
   it('calls the market data current while live, polled publicly without a key, or before any status came', () => {
-    expect(marketStaleness(connection('live', 5))).toBeUndefined();
-    expect(marketStaleness(connection('no_key'))).toBeUndefined();
-    expect(marketStaleness(undefined)).toBeUndefined();
+    expect(staleness(connection('live', 5))).toBeUndefined();
+    expect(staleness(connection('no_key'))).toBeUndefined();
+    expect(staleness(undefined)).toBeUndefined();
   });
 
   it('shows a latency only while live, never one left from before an outage', () => {
