@@ -1,4 +1,5 @@
 // Balances (free and locked), fee rates, and the venue's order and trading statistics for this account.
+import { useMemo } from 'react';
 import { useDesk } from '../../stores/desk-store';
 import { Panel } from '../../ui/Panel';
 import { ReadFailed } from '../../ui/ReadFailed';
@@ -10,7 +11,9 @@ const percent = (rate: string): string => `${formatDecimal(multiplyDecimal(rate,
 export function AccountPanel(): React.JSX.Element {
   const account = useDesk((s) => s.account);
   const problem = useDesk((s) => s.accountProblem);
-  const unit = useDesk((s) => volumeUnit(s.products));
+  // From the products, not inside the selector: that ran at every store update, book frames included.
+  const products = useDesk((s) => s.products);
+  const unit = useMemo(() => volumeUnit(products), [products]);
   if (account === undefined) {
     return <Panel title="Account" account><p className="muted">{problem ?? 'No account yet: connect with an API key.'}</p><table aria-label="Balances"><tbody /></table></Panel>;
   }
