@@ -404,10 +404,7 @@ export class Desk implements Disposable {
 
   async placeOrder(request: ParsedRequest<'orders.place'>): Promise<PlaceResult> {
     const session = this.requireSession();
-    const environment = this.sessionEnvironment;
-    if (request.confirmed !== undefined && request.confirmed !== environment) {
-      throw new DeskError('E0101_InvalidArgument', `confirmed: the trader confirmed this order for ${NAMES[request.confirmed]}, but the desk is on ${NAMES[environment]}: it was not sent`);
-    }
+    const environment = this.environmentAskedOn('confirmed', request.confirmed, 'confirmed this order for', 'it was not sent');
     const { settings } = this.file.get();
     const product = (await notSentIfFails(() => this.listProducts())).find((p) => p.id === request.product_id);
     // Checks that need the product's market are never skipped for want of it: the venue would refuse it anyway.
@@ -461,13 +458,23 @@ export class Desk implements Disposable {
     };
   }
 
+  /**
+   * The environment the session is on, for a request the trader gave on `asked` (a confirmation, a question, a
+   * click): one given for another environment than the desk's (it switched meanwhile) is refused, having done
+   * nothing, so that a yes given on Local never acts on Production.
+   */
+  private environmentAskedOn(field: 'confirmed' | 'environment', asked: EnvironmentId | undefined, gave: string, nothingDone: string): EnvironmentId {
+    const on = this.sessionEnvironment;
+    if (asked !== undefined && asked !== on) {
+      throw new DeskError('E0101_InvalidArgument', `${field}: the trader ${gave} ${NAMES[asked]}, but the desk is on ${NAMES[on]}: ${nothingDone}`);
+    }
+    return on;
+  }
+
   /** `environment`: the one the trader asked on; another than the desk's (it switched meanwhile) cancels nothing. */
   async cancelAll(productId: string | undefined, environment?: EnvironmentId): Promise<{ cancelRequested: number }> {
     const session = this.requireSession();
-    const on = this.sessionEnvironment;
-    if (environment !== undefined && environment !== on) {
-      throw new DeskError('E0101_InvalidArgument', `environment: the trader asked to cancel all on ${NAMES[environment]}, but the desk is on ${NAMES[on]}: nothing was cancelled`);
-    }
+    this.environmentAskedOn('environment', environment, 'asked to cancel all on', 'nothing was cancelled');
     return { cancelRequested: await session.cancelAllOrders(productId) };
   }
 
@@ -652,12 +659,9 @@ export class Desk implements Disposable {
    */
   async createKey(request: ParsedRequest<'keys.create'>): Promise<{ key: StoredKey; note: string }> {
     const session = this.requireSession();
-    const environment = this.sessionEnvironment;
     // A key on Production trades real money (and with `use`, the desk trades with it at once): like an order
     // there, it is made only when the trader confirmed it for Production, never on a yes given elsewhere.
-    if (request.confirmed !== undefined && request.confirmed !== environment) {
-      throw new DeskError('E0101_InvalidArgument', `confirmed: the trader confirmed this key for ${NAMES[request.confirmed]}, but the desk is on ${NAMES[environment]}: no key was created`);
-    }
+    const environment = this.environmentAskedOn('confirmed', request.confirmed, 'confirmed this key for', 'no key was created');
     if (environment === 'production' && request.confirmed !== 'production') {
       throw new DeskError('E0101_InvalidArgument', 'confirmed: a key on Production is created only once the trader confirms it for Production; no key was created');
     }
