@@ -36,6 +36,16 @@ export function notionalReaching(target: bigint, ratePpm: number): bigint {
   return n;
 }
 
+/**
+ * The limit price (ticks) of an exact-quote order: the worst at which its size and taker fee use up exactly
+ * `quoteAtoms`. A buy pays at most that much (rounded down to a tick), a sell raises at least it (rounded up).
+ * `perTick`: the notional of the order's size at one tick. The venue derives it, and the ticket shows what it will.
+ */
+export function exactQuoteLimitTicks(side: 'BUY' | 'SELL', quoteAtoms: bigint, ratePpm: number, perTick: bigint): number {
+  if (side === 'BUY') return Number(notionalWithin(quoteAtoms, ratePpm) / perTick);
+  return Number((notionalReaching(quoteAtoms, ratePpm) + perTick - 1n) / perTick);
+}
+
 /** A stop-market buy holds this percent of its notional at the trigger (plus the taker fee): the market may gap past it. */
 export const STOP_MARKET_BUY_RESERVE_PERCENT = 110n;
 

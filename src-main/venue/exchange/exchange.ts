@@ -12,7 +12,7 @@ import { PRODUCTS, findAsset } from '../../../src-shared/protocol/products';
 import { productRules } from '../../../src-shared/protocol/product-rules';
 import type { NewOrderRequest } from '../../../src-shared/protocol/orders';
 import type { Fill, MatchResult } from '../engine';
-import { buyHold, costWithFee, feeOf, holdRatePpm, notionalReaching, notionalWithin } from '../../../src-shared/protocol/fees';
+import { buyHold, costWithFee, exactQuoteLimitTicks, feeOf, holdRatePpm, notionalReaching, notionalWithin } from '../../../src-shared/protocol/fees';
 import { Ledger } from '../ledger/ledger';
 import type { ChangeSet, DoneReason, OrderRow, TradeRow, UserRow } from '../store';
 import type { LiveOrder } from './live-order';
@@ -775,13 +775,7 @@ export class Exchange {
 
   /** The worst price at which the exact-quote order's size plus fees fits its quote amount (or is raised by it). */
   private exactQuoteLimit(order: LiveOrder): number {
-    const perTick = order.market.notional(1, order.lots);
-    if (order.side === 'BUY') {
-      const notional = notionalWithin(order.quoteAtoms, order.takerRatePpm);
-      return Number(notional / perTick);
-    }
-    const notional = notionalReaching(order.quoteAtoms, order.takerRatePpm);
-    return Number((notional + perTick - 1n) / perTick);
+    return exactQuoteLimitTicks(order.side, order.quoteAtoms, order.takerRatePpm, order.market.notional(1, order.lots));
   }
 
   private settle(taker: LiveOrder, fill: Fill, reportTaker: boolean): void {

@@ -7,7 +7,7 @@ import type { PlaceOrderRequest } from '../../../src-shared/ipc/contract';
 import { ApiError } from '../../../src-shared/errors/api-error';
 import { formatAtoms, formatUnits, isReason, parseRate, toAtoms, toUnits } from '../../../src-shared/protocol/decimal';
 import { parseCreateOrder, type NewOrderRequest } from '../../../src-shared/protocol/orders';
-import { buyHold, costWithFee, feeOf, notionalReaching, notionalWithin } from '../../../src-shared/protocol/fees';
+import { buyHold, costWithFee, exactQuoteLimitTicks, feeOf, notionalReaching, notionalWithin } from '../../../src-shared/protocol/fees';
 import { notionalAtoms, productRules, type ProductRules } from '../../../src-shared/protocol/product-rules';
 import type { AssetBalance, BookLevel, Order } from '../../../src-shared/protocol/records';
 import type { OrderSide, OrderType, StopType, TimeInForce } from '../../../src-shared/protocol/vocabulary';
@@ -322,9 +322,8 @@ const quoteText = (rules: ProductRules, atoms: bigint): string => `${formatAtoms
 function exactQuoteReference(order: NewOrderRequest, ctx: TicketContext, rules: ProductRules): Reference {
   const rate = rateOf(ctx.takerFeeRate);
   const exact = order.exactQuoteAtoms;
-  const perTick = BigInt(notionalAtoms(rules, 1, order.baseLots));
   const buy = order.side === 'BUY';
-  const limitTicks = buy ? Number(notionalWithin(exact, rate) / perTick) : Number((notionalReaching(exact, rate) + perTick - 1n) / perTick);
+  const limitTicks = exactQuoteLimitTicks(order.side, exact, rate, BigInt(notionalAtoms(rules, 1, order.baseLots)));
   const walk = walkBook(rules, buy ? ctx.asks : ctx.bids, order.baseLots, rate, (ticks) => (buy ? ticks <= limitTicks : ticks >= limitTicks));
   if (walk.lots < order.baseLots) {
     const side = buy ? 'asks' : 'bids';
