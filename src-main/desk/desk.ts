@@ -74,11 +74,6 @@ export class Desk implements Disposable {
   private publicClient: VenueRestClient | undefined;
   /** Without a key there is no session; the public endpoints still show the market, polled. */
   private readonly publicPollers = new Map<string, MarketPoller>();
-  /**
-   * Polled products whose polls stopped answering, with why. Without a session no connection state goes down
-   * with the venue, and the windows mark the market stale by that state alone (see status).
-   */
-  private readonly publicStale = new Map<string, string>();
   private detail = '';
   /**
    * The last background read of the session that failed (a reconcile, an account refresh, a read after cancel
@@ -222,9 +217,8 @@ export class Desk implements Disposable {
   }
 
   private publicStaleNote(): string {
-    if (this.publicStale.size === 0) return '';
-    const why = [...this.publicStale].map(([productId, reason]) => `${productId}: ${reason}`).join('; ');
-    return `the market data shown is stale, its public endpoints do not answer (${why})`;
+    const stale = [...this.publicPollers].flatMap(([productId, poller]) => (poller.staleness === undefined ? [] : [`${productId}: ${poller.staleness}`]));
+    return stale.length === 0 ? '' : `the market data shown is stale, its public endpoints do not answer (${stale.join('; ')})`;
   }
 
   /** A background failure is shown for a minute after it happened: long enough to be read, not for good. */
@@ -366,7 +360,6 @@ export class Desk implements Disposable {
     this.sessionKey = undefined;
     for (const poller of this.publicPollers.values()) poller.dispose();
     this.publicPollers.clear();
-    this.publicStale.clear();
     this.publicClient?.dispose();
     this.publicClient = undefined;
     this.tickers.clear();
@@ -562,11 +555,9 @@ export class Desk implements Disposable {
       trades: (trades) => this.events.emit('trades.received', { productId, trades: [...trades] }),
       // The next poll tries again; staleness tells the trader meanwhile.
       failed: () => undefined,
-      staleness: (reason) => {
-        if (this.publicPollers.get(productId) !== poller) return;
-        if (reason === undefined) this.publicStale.delete(productId);
-        else this.publicStale.set(productId, reason);
-        this.emitStatus();
+      // The status reads each poller's staleness (publicStaleNote); a disposed one's no longer counts.
+      staleness: () => {
+        if (this.publicPollers.get(productId) === poller) this.emitStatus();
       },
     });
     this.publicPollers.set(productId, poller);
@@ -577,7 +568,6 @@ export class Desk implements Disposable {
     // A watch that came while the session was being made may have started polling publicly: one source a product.
     this.publicPollers.get(productId)?.dispose();
     this.publicPollers.delete(productId);
-    this.publicStale.delete(productId);
     void session.watchMarket(productId);
     session.socket.subscribe('candles', [productId]).catch(() => undefined);
   }
@@ -603,9 +593,10 @@ export class Desk implements Disposable {
     this.watched.delete(productId);
     // Its ticker is no longer subscribed: kept, it would be the pre-trade check's market, frozen.
     this.tickers.delete(productId);
-    this.publicPollers.get(productId)?.dispose();
+    const poller = this.publicPollers.get(productId);
+    poller?.dispose();
     this.publicPollers.delete(productId);
-    if (this.publicStale.delete(productId)) this.emitStatus();
+    if (poller?.staleness !== undefined) this.emitStatus();
     if (this.session !== undefined) {
       // Every unsub goes out now, together: one sent after awaiting the others would follow, and undo, the sub of
       // a window that watched the product meanwhile, and drop it from what the socket restores on reconnecting.
