@@ -17,6 +17,10 @@ export function openDatabase(file: string, nativeBinding: string | undefined): D
     // 64 MiB of page cache (SQLite's default is 2 MiB): applying the journal writes into five order indexes at
     // once, and keeping their working pages cached saves reading them back from the OS row after row.
     db.pragma('cache_size = -65536');
+    // A checkpoint every 10,000 WAL pages (40 MiB) instead of SQLite's 1,000: the order indexes' tail pages are
+    // dirtied by every applying transaction, and a rarer checkpoint copies each of them once rather than ten times.
+    // Replaying a committed-orders run into fresh tables: 19-21 -> 16-18 us an order of the writer thread.
+    db.pragma('wal_autocheckpoint = 10000');
     // Balances in atoms and nanosecond timestamps exceed 2^53: every INTEGER is read as a bigint.
     db.defaultSafeIntegers(true);
     return db;
