@@ -22,6 +22,7 @@ import type {
   Ticker,
 } from '../../src-shared/ipc/contract';
 import { MAX_LAYOUT_BYTES } from '../../src-shared/ipc/contract';
+import { ENVIRONMENT_NAMES as NAMES } from '../../src-shared/ipc/environment-names';
 import type { Account, Order, Product, PublicTrade } from '../../src-shared/protocol/records';
 import { MAX_ARCHIVED_LIMIT } from '../../src-shared/protocol/queries';
 import type { Candle } from '../../src-shared/protocol/ws';
@@ -51,7 +52,6 @@ export interface DeskOptions {
   readonly session?: Pick<VenueSessionOptions, 'rest' | 'socket' | 'historyWindow' | 'pollIntervalMs'>;
 }
 
-const NAMES: Readonly<Record<EnvironmentId, string>> = { local: 'Local', development: 'Development', production: 'Production' };
 const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 /** How deep a book reaches a window: a ladder's worth. */
 export const BOOK_DEPTH = 50;

@@ -5,6 +5,7 @@
  */
 import { useState } from 'react';
 import type { EnvironmentId, Request, StoredKey } from '../../../src-shared/ipc/contract';
+import { ENVIRONMENT_NAMES } from '../../../src-shared/ipc/environment-names';
 import { attempt } from '../../stores/desk-actions';
 import { useDesk } from '../../stores/desk-store';
 import { Panel } from '../../ui/Panel';
@@ -38,7 +39,6 @@ function secretPlaceOf(k: StoredKey): string {
   return k.storedIn === 'locked' ? 'keychain (locked: unlock it to use this key)' : k.storedIn;
 }
 
-const ENVIRONMENT_NAMES: Readonly<Record<EnvironmentId, string>> = { local: 'Local', development: 'Development', production: 'Production' };
 
 export interface ImportForm {
   apiKey: string;

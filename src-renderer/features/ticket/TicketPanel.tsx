@@ -5,6 +5,7 @@
  */
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { EnvironmentId, PlaceOrderRequest, PreTradeIssue } from '../../../src-shared/ipc/contract';
+import { ENVIRONMENT_NAMES } from '../../../src-shared/ipc/environment-names';
 import type { Order } from '../../../src-shared/protocol/records';
 import { ORDER_TYPES, STOP_TYPES, TIMES_IN_FORCE, REST_STP_MODES } from '../../../src-shared/protocol/vocabulary';
 import { attempt, currentView, showPlacedOrder } from '../../stores/desk-actions';
@@ -65,7 +66,6 @@ function FieldError(props: { id: string; text: string | undefined }): React.JSX.
 /** An order the trader is asked to confirm, on the environment the desk was on when it was asked. */
 type Pending = { request: PlaceOrderRequest; issues: PreTradeIssue[]; environment: EnvironmentId };
 
-const ENVIRONMENT_NAMES: Readonly<Record<EnvironmentId, string>> = { local: 'Local', development: 'Development', production: 'Production' };
 
 function environmentNow(): EnvironmentId {
   const s = useDesk.getState();

@@ -1,11 +1,11 @@
 // The top bar: desk product, environment (Production in red) and connection state with latency.
 import type { EnvironmentId } from '../../../src-shared/ipc/contract';
+import { ENVIRONMENT_NAMES } from '../../../src-shared/ipc/environment-names';
 import { shownLatency } from '../../stores/connection-view';
 import { useDesk } from '../../stores/desk-store';
 import { formatDecimal } from '../../ui/decimal-text';
 import { ProductPicker } from './ProductPicker';
 
-const NAMES: Readonly<Record<EnvironmentId, string>> = { local: 'Local', development: 'Development', production: 'PRODUCTION' };
 
 /** The environment the desk's session is on: what its orders go to, which the environments list can lag. */
 export function useEnvironment(): { environment: EnvironmentId; production: boolean; name: string } {
@@ -13,7 +13,7 @@ export function useEnvironment(): { environment: EnvironmentId; production: bool
   // whole panel included) re-rendered with it.
   const environment = useDesk((s) => s.connection?.environment ?? s.environments?.active ?? 'local');
   const production = useDesk((s) => s.connection?.production) ?? environment === 'production';
-  return { environment, production, name: production ? NAMES.production : NAMES[environment] };
+  return { environment, production, name: production ? 'PRODUCTION' : ENVIRONMENT_NAMES[environment] };
 }
 
 /** Every window shows it, pop-outs too: none of them may leave the trader to guess where an order goes. */
