@@ -55,15 +55,25 @@ export async function refreshOrders(): Promise<void> {
   }
 }
 
-export async function cancelOrders(orderIds: readonly string[]): Promise<void> {
+export async function cancelOrders(requested: readonly string[]): Promise<void> {
+  // An order whose cancel is already on its way is not cancelled twice: the second only drew a refusal.
+  const orderIds = requested.filter((id) => useDesk.getState().cancelling[id] !== true);
   if (orderIds.length === 0) return;
+  const view = currentView();
+  useDesk.getState().cancelSent(orderIds);
+  try {
+    await cancelOnVenue(orderIds, view);
+  } finally {
+    useDesk.getState().cancelAnswered(orderIds);
+  }
+}
+
+async function cancelOnVenue(orderIds: readonly string[], view: number): Promise<void> {
   if (orderIds.length === 1) {
-    const view = currentView();
     const order = await attempt('orders.cancel', { order_id: orderIds[0] ?? '' });
     if (order !== undefined && view === currentView()) useDesk.getState().applyOrders([order]);
     return;
   }
-  const view = currentView();
   const named = new Map(orderIds.map((id) => [id, useDesk.getState().openOrders[id]?.client_order_id || id]));
   const notOpen: string[] = [];
   for (let i = 0; i < orderIds.length; i += MAX_IDS_PER_BULK_CANCEL) {

@@ -23,6 +23,13 @@ export interface OrdersSlice {
   /** Why the last read of the fills failed, until one answers: the fills shown are then not current. */
   fillsProblem: string | undefined;
   /**
+   * Orders whose cancel this window has sent and the venue not yet answered: their Cancel is not offered again,
+   * since a second click sent a second cancel (and the trader had no sign the first was on its way).
+   */
+  cancelling: Readonly<Record<string, true>>;
+  cancelSent: (orderIds: readonly string[]) => void;
+  cancelAnswered: (orderIds: readonly string[]) => void;
+  /**
    * Orders new or changed: merged by id. `answered`: the venue's answer to an order sent from this window, whose
    * refusal is news whether or not the history has been read.
    */
@@ -85,6 +92,14 @@ export const createOrdersSlice: StateCreator<DeskState, [], [], OrdersSlice> = (
   historyCut: false,
   fills: [],
   fillsProblem: undefined,
+  cancelling: {},
+  cancelSent: (orderIds) => set((s) => ({ cancelling: { ...s.cancelling, ...Object.fromEntries(orderIds.map((id) => [id, true] as const)) } })),
+  cancelAnswered: (orderIds) =>
+    set((s) => {
+      const cancelling = { ...s.cancelling };
+      for (const id of orderIds) delete cancelling[id];
+      return { cancelling };
+    }),
   applyOrders: (orders, answered = false) => {
     // The venue ends some orders itself (post-only that would take, FOK not filled, self-trade): the order is
     // answered, not refused, so the reason is told here, once, with the catalogue's words.
@@ -133,7 +148,7 @@ export const createOrdersSlice: StateCreator<DeskState, [], [], OrdersSlice> = (
     }),
   // What the read does not hold is still done: it may have ended after the read was served, or lie beyond its limit.
   setHistory: (orders, cut = false) => set((s) => ({ history: mergeDone(orders.filter((o) => !isOpen(o)), s.history), historyLoaded: true, historyCut: cut })),
-  clearAccountData: () => set({ openOrders: {}, history: [], historyLoaded: false, historyCut: false, fills: [], fillsProblem: undefined, account: undefined, accountProblem: undefined }),
+  clearAccountData: () => set({ openOrders: {}, cancelling: {}, history: [], historyLoaded: false, historyCut: false, fills: [], fillsProblem: undefined, account: undefined, accountProblem: undefined }),
   setFillsProblem: (fillsProblem) => set({ fillsProblem }),
   addFills: (incoming) => {
     const known = new Set(get().fills.map((f) => `${f.tradeId}/${f.orderId}`));

@@ -11,6 +11,7 @@ import { ORDER_COLUMNS, ORDER_CSV } from './order-columns';
 
 export function OpenOrdersPanel(props: { productId: string; height: number }): React.JSX.Element {
   const orders = useDesk(useShallow((s) => Object.values(s.openOrders)));
+  const cancelling = useDesk((s) => s.cancelling);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [shown, setShown] = useState<readonly Order[]>([]);
   const chosen = orders.filter((o) => selected.has(o.order_id)).map((o) => o.order_id);
@@ -39,14 +40,17 @@ export function OpenOrdersPanel(props: { productId: string; height: number }): R
         header: 'Cancel',
         sortable: false,
         value: () => '',
-        render: (o) => (
-          <button type="button" aria-label="Cancel" title={`Cancel order ${o.order_id}`} disabled={o.cancel_requested_at !== '0'} onClick={() => void cancelOrders([o.order_id])}>
-            Cancel
-          </button>
-        ),
+        render: (o) => {
+          const onItsWay = cancelling[o.order_id] === true;
+          return (
+            <button type="button" aria-label="Cancel" title={`Cancel order ${o.order_id}`} disabled={onItsWay || o.cancel_requested_at !== '0'} onClick={() => void cancelOrders([o.order_id])}>
+              {onItsWay ? 'Cancelling…' : 'Cancel'}
+            </button>
+          );
+        },
       },
     ];
-  }, [selected]);
+  }, [selected, cancelling]);
 
   const tools = (
     <>
