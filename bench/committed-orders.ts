@@ -4,10 +4,11 @@
  *
  *   npx tsx bench/committed-orders.ts [--orders N]
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { SeededRandom } from '../src-shared/seeded-random';
 import { ApiError } from '../src-shared/errors/api-error';
 import { parseCreateOrder } from '../src-shared/protocol/orders';
@@ -20,6 +21,24 @@ export interface CommittedOrdersResult {
   /** Per order: CPU of the whole process (every thread: core, journal, writer, GC), and the writer thread's busy time. */
   cpuMicros: number;
   writerMicros: number;
+  /**
+   * Per order: CPU of the core's thread (the process's main thread, where the exchange runs; Linux only, else
+   * undefined) and the time it spent paused in garbage collection. The rest of cpuMicros is the journal and writer
+   * threads and V8's helpers.
+   */
+  coreMicros: number | undefined;
+  coreGcMicros: number;
+}
+
+/** CPU of the process's main thread so far, in µs, from /proc (clock ticks of 10 ms); undefined off Linux. */
+function mainThreadCpuMicros(): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return undefined;
+  }
 }
 
 
@@ -50,6 +69,12 @@ export async function benchCommittedOrders(opts: { orders: number; inFlight?: nu
     const before = venue.store.stats();
     const start = process.hrtime.bigint();
     const cpuBefore = process.cpuUsage();
+    const coreBefore = mainThreadCpuMicros();
+    let gcMs = 0;
+    const gc = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) gcMs += entry.duration;
+    });
+    gc.observe({ entryTypes: ['gc'] });
     // A sliding window, as a busy client keeps it: each acknowledgement sends the next order, so the core
     // matches the next batch while the writer thread makes the last one durable.
     let next = 0;
@@ -62,6 +87,8 @@ export async function benchCommittedOrders(opts: { orders: number; inFlight?: nu
     await Promise.all(Array.from({ length: inFlight }, client));
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
     const cpu = process.cpuUsage(cpuBefore);
+    const coreAfter = mainThreadCpuMicros();
+    gc.disconnect();
     const after = venue.store.stats();
     return {
       ordersPerSec: opts.orders / seconds,
@@ -69,11 +96,19 @@ export async function benchCommittedOrders(opts: { orders: number; inFlight?: nu
       batches: after.batches - before.batches,
       cpuMicros: (cpu.user + cpu.system) / opts.orders,
       writerMicros: ((after.writerBusyMs - before.writerBusyMs) * 1000) / opts.orders,
+      coreMicros: coreBefore === undefined || coreAfter === undefined ? undefined : (coreAfter - coreBefore) / opts.orders,
+      coreGcMicros: (gcMs * 1000) / opts.orders,
     };
   } finally {
     await venue.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Where an order's CPU went, as the bench and `npm run bench` print it. */
+export function cpuShares(result: CommittedOrdersResult): string {
+  const core = result.coreMicros === undefined ? '' : `the core's thread ${result.coreMicros.toFixed(1)} us (paused in GC ${result.coreGcMicros.toFixed(1)}), `;
+  return `${core}the writer thread busy ${result.writerMicros.toFixed(1)} us`;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
@@ -82,7 +117,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const result = await benchCommittedOrders({ orders });
   console.log(
     `${result.orders} orders durably committed through exchange + store: ${Math.round(result.ordersPerSec)} orders/s in ${result.batches} group commits; ` +
-      `per order, ${result.cpuMicros.toFixed(1)} us of CPU in all threads, of which the writer thread was busy ${result.writerMicros.toFixed(1)} us`,
+      `per order, ${result.cpuMicros.toFixed(1)} us of CPU in all threads, of which ${cpuShares(result)}`,
   );
 }
 
