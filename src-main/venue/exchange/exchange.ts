@@ -873,7 +873,7 @@ export class Exchange {
     plan.slicesLeft -= 1;
     plan.lotsLeft -= lots;
     plan.nextAt += plan.intervalNs;
-    order.row.twapState = JSON.stringify({ lotsLeft: plan.lotsLeft, slicesLeft: plan.slicesLeft, nextAt: String(plan.nextAt) });
+    order.row.twapState = JSON.stringify({ lotsLeft: plan.lotsLeft, slicesLeft: plan.slicesLeft, nextAt: String(plan.nextAt), intervalNs: String(plan.intervalNs) });
     this.takeFreshSeq(order);
     if (order.side === 'BUY' && order.limitTicks === 0) {
       // Uncapped buys reserve per slice: what the book asks for this slice right now.
@@ -1066,21 +1066,18 @@ export class Exchange {
     }
     let twap: LiveOrder['twap'];
     if (row.twapState !== '') {
-      const state = JSON.parse(row.twapState) as { lotsLeft: number; slicesLeft: number; nextAt: string };
+      const state = JSON.parse(row.twapState) as { lotsLeft: number; slicesLeft: number; nextAt: string; intervalNs?: string };
       const end = row.expiredAt ?? 0n;
       const nextAt = BigInt(state.nextAt);
       const now = this.options.now();
       // Slices missed while the venue was down are not run in a burst: what is left is spread over what is left
       // of the window, from now.
       const behind = state.slicesLeft > 1 && end > now && now - nextAt >= TWAP_INTERVAL_NS;
-      twap = behind
-        ? { lotsLeft: state.lotsLeft, ...twapSlices(state.lotsLeft, now, end) }
-        : {
-            lotsLeft: state.lotsLeft,
-            slicesLeft: state.slicesLeft,
-            nextAt,
-            intervalNs: state.slicesLeft > 0 && end > nextAt ? (end - nextAt) / BigInt(state.slicesLeft) : 0n,
-          };
+      // Otherwise the plan goes on as it was: the interval as planned, not worked out again from what is left of
+      // the window, whose floor differs by a few nanoseconds and moved the later slices (the last one past the
+      // window's end, so it never ran). A row from before the interval was kept has only the recomputed one.
+      const planned = state.intervalNs !== undefined ? BigInt(state.intervalNs) : state.slicesLeft > 0 && end > nextAt ? (end - nextAt) / BigInt(state.slicesLeft) : 0n;
+      twap = behind ? { lotsLeft: state.lotsLeft, ...twapSlices(state.lotsLeft, now, end) } : { lotsLeft: state.lotsLeft, slicesLeft: state.slicesLeft, nextAt, intervalNs: planned };
     }
     return {
       row,

@@ -229,9 +229,7 @@ export function world(): World {
 export function comparable(changes: ChangeSet): ChangeSet {
   const byKey = <T>(rows: T[] | undefined, key: (row: T) => string): T[] | undefined => rows && [...rows].sort((a, b) => (key(a) < key(b) ? -1 : 1));
   const out: ChangeSet = { ...changes };
-  // A restart recomputes a TWAP's slice interval from what is left of its window, floored: the next slices may
-  // fall due a few nanoseconds from where the twin's do. Harmless at the clock's millisecond steps, and left out.
-  const orders = byKey(changes.orders, (o) => o.orderId)?.map((o) => (o.twapState === '' ? o : { ...o, twapState: o.twapState.replace(/"nextAt":"\d+"/, '') }));
+  const orders = byKey(changes.orders, (o) => o.orderId);
   const users = byKey(changes.users, (u) => u.id);
   const balances = byKey(changes.balances, (b) => `${b.userId}/${b.asset}`);
   if (orders !== undefined) out.orders = orders;
