@@ -149,15 +149,9 @@ export class Desk implements Disposable {
   }
 
   async configureEnvironment(request: ParsedRequest<'environments.configure'>): Promise<EnvironmentsView> {
-    // Every request carries the API secret in a header (interface section 5): Production only over TLS, except
-    // on this machine's loopback (a venue or tunnel the trader runs here).
     if (request.id === 'production') {
-      for (const [field, url] of [['baseUrl', request.baseUrl], ['wsUrl', request.wsUrl]] as const) {
-        const { protocol, hostname } = new URL(url);
-        if ((protocol === 'http:' || protocol === 'ws:') && !LOOPBACK_HOSTS.has(hostname)) {
-          throw new DeskError('E0101_InvalidArgument', `${field}: Production must be reached over TLS (https:, wss:); the API secret travels with every request`);
-        }
-      }
+      const plain = plainTextProduction(request);
+      if (plain !== undefined) throw new DeskError('E0101_InvalidArgument', `${plain.field}: ${plain.reason}`);
     }
     this.refuseSharedVenue(request.id, request);
     this.file.update((draft) => {
@@ -190,6 +184,11 @@ export class Desk implements Disposable {
     }
     // Addresses an earlier build let both share, kept in the desk file.
     if (id !== 'local') this.refuseSharedVenue(id, this.file.get().addresses[id]);
+    // Addresses an earlier build took for Production without TLS, kept in the desk file.
+    if (id === 'production') {
+      const plain = plainTextProduction(this.file.get().addresses.production);
+      if (plain !== undefined) throw new DeskError('E0101_InvalidArgument', `id: ${NAMES.production}'s ${plain.field} in the desk file is refused (${plain.reason}): set its addresses again before switching to it`);
+    }
     this.file.update((draft) => {
       draft.active = id;
     });
@@ -246,6 +245,15 @@ export class Desk implements Disposable {
     if (environment === 'local' && local.state !== 'ready') {
       this.unreachable = true;
       this.detail = `the local venue is ${local.state}${local.detail === '' ? '' : `: ${local.detail}`}`;
+      this.emitStatus();
+      return;
+    }
+    // A desk file from a build that took Production over plain http opens, but Production stays unconnected,
+    // saying why, until its addresses are set again: no key, public read or socket goes out to it before then.
+    const plain = environment === 'production' ? plainTextProduction(this.file.get().addresses.production) : undefined;
+    if (plain !== undefined) {
+      this.unreachable = true;
+      this.detail = `${NAMES.production}'s ${plain.field} in the desk file is refused (${plain.reason}): set its addresses again under Environments; the desk does not connect to it until then`;
       this.emitStatus();
       return;
     }
@@ -307,7 +315,10 @@ export class Desk implements Disposable {
       if (local.state !== 'ready') throw new DeskError('E0902_ServiceUnavailable', `the local venue is ${local.state}${local.detail === '' ? '' : `: ${local.detail}`}`);
       return { baseUrl: local.baseUrl, wsUrl: local.wsUrl };
     }
-    return this.file.get().addresses[environment];
+    const addresses = this.file.get().addresses[environment];
+    const plain = environment === 'production' ? plainTextProduction(addresses) : undefined;
+    if (plain !== undefined) throw new DeskError('E0101_InvalidArgument', `${NAMES.production}'s ${plain.field} in the desk file is refused (${plain.reason}): set its addresses again under Environments`);
+    return addresses;
   }
 
   private listen(session: VenueSession, environment: EnvironmentId, key: KeyRecord): void {
@@ -927,6 +938,29 @@ function snapshotOf(view: BookView, depth: number): BookSnapshot {
     bids: view.bids.slice(0, depth),
     asks: view.asks.slice(0, depth),
   };
+}
+
+/**
+ * Why Production's addresses would carry the API secret in clear, or undefined. Every request carries the secret
+ * in a header (interface section 5), so Production is reached only over TLS, except on this machine's loopback (a
+ * venue or tunnel the trader runs here). Also applied to addresses read from the desk file, which an earlier
+ * build (or a hand) may have written without this check.
+ */
+function plainTextProduction(addresses: { baseUrl: string; wsUrl: string }): { field: 'baseUrl' | 'wsUrl'; reason: string } | undefined {
+  for (const [field, address] of [['baseUrl', addresses.baseUrl], ['wsUrl', addresses.wsUrl]] as const) {
+    // Not set yet: nothing is sent anywhere.
+    if (address === '') continue;
+    let url: URL;
+    try {
+      url = new URL(address);
+    } catch {
+      return { field, reason: `${JSON.stringify(address)} is not an address` };
+    }
+    if (url.protocol === 'https:' || url.protocol === 'wss:') continue;
+    if ((url.protocol === 'http:' || url.protocol === 'ws:') && LOOPBACK_HOSTS.has(url.hostname)) continue;
+    return { field, reason: `Production must be reached over TLS (https:, wss:), not ${url.protocol}//${url.host}; the API secret travels with every request` };
+  }
+  return undefined;
 }
 
 /** The host and port an address reaches, whatever its scheme, path or case: one venue, however it is written. */
