@@ -159,10 +159,16 @@ function oneOfMessage(field: string, allowed: readonly string[]): string {
   return `${field}: must be one of ${allowed.join(', ')}`;
 }
 
+/** A price or an amount refused as text: one written negative is told so, not only that it has a sign. */
+function amountRefused(field: string, text: string, reason: Reason): ApiError {
+  if (/^-(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$/.test(text) && /[1-9]/.test(text)) return invalid(`${field}: must not be negative (a decimal is written without a sign)`);
+  return fromReason(field, reason);
+}
+
 function ticks(text: Maybe<string>, field: string, rules: ProductRules): number | ApiError {
   if (text == null) return 0;
   const units = toUnits(text, rules.spec.priceIncrement);
-  if (isReason(units)) return fromReason(field, units);
+  if (isReason(units)) return amountRefused(field, text, units);
   if (units > rules.maxTicks) return outOfRange(`${field}: above the maximum price ${rules.spec.maxPrice}`);
   return units;
 }
@@ -170,7 +176,7 @@ function ticks(text: Maybe<string>, field: string, rules: ProductRules): number 
 function lots(text: Maybe<string>, field: string, rules: ProductRules): number | ApiError {
   if (text == null) return 0;
   const units = toUnits(text, rules.spec.sizeIncrement);
-  if (isReason(units)) return fromReason(field, units);
+  if (isReason(units)) return amountRefused(field, text, units);
   if (units === 0) return 0;
   if (units < rules.minLots) return outOfRange(`${field}: below the minimum size ${rules.spec.minSize}`);
   if (units > rules.maxLots) return outOfRange(`${field}: above the maximum size ${rules.spec.maxSize}`);
@@ -180,7 +186,7 @@ function lots(text: Maybe<string>, field: string, rules: ProductRules): number |
 function quoteAmount(text: Maybe<string>, field: string, rules: ProductRules): bigint | ApiError {
   if (text == null) return 0n;
   const atoms = toAtoms(text, rules.quote.decimals);
-  if (isReason(atoms)) return fromReason(field, atoms);
+  if (isReason(atoms)) return amountRefused(field, text, atoms);
   if (atoms === 0n) return 0n;
   if (atoms < BigInt(rules.minNotionalAtoms)) {
     return outOfRange(`${field}: below the minimum notional ${rules.spec.minNotional}`);
@@ -247,19 +253,35 @@ function normalize(draft: OrderDraft, names: FieldNames, now: bigint, stopTypeOp
   if (quoteAtoms > 0n && type === 'STOP') return invalid(`${names.quoteSize}: not for a stop order, which takes ${names.baseSize}`);
   if (quoteAtoms > 0n && type !== 'MARKET') return invalid(`${names.quoteSize}: for MARKET orders only`);
 
+  // Zero counts as absent where a rule wants 0, but where a positive value is needed a client that sent "0" is told
+  // its value is too small, not that it sent nothing ("base_size: required" for a base_size of "0" misled).
+  const sizeTooSmall = (): ApiError => outOfRange(`${names.baseSize}: must be above 0, at least the minimum size ${rules.spec.minSize}`);
+  const noSize = (rule: string): ApiError => (draft.baseSize != null ? sizeTooSmall() : invalid(`${names.baseSize}: required ${rule}`));
   if (exactQuote) {
     if (type !== 'LIMIT') return invalid(`${names.exactQuoteSize}: for LIMIT orders only`);
     if (limitTicks !== 0) return invalid(`${names.limitPrice}: must be 0 with ${names.exactQuoteSize}`);
-    if (baseLots === 0) return invalid(`${names.baseSize}: required with ${names.exactQuoteSize}`);
+    if (baseLots === 0) return noSize(`with ${names.exactQuoteSize}`);
     if (timeInForce !== 'FOK') return invalid(`${names.timeInForce}: must be FOK with ${names.exactQuoteSize}`);
   } else if (type === 'MARKET') {
     if (limitTicks !== 0) return invalid(`${names.limitPrice}: must be 0 for a MARKET order`);
     if (baseLots === 0 && quoteAtoms === 0n) {
+      const baseSent = draft.baseSize != null;
+      const quoteSent = draft.quoteSize != null;
+      if (baseSent && !quoteSent) return sizeTooSmall();
+      if (quoteSent && !baseSent) return outOfRange(`${names.quoteSize}: must be above 0, at least the minimum notional ${rules.spec.minNotional}`);
+      if (baseSent && quoteSent) return outOfRange(`${names.baseSize} or ${names.quoteSize}: both are 0, and a MARKET order needs one of them above 0`);
       return invalid(`${names.baseSize} or ${names.quoteSize}: one is required for a MARKET order`);
     }
   } else {
-    if (type === 'LIMIT' && limitTicks === 0) return invalid(`${names.limitPrice}: required for a LIMIT order`);
-    if (baseLots === 0) return invalid(`${names.baseSize}: required for a ${type} order`);
+    if (type === 'LIMIT' && limitTicks === 0) {
+      // exact_quote_size "0" is absent too, so an exact-quote order sent with it is a LIMIT order without a price.
+      if (draft.exactQuoteSize != null) {
+        return outOfRange(`${names.exactQuoteSize}: must be above 0, at least the minimum notional ${rules.spec.minNotional} (or give ${names.limitPrice} above 0 for a plain LIMIT order)`);
+      }
+      if (draft.limitPrice != null) return outOfRange(`${names.limitPrice}: must be above 0 for a LIMIT order, at least ${rules.spec.priceIncrement}`);
+      return invalid(`${names.limitPrice}: required for a LIMIT order`);
+    }
+    if (baseLots === 0) return noSize(`for a ${type} order`);
   }
 
   const kind = type === 'STOP' && marketLike ? 'STOP order without a limit price' : `${type} order`;
@@ -475,7 +497,7 @@ export function parseWsCreateOrder(data: unknown, opts: ParseOrderOptions): NewO
     return invalid('price: must be 0 for a market order');
   }
   if (type === 'STOP' && wsType === 'LIMIT' && !hasValue(d.price)) {
-    return invalid('price: required for a limit order');
+    return d.price == null ? invalid('price: required for a limit order') : outOfRange('price: must be above 0 for a limit order');
   }
 
   return normalize(

@@ -108,6 +108,23 @@ describe('POST /api/v1/orders refuses invalid input with 400 and places nothing'
   });
 });
 
+describe('a size or price sent as 0 or negative', () => {
+  it.each([
+    ['base_size "0" on a LIMIT order', limit('BUY', px(), '0'), 'E0110_ValueOutOfRange', 'base_size: must be above 0, at least the minimum size 0.0001'],
+    ['limit_price "0" on a LIMIT order', limit('BUY', '0', '0.01'), 'E0110_ValueOutOfRange', 'limit_price: must be above 0 for a LIMIT order'],
+    ['quote_size "0" on a MARKET order', market({ quote_size: '0' }), 'E0110_ValueOutOfRange', 'quote_size: must be above 0, at least the minimum notional 10000'],
+    ['a negative base_size', limit('BUY', px(), '-0.01'), 'E0101_InvalidArgument', 'base_size: must not be negative'],
+  ])('%s is refused for what it is, not as missing, and places nothing', async (_what, body, ref, message) => {
+    const v = venue();
+    const t = await v.newTrader({ VND: '100000000000' });
+    const reply = await v.call<{ error: { message: string } }>('POST', '/api/v1/orders', { key: t.creds, body: { wait: true, ...body } });
+    expectError(reply, 400, ref);
+    expect(reply.body.error.message).toContain(message);
+    expect(reply.body.error.message).not.toContain('required');
+    expect((await getAccount(v, t)).stats.order_stats.total_orders).toBe('0');
+  });
+});
+
 describe('client_order_id', () => {
   it('allows letters, digits, ":", "-" and "_"', async () => {
     const v = venue();

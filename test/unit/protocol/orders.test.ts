@@ -223,7 +223,7 @@ describe('parseCreateOrder: MARKET orders', () => {
 describe('parseCreateOrder: LIMIT orders', () => {
   it('need a limit price above 0 and a base size', () => {
     refused(parse({ ...LIMIT, limit_price: undefined }), 'E0101_InvalidArgument', 'limit_price: required for a LIMIT order');
-    refused(parse({ ...LIMIT, limit_price: '0' }), 'E0101_InvalidArgument', 'limit_price: required');
+    refused(parse({ ...LIMIT, limit_price: '0' }), 'E0110_ValueOutOfRange', 'limit_price: must be above 0 for a LIMIT order, at least 10000');
     refused(parse({ ...LIMIT, base_size: undefined }), 'E0101_InvalidArgument', 'base_size: required for a LIMIT order');
   });
 
@@ -464,5 +464,42 @@ describe('parseCreateOrder (property)', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('parseCreateOrder: a size or price sent as 0 or negative is named for what it is, not called missing', () => {
+  const MARKET_BUY = { type: 'MARKET', side: 'BUY', product_id: 'BTC-VND' };
+  const STOP_SELL = { ...LIMIT, type: 'STOP', side: 'SELL', order_stop_type: 'STOP_LOSS', stop_trigger_price: '2400000000' };
+  const TWAP_SELL = { type: 'TWAP', side: 'SELL', product_id: 'BTC-VND', expired_at: String(NOW + HOUR) };
+  it.each([
+    ['LIMIT base_size "0"', { ...LIMIT, base_size: '0' }, 'base_size: must be above 0, at least the minimum size 0.0001'],
+    ['LIMIT base_size "0.0000"', { ...LIMIT, base_size: '0.0000' }, 'base_size: must be above 0, at least the minimum size 0.0001'],
+    ['STOP base_size "0"', { ...STOP_SELL, base_size: '0' }, 'base_size: must be above 0, at least the minimum size 0.0001'],
+    ['TWAP base_size "0"', { ...TWAP_SELL, base_size: '0' }, 'base_size: must be above 0, at least the minimum size 0.0001'],
+    ['exact-quote base_size "0"', { ...LIMIT, limit_price: '0', base_size: '0', exact_quote_size: '30000000' }, 'base_size: must be above 0, at least the minimum size 0.0001'],
+    ['MARKET base_size "0"', { ...MARKET_BUY, base_size: '0' }, 'base_size: must be above 0, at least the minimum size 0.0001'],
+    ['MARKET quote_size "0"', { ...MARKET_BUY, quote_size: '0' }, 'quote_size: must be above 0, at least the minimum notional 10000'],
+    ['MARKET both "0"', { ...MARKET_BUY, base_size: '0', quote_size: '0' }, 'base_size or quote_size: both are 0'],
+    ['LIMIT limit_price "0"', { ...LIMIT, limit_price: '0' }, 'limit_price: must be above 0 for a LIMIT order'],
+    ['exact_quote_size "0" with no price', { ...LIMIT, limit_price: '0', exact_quote_size: '0' }, 'exact_quote_size: must be above 0, at least the minimum notional 10000'],
+  ])('%s is E0110 saying it must be above 0', (_what, body, message) => {
+    const err = refused(parse(body), 'E0110_ValueOutOfRange', message);
+    expect(err.description).not.toContain('required');
+  });
+
+  it.each([
+    ['base_size', { ...LIMIT, base_size: '-0.01' }],
+    ['limit_price', { ...LIMIT, limit_price: '-2500000000' }],
+    ['quote_size', { ...MARKET_BUY, quote_size: '-1000000' }],
+    ['exact_quote_size', { ...LIMIT, limit_price: '0', exact_quote_size: '-30000000' }],
+    ['stop_trigger_price', { ...STOP_SELL, stop_trigger_price: '-1' }],
+  ])('a negative %s is E0101 saying it must not be negative', (field, body) => {
+    refused(parse(body), 'E0101_InvalidArgument', `${field}: must not be negative`);
+  });
+
+  it('an absent field is still called required, and "-0" is still a sign', () => {
+    refused(parse({ ...LIMIT, base_size: undefined }), 'E0101_InvalidArgument', 'base_size: required for a LIMIT order');
+    refused(parse({ ...MARKET_BUY }), 'E0101_InvalidArgument', 'base_size or quote_size: one is required');
+    refused(parse({ ...LIMIT, base_size: '-0' }), 'E0101_InvalidArgument', 'base_size: must not have a sign');
   });
 });

@@ -133,3 +133,19 @@ describe('parseWsCreateOrder', () => {
     );
   });
 });
+
+describe('parseWsCreateOrder: a size or price sent as 0 is named for what it is, in the WebSocket spelling', () => {
+  it.each([
+    ['size "0"', { ...LIMIT, size: '0' }, 'size: must be above 0, at least the minimum size 0.001'],
+    ['price "0"', { ...LIMIT, price: '0' }, 'price: must be above 0 for a LIMIT order'],
+    ['quote_size "0" on a market order', { type: 'market', side: 'buy', product_id: 'ETH-VND', quote_size: '0' }, 'quote_size: must be above 0'],
+    ['price "0" on a stop-limit', { ...LIMIT, price: '0', stop_trigger_price: '80000000', side: 'sell' }, 'price: must be above 0 for a limit order'],
+  ])('%s is E0110, not "required"', (_what, data, message) => {
+    const err = refused(parse(data), 'E0110_ValueOutOfRange', message);
+    expect(err.description).not.toContain('required');
+  });
+
+  it('a negative size says it must not be negative', () => {
+    refused(parse({ ...LIMIT, size: '-0.5' }), 'E0101_InvalidArgument', 'size: must not be negative');
+  });
+});
