@@ -223,7 +223,8 @@ describe('the desk in a browser', () => {
     expect(new Set(sizeEdges).size).toBe(1);
     await shot('limit-order-open');
 
-    await open.getByRole('button', { name: 'Cancel', exact: true }).click();
+    // Named for the order it cancels: a screen reader hears which of many Cancels it is on.
+    await page.getByRole('button', { name: `Cancel BUY 0.001 BTC-VND at ${price} (e2e-limit-1)`, exact: true }).click();
     const history = rowsWith('Order history', 'e2e-limit-1');
     await expect.poll(() => history.count(), { timeout: WAIT }).toBe(1);
     expect(await history.textContent()).toContain('CANCELED');
@@ -480,7 +481,7 @@ describe('the desk in a browser', () => {
     await window.screenshot({ path: join(SHOTS, 'popped-out-open-orders.png') });
 
     // Cancelled over there, it is history over here.
-    await there.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await there.getByRole('button', { name: /^Cancel BUY 0\.001 BTC-VND at \d+ \(e2e-popped-1\)$/ }).click();
     await expect.poll(() => rowsWith('Order history', 'e2e-popped-1').count(), { timeout: WAIT }).toBe(1);
     await expect.poll(() => there.count(), { timeout: WAIT }).toBe(0);
     await dockBack(window);

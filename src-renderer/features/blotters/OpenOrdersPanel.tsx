@@ -7,7 +7,7 @@ import { useDesk } from '../../stores/desk-store';
 import { Panel } from '../../ui/Panel';
 import { VirtualTable, type Column } from '../../ui/VirtualTable';
 import { downloadCsv, toCsv } from '../../ui/csv';
-import { ORDER_COLUMNS, ORDER_CSV } from './order-columns';
+import { ORDER_COLUMNS, ORDER_CSV, orderName } from './order-columns';
 
 export function OpenOrdersPanel(props: { productId: string; height: number }): React.JSX.Element {
   const orders = useDesk(useShallow((s) => Object.values(s.openOrders)));
@@ -43,7 +43,7 @@ export function OpenOrdersPanel(props: { productId: string; height: number }): R
         render: (o) => {
           const onItsWay = cancelling[o.order_id] === true;
           return (
-            <button type="button" aria-label="Cancel" title={`Cancel order ${o.order_id}`} disabled={onItsWay || o.cancel_requested_at !== '0'} onClick={() => void cancelOrders([o.order_id])}>
+            <button type="button" aria-label={`${onItsWay ? 'Cancelling' : 'Cancel'} ${orderName(o)}`} title={`Cancel order ${o.order_id}`} disabled={onItsWay || o.cancel_requested_at !== '0'} onClick={() => void cancelOrders([o.order_id])}>
               {onItsWay ? 'Cancelling…' : 'Cancel'}
             </button>
           );

@@ -12,6 +12,17 @@ export function statusOf(order: Order): string {
   return order.done_reason === '' ? 'DONE' : order.done_reason;
 }
 
+/**
+ * An order in words, for the names of controls that act on one: side, size, product, price and the trader's id
+ * for it, so a screen reader (or a test) can tell one row's Cancel from the next one's.
+ */
+export function orderName(order: Order): string {
+  const size = order.base_size !== '0' ? order.base_size : `${order.quote_size} quote of`;
+  const stop = order.stop_trigger_price !== undefined && order.stop_trigger_price !== '0' ? ` stop ${order.stop_trigger_price}` : '';
+  const price = order.limit_price !== '0' ? ` at ${order.limit_price}` : order.type === 'MARKET' ? ' at market' : '';
+  return `${order.side} ${size} ${order.product_id}${price}${stop} (${order.client_order_id || order.order_id})`;
+}
+
 export const ORDER_COLUMNS: Column<Order>[] = [
   { key: 'time', header: 'Time', value: (o) => o.created_at, render: (o) => formatNanosStamp(o.created_at), kind: 'decimal' },
   { key: 'product', header: 'Product', value: (o) => o.product_id },

@@ -74,6 +74,21 @@ describe('the trader\'s panels while the connection is not live', () => {
   });
 });
 
+describe('the open orders blotter', () => {
+  it('names each Cancel by the order it cancels: side, size, product, price and client order id', () => {
+    useDesk.setState({
+      openOrders: {
+        a: order('a'),
+        b: order('b', { side: 'SELL', limit_price: '2500000000', base_size: '0.25', client_order_id: '' }),
+        m: order('m', { type: 'MARKET', limit_price: '0', base_size: '0', quote_size: '1000000', client_order_id: 'spend' }),
+      },
+    });
+    const html = draw(OpenOrdersPanel, { productId: 'BTC-VND', height: 200 });
+    const names = [...html.matchAll(/<button[^>]*aria-label="(Cancel[^"]*)"/g)].map((m) => m[1]);
+    expect(names).toEqual(['Cancel BUY 0.1 BTC-VND at 2400000000 (c-a)', 'Cancel SELL 0.25 BTC-VND at 2500000000 (b)', 'Cancel BUY 1000000 quote of BTC-VND at market (spend)']);
+  });
+});
+
 describe('the API keys panel', () => {
   let tz: string | undefined;
   beforeAll(() => ((tz = process.env.TZ), (process.env.TZ = 'Asia/Ho_Chi_Minh')));
