@@ -333,13 +333,14 @@ export class Exchange {
     this.changed(order);
 
     try {
-      // A later market order's hold is taken when it starts (holdsAtStart); it counts as accepted then.
+      // A later market order's hold is taken when it starts (holdsAtStart), and an uncapped TWAP buy's with its
+      // first slice (holdsPerSlice): each counts as accepted then.
       if (!this.holdsAtStart(order)) {
         if (!this.reserve(order)) {
           this.finish(order, 'REJECTED', 'E0201_InsufficientBalance');
           return { submitted, processed: order };
         }
-        user.row.totalAcceptedOrders += 1n;
+        if (!holdsPerSlice(order)) user.row.totalAcceptedOrders += 1n;
       }
       if (request.scheduledAt > now) {
         this.setStatus(order, 'SCHEDULED');
@@ -629,9 +630,7 @@ export class Exchange {
     if (this.holdsAtStart(order)) {
       // Its hold now, from the book it meets; one the trader cannot fund ends, saying why, never accepted.
       if (!this.reserve(order)) return this.finish(order, 'CANCELED', 'E0201_InsufficientBalance');
-      const user = this.mustUser(row.userId);
-      user.row.totalAcceptedOrders += 1n;
-      this.changedUsers.add(user);
+      this.countAccepted(order);
     }
     this.match(order, order.lots);
   }
@@ -862,11 +861,11 @@ export class Exchange {
     order.twap = { lotsLeft: order.lots, ...twapSlices(order.lots, start, order.row.expiredAt ?? start) };
     this.setStatus(order, 'ACTIVE');
     this.timed.add(order);
-    this.slice(order);
+    this.slice(order, true);
   }
 
   /** One TWAP slice: an even share of what is left, as an IOC capped by the order's limit price. */
-  private slice(order: LiveOrder): void {
+  private slice(order: LiveOrder, first = false): void {
     const plan = order.twap;
     if (plan === undefined || plan.slicesLeft <= 0 || plan.lotsLeft <= 0) return;
     const lots = Math.ceil(plan.lotsLeft / plan.slicesLeft);
@@ -875,20 +874,29 @@ export class Exchange {
     plan.nextAt += plan.intervalNs;
     order.row.twapState = JSON.stringify({ lotsLeft: plan.lotsLeft, slicesLeft: plan.slicesLeft, nextAt: String(plan.nextAt), intervalNs: String(plan.intervalNs) });
     this.takeFreshSeq(order);
-    if (order.side === 'BUY' && order.limitTicks === 0) {
+    if (holdsPerSlice(order)) {
       // Uncapped buys reserve per slice: what the book asks for this slice right now.
       const estimate = order.market.book.estimate('BUY', 0, lots, Number.POSITIVE_INFINITY, order.owner, order.stp);
       const amount = costWithFee(BigInt(estimate.notional), order.takerRatePpm);
       // A slice the trader cannot fund ends the TWAP and says why; skipped, it ran out of time without a word.
+      // Its first unfunded, it never held anything: not accepted.
       if (!this.ledger.hold(order.row.userId, order.row.holdAsset, amount)) return this.finish(order, 'CANCELED', 'E0201_InsufficientBalance');
       order.hold += amount;
+      if (first) this.countAccepted(order);
     }
     this.match(order, lots);
-    if (this.byId.has(order.row.orderId) && order.side === 'BUY' && order.limitTicks === 0) {
+    if (this.byId.has(order.row.orderId) && holdsPerSlice(order)) {
       this.ledger.release(order.row.userId, order.row.holdAsset, order.hold);
       order.hold = 0n;
     }
     if (this.byId.has(order.row.orderId) && order.filledLots >= order.lots) this.finish(order, 'FILLED', '');
+  }
+
+  /** The order's hold was taken, later than its placement (holdsAtStart, holdsPerSlice). */
+  private countAccepted(order: LiveOrder): void {
+    const user = this.mustUser(order.row.userId);
+    user.row.totalAcceptedOrders += 1n;
+    this.changedUsers.add(user);
   }
 
   private cancelLive(order: LiveOrder): void {
@@ -1129,6 +1137,11 @@ function stopTypeFromLastTrade(market: Market, request: NewOrderRequest): 'STOP_
     throw apiError('E0213_InvalidStopPrice', `order_stop_type: required while ${market.id} has no last trade to place stop_trigger_price against`);
   }
   return (request.side === 'BUY') === request.stopTriggerTicks > last ? 'STOP_LOSS' : 'TAKE_PROFIT';
+}
+
+/** An uncapped TWAP buy: what a slice costs is the book's price then, so it holds slice by slice (see slice). */
+function holdsPerSlice(order: LiveOrder): boolean {
+  return order.type === 'TWAP' && order.side === 'BUY' && order.limitTicks === 0;
 }
 
 /**
