@@ -53,6 +53,12 @@ const credential = (max: number) =>
     .min(1)
     .max(max)
     .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces or line breaks, as the venue showed it');
+/**
+ * No venue mints a secret this short (the local venue's are 43 characters): shorter is a slip (a half-pasted
+ * secret, a key id, a placeholder) that would otherwise sit in the keychain until the venue refused it.
+ */
+const MIN_SECRET_LENGTH = 16;
+const apiSecret = credential(512).min(MIN_SECRET_LENGTH, `must be at least ${MIN_SECRET_LENGTH} characters, as a venue shows a secret: is part of it missing?`);
 const httpUrl = url(/^https?:$/, 'http(s)');
 const wsUrl = url(/^wss?:$/, 'ws(s)');
 
@@ -372,14 +378,16 @@ export const contract = {
     response: KeyStored,
   },
   'keys.import': {
-    request: z.strictObject({
-      environment: EnvironmentId.optional(),
-      api_key: credential(256),
-      api_secret: credential(512),
-      user_id: z.string().min(1).max(128).optional(),
-      name: z.string().max(100).optional(),
-      use: z.boolean().optional(),
-    }),
+    request: z
+      .strictObject({
+        environment: EnvironmentId.optional(),
+        api_key: credential(256),
+        api_secret: apiSecret,
+        user_id: z.string().min(1).max(128).optional(),
+        name: z.string().max(100).optional(),
+        use: z.boolean().optional(),
+      })
+      .refine((r) => r.api_secret !== r.api_key, { path: ['api_secret'], message: 'is the API key itself: paste the secret the venue showed beside it' }),
     response: KeyStored,
   },
   'keys.use': { request: z.strictObject({ api_key: z.string().min(1).max(256) }), response: ConnectionStatus },
