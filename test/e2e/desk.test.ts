@@ -423,9 +423,10 @@ describe('the desk in a browser', () => {
     expect(text).toContain('Change the request and send it again.');
     expect(text).toContain('E0202_PostOnlyWouldMatch');
     expect(await rowsWith('Open orders', 'e2e-post-only').count()).toBe(0);
-    await expect.poll(() => rowsWith('Order history', 'e2e-post-only').filter({ hasText: 'REJECTED' }).count(), { timeout: WAIT }).toBe(1);
+    // The history says why, not just REJECTED.
+    await expect.poll(() => rowsWith('Order history', 'e2e-post-only').filter({ hasText: 'REJECTED: Post-only order would match (E0202)' }).count(), { timeout: WAIT }).toBe(1);
     // The ticket follows the order it sent past the venue's first answer.
-    await expect.poll(() => page.getByLabel('Last order', { exact: true }).textContent(), { timeout: WAIT }).toBe('BUY 0.001 BTC-VND: REJECTED');
+    await expect.poll(() => page.getByLabel('Last order', { exact: true }).textContent(), { timeout: WAIT }).toBe('BUY 0.001 BTC-VND: REJECTED: Post-only order would match (E0202)');
     await shot('venue-error');
 
     await page.getByLabel('Post-only', { exact: true }).uncheck();

@@ -2,14 +2,25 @@
 import type { Order } from '../../../src-shared/protocol/records';
 import type { Column } from '../../ui/VirtualTable';
 import type { CsvColumn } from '../../ui/csv';
-import { formatDecimal, formatNanosIso, formatNanosStamp } from '../../ui/decimal-text';
+import { findErrorRecord } from '../../../src-shared/errors/catalogue';
+import { compareDecimal, formatDecimal, formatNanosIso, formatNanosStamp } from '../../ui/decimal-text';
 import { Side } from '../../ui/Side';
 
 const num = (text: string): string => (text === '0' || text === '' ? '' : formatDecimal(text));
 
+/**
+ * What became of an order, as a trader reads it: a working order that has traded says it is partly filled (ACTIVE
+ * alone read as untouched), and one the venue ended early says why, in the catalogue's words with its code
+ * (REJECTED alone left the trader guessing: balance, post-only, ...).
+ */
 export function statusOf(order: Order): string {
-  if (order.status !== 'DONE') return order.cancel_requested_at !== '0' ? 'CANCELLING' : order.status;
-  return order.done_reason === '' ? 'DONE' : order.done_reason;
+  const filled = compareDecimal(order.filled_base_size, '0') > 0;
+  const word = order.status !== 'DONE' ? (order.cancel_requested_at !== '0' ? 'CANCELLING' : order.status) : order.done_reason === '' ? 'DONE' : order.done_reason;
+  const partly = filled && order.done_reason !== 'FILLED' ? ' (partly filled)' : '';
+  const ref = order.reject_reason ?? '';
+  if (ref === '') return `${word}${partly}`;
+  const record = findErrorRecord(ref);
+  return `${word}${partly}: ${record === undefined ? ref : `${record.title} (${record.code})`}`;
 }
 
 /**
@@ -55,4 +66,5 @@ export const ORDER_CSV: CsvColumn<Order>[] = [
   { header: 'fee_total', value: (o) => o.fee_total ?? '' },
   { header: 'status', value: (o) => o.status },
   { header: 'done_reason', value: (o) => o.done_reason },
+  { header: 'reject_reason', value: (o) => o.reject_reason ?? '' },
 ];
