@@ -106,11 +106,13 @@ export async function startVenue(options: StartVenueOptions): Promise<RunningVen
   const close = (): Promise<void> => {
     closing ??= (async () => {
       clearInterval(clock);
-      await simulator?.stop();
-      // The WebSocket takes nothing more, and its answers to what it took (sent as their commits complete) go
-      // out before the close frame: a client is never left with an order placed and its answer lost.
+      // The WebSocket takes nothing more from the moment the stop is asked (a frame read later is refused with
+      // E0902), and its answers to what it took go out before the close frame: a client is never left with an
+      // order placed or cancelled and its answer lost. Bounded, as the HTTP side is, should an answer never come.
       ws.stopTaking();
+      await simulator?.stop();
       await venue.settle();
+      await withinGrace(ws.answered());
       ws.close();
       // Stop accepting, let requests in flight finish (they await their commits), then flush and close.
       const cutOff = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS);
@@ -140,6 +142,19 @@ export async function startVenue(options: StartVenueOptions): Promise<RunningVen
  * trade: the clock only starts after the venue listens. A fault in one order ends that order (E0901), as the
  * clock's ticks do; a commit that fails fails the start.
  */
+/** `work`, or CLOSE_GRACE_MS if it takes longer. */
+async function withinGrace(work: Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const grace = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, CLOSE_GRACE_MS);
+  });
+  try {
+    await Promise.race([work, grace]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 async function catchUp(venue: Venue): Promise<void> {
   await venue.run(() => {
     try {

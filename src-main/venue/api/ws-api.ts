@@ -100,8 +100,13 @@ interface Attribution {
 
 export interface WsApi {
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
-  /** Frames from now on are dropped; what was taken before is still answered (see close). */
+  /**
+   * Nothing more is taken: a frame read from now on is refused with E0902 while its socket is open. What was
+   * taken before is still answered (see answered, close).
+   */
   stopTaking(): void;
+  /** Settles once every request taken so far has been answered (or failed to be). */
+  answered(): Promise<void>;
   /** Every connection closed with 1001: call once the answers to what was taken are out. */
   close(): void;
 }
@@ -428,6 +433,12 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
   }
 
   let stopping = false;
+  /**
+   * Requests taken and not yet answered. A cancel of an order no longer working is answered from the tables,
+   * after the venue's last commits: closing the sockets once those commits settled lost that answer.
+   */
+  const inFlight = new Set<Promise<void>>();
+  const SHUTTING_DOWN = 'the venue is shutting down: this request was not taken';
   // With a listener, ws leaves a handshake it refuses to us instead of answering it in text/html.
   wss.on('wsClientError', (err: Error, socket: Duplex) => {
     // RFC 6455 4.4: a version the server does not speak is answered with the ones it does.
@@ -442,8 +453,12 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
       session.alive = true;
     });
     socket.on('message', (data, isBinary) => {
-      // Stopping: nothing more is taken, since no answer could reach the client (its socket is closing).
-      if (stopping) return;
+      // Stopping: nothing more is taken, and the client is told so while it can still hear it (the close frame
+      // follows once what was taken is answered); a frame read after the close frame is not taken either.
+      if (stopping) {
+        const refused = isBinary ? NOT_JSON : parseFrame(data);
+        return fail(session, refused === NOT_JSON ? null : refused, apiError('E0902_ServiceUnavailable', SHUTTING_DOWN));
+      }
       const wait = limiter.take(String(socketId(socket)));
       if (wait !== undefined) {
         session.overLimit += 1;
@@ -459,9 +474,11 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
       if (isBinary) return fail(session, null, apiError('E0101_InvalidArgument', 'frames must be JSON text'));
       const frame = parseFrame(data);
       if (frame === NOT_JSON) return fail(session, null, apiError('E0102_MalformedJson', 'frame is not valid JSON'));
-      handle(session, frame).catch((err: unknown) => {
+      const answering = handle(session, frame).catch((err: unknown) => {
         fail(session, frame, err instanceof ApiError ? err : apiError('E0901_InternalError', 'the venue could not complete this request'));
       });
+      inFlight.add(answering);
+      void answering.finally(() => inFlight.delete(answering));
     });
     socket.on('close', () => {
       sessions.delete(session);
@@ -497,6 +514,9 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
     },
     stopTaking() {
       stopping = true;
+    },
+    async answered() {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },
     close() {
       stopping = true;
