@@ -59,8 +59,7 @@ import {
   VenueError,
   VenueProtocolError,
   VenueUnreachableError,
-  isGatewayFailure,
-  venueErrorFromResponse,
+  failureFromResponse,
   type UnknownOutcomeReason,
 } from './venue-error';
 
@@ -501,8 +500,7 @@ export class VenueRestClient {
     } catch {
       json = undefined;
     }
-    if (isGatewayFailure(status, json)) return new OutcomeUnknownError(operation, 'gateway');
-    if (status < 200 || status >= 300) return venueErrorFromResponse(status, json, retryAfter);
+    if (status < 200 || status >= 300) return failureFromResponse(operation, status, json, retryAfter);
     if (json === undefined) return new VenueProtocolError(operation, `HTTP ${status} without a JSON body`);
     const parsed = call.schema.safeParse(json);
     if (!parsed.success) {

@@ -171,23 +171,19 @@ export function parseRetryAfter(value: string | null, nowMs: number): number | u
 }
 
 /**
- * A 502 or 504 that is not in the API's format comes from a gateway in front of the venue (the venue never
- * answers either): it gave up waiting on the venue, or lost its connection to it, possibly after the request
- * was passed on. Read as a refusal it would tell the trader an order that may be live was not placed.
+ * A failed REST answer, whichever of the interface's two error shapes it has (7.1), or none. A 502 or 504 in
+ * neither shape comes from a gateway in front of the venue (the venue never answers either): it gave up waiting
+ * on the venue, or lost its connection to it, possibly after the request was passed on. Read as a refusal it
+ * would tell the trader an order that may be live was not placed, so it is an unknown outcome of `operation`.
  */
-export function isGatewayFailure(status: number, body: unknown): boolean {
-  if (status !== 502 && status !== 504) return false;
-  return !ErrorResponseSchema.safeParse(body).success && !GenericErrorResponseSchema.safeParse(body).success;
-}
-
-/** A failed REST answer, whichever of the interface's two error shapes it has (7.1), or none. */
-export function venueErrorFromResponse(status: number, body: unknown, retryAfter: string | null): VenueError {
+export function failureFromResponse(operation: string, status: number, body: unknown, retryAfter: string | null): VenueError | OutcomeUnknownError {
   const retryAfterMs = parseRetryAfter(retryAfter, Date.now());
   const extra = retryAfterMs === undefined ? {} : { retryAfterMs };
   const object = ErrorResponseSchema.safeParse(body);
   if (object.success) return fromMessage(object.data.error.message, status, object.data.error.code, extra);
   const generic = GenericErrorResponseSchema.safeParse(body);
   if (generic.success) return fromMessage(generic.data.message, status, undefined, extra);
+  if (status === 502 || status === 504) return new OutcomeUnknownError(operation, 'gateway');
   const record = errorRecord(refForStatus(status, undefined));
   return new VenueError({ ref: record.ref, description: `HTTP ${status}`, record, httpStatus: status, ...extra });
 }

@@ -1,7 +1,9 @@
 // How the desk reads a WebSocket error from a venue that follows the interface's 7.4 to the letter: an integer
 // code and a listed text, with no error reference in the message (the local venue always sends one).
 import { describe, expect, it } from 'vitest';
-import { venueErrorFromResponse, venueErrorFromWsEvent } from '../../../src-main/connection/venue-error';
+import { failureFromResponse, OutcomeUnknownError, VenueError, venueErrorFromWsEvent } from '../../../src-main/connection/venue-error';
+
+const OP = 'POST /api/v1/orders';
 
 describe('a WebSocket error without a reference', () => {
   it('takes the reference from 7.4’s text, so a refusal is not reported as the venue failing', () => {
@@ -27,18 +29,31 @@ describe('a WebSocket error without a reference', () => {
 
 describe('a REST error without a reference', () => {
   it('takes the reference from the text, then the status: a 409 is a conflict, not the venue failing', () => {
-    expect(venueErrorFromResponse(409, { error: { code: 'FailedPrecondition', message: 'order already done' } }, null)).toMatchObject({ ref: 'E0302_OrderAlreadyDone', httpStatus: 409 });
-    expect(venueErrorFromResponse(409, { code: 9, message: 'insufficient balance', details: [] }, null)).toMatchObject({ ref: 'E0201_InsufficientBalance' });
-    const conflict = venueErrorFromResponse(409, { error: { code: 'Aborted', message: 'something the venue could not do' } }, null);
+    expect(failureFromResponse(OP, 409, { error: { code: 'FailedPrecondition', message: 'order already done' } }, null)).toMatchObject({ ref: 'E0302_OrderAlreadyDone', httpStatus: 409 });
+    expect(failureFromResponse(OP, 409, { code: 9, message: 'insufficient balance', details: [] }, null)).toMatchObject({ ref: 'E0201_InsufficientBalance' });
+    const conflict = failureFromResponse(OP, 409, { error: { code: 'Aborted', message: 'something the venue could not do' } }, null);
     expect(conflict).toMatchObject({ ref: 'E0201_InsufficientBalance', description: 'something the venue could not do', httpStatus: 409 });
-    expect(venueErrorFromResponse(409, { error: { code: 'AlreadyExists', message: 'that client id is taken' } }, null)).toMatchObject({ ref: 'E0303_DuplicateClientOrderId' });
-    expect(venueErrorFromResponse(409, 'not json', null)).toMatchObject({ ref: 'E0201_InsufficientBalance', description: 'HTTP 409' });
+    expect(failureFromResponse(OP, 409, { error: { code: 'AlreadyExists', message: 'that client id is taken' } }, null)).toMatchObject({ ref: 'E0303_DuplicateClientOrderId' });
+    expect(failureFromResponse(OP, 409, 'not json', null)).toMatchObject({ ref: 'E0201_InsufficientBalance', description: 'HTTP 409' });
   });
 
   it('reads other statuses by their wire code and status, not by a text several references share', () => {
-    expect(venueErrorFromResponse(401, { error: { code: 'AUTH_REQUIRED', message: 'authentication failed' } }, null)).toMatchObject({ ref: 'E0001_AuthRequired' });
-    expect(venueErrorFromResponse(400, { error: { code: 'InvalidArgument', message: 'invalid product_id' } }, null)).toMatchObject({ ref: 'E0101_InvalidArgument' });
-    expect(venueErrorFromResponse(404, { error: { code: 'NotFound', message: 'order not found' } }, null)).toMatchObject({ ref: 'E0105_RouteNotFound' });
-    expect(venueErrorFromResponse(500, { error: { code: 'Internal', message: 'boom' } }, null)).toMatchObject({ ref: 'E0901_InternalError' });
+    expect(failureFromResponse(OP, 401, { error: { code: 'AUTH_REQUIRED', message: 'authentication failed' } }, null)).toMatchObject({ ref: 'E0001_AuthRequired' });
+    expect(failureFromResponse(OP, 400, { error: { code: 'InvalidArgument', message: 'invalid product_id' } }, null)).toMatchObject({ ref: 'E0101_InvalidArgument' });
+    expect(failureFromResponse(OP, 404, { error: { code: 'NotFound', message: 'order not found' } }, null)).toMatchObject({ ref: 'E0105_RouteNotFound' });
+    expect(failureFromResponse(OP, 500, { error: { code: 'Internal', message: 'boom' } }, null)).toMatchObject({ ref: 'E0901_InternalError' });
+  });
+});
+
+describe('a 502 or 504', () => {
+  it('is a gateway\'s unknown outcome when it is not in the API\'s format, and the venue\'s answer when it is', () => {
+    const gateway = failureFromResponse(OP, 504, undefined, null);
+    expect(gateway).toBeInstanceOf(OutcomeUnknownError);
+    expect(gateway).toMatchObject({ operation: OP, reason: 'gateway' });
+    expect(failureFromResponse(OP, 502, { html: true }, null)).toBeInstanceOf(OutcomeUnknownError);
+    const venue = failureFromResponse(OP, 502, { error: { code: 'Internal', message: 'E0901_InternalError: boom' } }, null);
+    expect(venue).toBeInstanceOf(VenueError);
+    expect(venue).toMatchObject({ ref: 'E0901_InternalError', httpStatus: 502 });
+    expect(failureFromResponse(OP, 503, undefined, '2')).toMatchObject({ ref: 'E0902_ServiceUnavailable', retryAfterMs: 2000 });
   });
 });
