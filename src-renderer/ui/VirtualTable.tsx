@@ -3,7 +3,7 @@
  * It stays a real <table> (named by `label`) so a screen reader and the tests find it by role.
  */
 import { memo, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { sortRows, type SortDirection, type SortKind } from './sort';
+import { sortRows, type SortDirection, type SortKind, type SortSpec } from './sort';
 
 export interface Column<Row> {
   key: string;
@@ -13,6 +13,8 @@ export interface Column<Row> {
   /** How the cell is drawn; the value's text when absent. */
   render?: (row: Row) => ReactNode;
   kind?: SortKind;
+  /** Sorts rows by this text first, then by value: e.g. fees by asset, then amount. */
+  group?: (row: Row) => string;
   align?: 'left' | 'right';
   /** False for columns of controls (select, cancel), whose header is plain text. */
   sortable?: boolean;
@@ -28,6 +30,11 @@ export interface VirtualTableProps<Row> {
   rowClass?: (row: Row) => string;
   /** Receives the rows in the order shown, e.g. for export. */
   onSorted?: (rows: readonly Row[]) => void;
+}
+
+/** How the table sorts by a column when its header is clicked. */
+export function columnSort<Row>(column: Column<Row>, direction: SortDirection): SortSpec<Row> {
+  return { value: column.value, kind: column.kind ?? 'text', direction, ...(column.group !== undefined && { group: column.group }) };
 }
 
 export const ROW_HEIGHT = 24;
@@ -66,7 +73,7 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>): React.JSX.Elem
   const sorted = useMemo(() => {
     const column = sort === undefined ? undefined : columns.find((c) => c.key === sort.key);
     if (column === undefined || sort === undefined) return rows;
-    return sortRows(rows, { value: column.value, kind: column.kind ?? 'text', direction: sort.direction });
+    return sortRows(rows, columnSort(column, sort.direction));
   }, [rows, columns, sort]);
   const { onSorted } = props;
   useEffect(() => onSorted?.(sorted), [onSorted, sorted]);

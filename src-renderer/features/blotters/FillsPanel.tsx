@@ -10,13 +10,14 @@ import { downloadCsv, toCsv, type CsvColumn } from '../../ui/csv';
 import { formatDecimal, formatNanosIso, formatNanosStamp } from '../../ui/decimal-text';
 import { fillSoundOn, setFillSound } from '../../stores/fill-alerts';
 
-const COLUMNS: Column<Fill>[] = [
+export const FILL_COLUMNS: Column<Fill>[] = [
   { key: 'time', header: 'Time', value: (f) => f.time, render: (f) => formatNanosStamp(f.time), kind: 'decimal' },
   { key: 'product', header: 'Product', value: (f) => f.productId },
   { key: 'side', header: 'Side', value: (f) => f.side, render: (f) => <Side side={f.side} /> },
   { key: 'price', header: 'Price', value: (f) => f.price, render: (f) => formatDecimal(f.price), kind: 'decimal', align: 'right' },
   { key: 'size', header: 'Size', value: (f) => f.size, render: (f) => formatDecimal(f.size), kind: 'decimal', align: 'right' },
-  { key: 'fee', header: 'Fee', value: (f) => f.feeAmount, render: (f) => `${formatDecimal(f.feeAmount)} ${f.feeAsset}`, kind: 'decimal', align: 'right' },
+  // A fill's fee is in the asset it received: by asset, then amount, so 5 VND never sorts beside 5 BTC.
+  { key: 'fee', header: 'Fee', value: (f) => f.feeAmount, group: (f) => f.feeAsset, render: (f) => `${formatDecimal(f.feeAmount)} ${f.feeAsset}`, kind: 'decimal', align: 'right' },
   { key: 'liquidity', header: 'Liquidity', value: (f) => f.liquidity },
   { key: 'order', header: 'Order', value: (f) => f.clientOrderId || f.orderId },
 ];
@@ -51,7 +52,7 @@ export function FillsPanel(props: { height: number }): React.JSX.Element {
   return (
     <Panel title="Fills" tools={tools} account>
       <ReadFailed problem={problem} />
-      <VirtualTable label="Fills" columns={COLUMNS} rows={fills} rowKey={(f) => `${f.tradeId}/${f.orderId}`} height={props.height} onSorted={setShown} />
+      <VirtualTable label="Fills" columns={FILL_COLUMNS} rows={fills} rowKey={(f) => `${f.tradeId}/${f.orderId}`} height={props.height} onSorted={setShown} />
     </Panel>
   );
 }
