@@ -101,8 +101,8 @@ interface Attribution {
 export interface WsApi {
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
   /**
-   * Nothing more is taken: a frame read from now on is refused with E0902 while its socket is open. What was
-   * taken before is still answered (see answered, close).
+   * Nothing more is taken: a frame read from now on is refused with E0902 while its socket is open, and an
+   * upgrade is refused with E0902 too. What was taken before is still answered (see answered, close).
    */
   stopTaking(): void;
   /** Settles once every request taken so far has been answered (or failed to be). */
@@ -504,6 +504,11 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
 
   return {
     handleUpgrade(request, socket, head) {
+      // Answered as the HTTP API answers a request while stopping, not with ws's bare 503 once it is closed.
+      if (stopping) {
+        endWithFailure(socket, apiError('E0902_ServiceUnavailable', 'the venue is shutting down'));
+        return;
+      }
       const path = (request.url ?? '').split('?')[0]?.slice(0, 100) ?? '';
       // A POST /ws is answered as the HTTP API answers it without the Upgrade header (no route), not with ws's 405.
       if (path !== '/ws' || request.method !== 'GET') {
