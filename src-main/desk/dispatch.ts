@@ -5,7 +5,7 @@
  * a window never sees a thrown Error, and no error text leaves without the desk's secrets scrubbed from it.
  */
 import type { z } from 'zod';
-import type { MethodName, Result } from '../../src-shared/ipc/contract';
+import type { BridgeErrorIssue, MethodName, Result } from '../../src-shared/ipc/contract';
 import { contract } from '../../src-shared/ipc/contract';
 import { bridgeError, toBridgeError } from './desk-error';
 import type { BridgeCaller, DeskServices } from './services';
@@ -14,9 +14,13 @@ const identity = (text: string): string => text;
 /** A caller that names no window: tests and single-window uses. */
 const ONLY_WINDOW: BridgeCaller = { window: 'only' };
 
-function describeIssues(name: string, error: z.ZodError): string {
-  const issues = error.issues.slice(0, 5).map((i) => `${i.path.map(String).join('.') || 'request'}: ${i.message}`);
-  return `${name}: ${issues.join('; ')}`;
+/** The issues a window is told: the first few, each named by its field's path. */
+function issuesOf(error: z.ZodError): BridgeErrorIssue[] {
+  return error.issues.slice(0, 5).map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
+}
+
+function describeIssues(name: string, issues: readonly BridgeErrorIssue[]): string {
+  return `${name}: ${issues.map((i) => `${i.path || 'request'}: ${i.message}`).join('; ')}`;
 }
 
 export async function dispatch(
@@ -34,11 +38,14 @@ export async function dispatch(
   try {
     // A call without a request is a call with an empty one; null or any other non-object is refused below.
     const parsed = entry.request.safeParse(request === undefined ? {} : request);
-    if (!parsed.success) return { ok: false, error: bridgeError('E0101_InvalidArgument', scrub(describeIssues(name, parsed.error))) };
+    if (!parsed.success) {
+      const issues = issuesOf(parsed.error).map((i) => ({ path: scrub(i.path), message: scrub(i.message) }));
+      return { ok: false, error: { ...bridgeError('E0101_InvalidArgument', scrub(describeIssues(name, issues))), issues } };
+    }
     const service = services[name] as (request: unknown, caller: BridgeCaller) => unknown;
     const answer = await service(parsed.data, caller);
     const checked = entry.response.safeParse(answer);
-    if (!checked.success) return { ok: false, error: bridgeError('E0901_InternalError', scrub(`${name}: the desk's answer broke the contract (${describeIssues(name, checked.error)})`)) };
+    if (!checked.success) return { ok: false, error: bridgeError('E0901_InternalError', scrub(`${name}: the desk's answer broke the contract (${describeIssues(name, issuesOf(checked.error))})`)) };
     return { ok: true, value: checked.data };
   } catch (err) {
     return { ok: false, error: toBridgeError(err, scrub) };

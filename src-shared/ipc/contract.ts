@@ -434,10 +434,21 @@ export type ParsedRequest<M extends MethodName> = z.output<Contract[M]['request'
 export type Response<M extends MethodName> = z.infer<Contract[M]['response']>;
 export type EventPayload<E extends EventName> = z.infer<(typeof events)[E]>;
 
+/** One thing wrong with a request: the field, as a dotted path ("preTrade.maxNotional"; "" for the whole request). */
+export interface BridgeErrorIssue {
+  path: string;
+  message: string;
+}
+
 /** The answer's error: a catalogue reference and a message that starts with it. Never holds a secret. */
 export interface BridgeErrorBody {
   ref: string;
   message: string;
+  /**
+   * A request refused for its shape: each field refused and why, so a window puts each beside its box by the
+   * path, never by reading the message (whose wording may change).
+   */
+  issues?: BridgeErrorIssue[];
 }
 
 /** Every answer crosses the bridge in this shape, so a window never has to catch a thrown Error. */

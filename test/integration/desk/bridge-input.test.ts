@@ -171,6 +171,21 @@ describe('malformed bridge calls', () => {
     expect(JSON.stringify(await t.desk.keys.list('development'))).toBe(before);
   });
 
+  it('names each field refused by its path, apart from the message, so a window needs not read the text', async () => {
+    const result = await dispatch(t.services, 'settings.update', { preTrade: { maxDeviationPercent: '0', maxNotional: 'lots' } });
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      const first = (path: string): string | undefined => result.error.issues?.find((i) => i.path === path)?.message;
+      expect(new Set(result.error.issues?.map((i) => i.path))).toEqual(new Set(['preTrade.maxDeviationPercent', 'preTrade.maxNotional']));
+      expect(first('preTrade.maxDeviationPercent')).toMatch(/above 0/);
+      expect(first('preTrade.maxNotional')).toMatch(/plain decimal/);
+    }
+    expect(await t.call('settings.get', {})).toMatchObject({ preTrade: { maxDeviationPercent: '10', maxNotional: '' } });
+    // A refusal of the whole request has the empty path.
+    const whole = await dispatch(t.services, 'settings.update', 'hello');
+    expect(whole).toMatchObject({ ok: false, error: { issues: [{ path: '' }] } });
+  });
+
   it('names what is wrong', async () => {
     const result = await dispatch(t.services, 'orders.place', { product_id: 'BTC-VND', side: 'HOLD', base_size: 1 });
     expect(result.ok).toBe(false);
