@@ -4,6 +4,7 @@ import { on } from './bridge';
 import { PoppedOutPanel } from './features/workspace/PoppedOutPanel';
 import { LAYOUT_NAME, Workspace } from './features/workspace/Workspace';
 import { popOutTarget } from './features/workspace/pop-out';
+import { rememberHistorySearch } from './features/blotters/history-query';
 import { loadEverything, loadSavedLayout, startFeed } from './stores/feed';
 import './ui/theme.css';
 
@@ -11,6 +12,8 @@ const root = document.getElementById('root');
 if (root === null) throw new Error('index.html lost its #root element');
 
 const target = popOutTarget(location.search);
+// A popped-out Order history opens with the filters the trader had typed in the workspace.
+if (target?.history !== undefined) rememberHistorySearch(target.id, target.history);
 // The layout first, so the feed watches the products the restored panels show.
 void loadSavedLayout(LAYOUT_NAME, target?.deskProductId)
   .then(() => {

@@ -489,6 +489,29 @@ describe('the desk in a browser', () => {
     await page.getByRole('region', { name: 'Open orders' }).waitFor({ timeout: WAIT });
   });
 
+  it('pops the order history out with the search the trader had typed, and takes it back with the one typed there', { timeout: 60_000 }, async () => {
+    const history = page.getByRole('region', { name: 'Order history' });
+    await history.getByLabel('History client order id').fill('e2e-limit-1');
+    await history.getByLabel('History status').selectOption('DONE');
+    await history.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => cells('Order history').then((rows) => rows.length), { timeout: WAIT }).toBe(1);
+
+    const window = await popOut('Order history');
+    const there = window.getByRole('region', { name: 'Order history' });
+    await there.waitFor({ timeout: WAIT });
+    expect(await there.getByLabel('History client order id').inputValue()).toBe('e2e-limit-1');
+    expect(await there.getByLabel('History status').inputValue()).toBe('DONE');
+    // The search is shown again, not the live history under the typed filters.
+    await expect.poll(() => cells('Order history', window), { timeout: WAIT }).toEqual([expect.arrayContaining(['e2e-limit-1'])]);
+
+    await there.getByLabel('History client order id').fill('e2e-bulk-1');
+    await dockBack(window);
+    await expect.poll(() => history.getByLabel('History client order id').inputValue(), { timeout: WAIT }).toBe('e2e-bulk-1');
+    await history.getByRole('button', { name: 'Live' }).click();
+    await history.getByLabel('History client order id').fill('');
+    await history.getByLabel('History status').selectOption('');
+  });
+
   it('pops a panel out into its own live window and takes it back', { timeout: 60_000 }, async () => {
     const window = await popOut('Trades');
     await window.getByRole('table', { name: 'Trades BTC-VND' }).waitFor({ timeout: WAIT });

@@ -1,5 +1,5 @@
 // Order history with the venue's archived filters: products, status, time range, client order id, sort.
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Order } from '../../../src-shared/protocol/records';
 import { MAX_ARCHIVED_LIMIT } from '../../../src-shared/protocol/queries';
 import { ARCHIVED_SORTS, ORDER_STATUSES, type ArchivedSort } from '../../../src-shared/protocol/vocabulary';
@@ -8,7 +8,7 @@ import { useDesk } from '../../stores/desk-store';
 import { Panel } from '../../ui/Panel';
 import { VirtualTable } from '../../ui/VirtualTable';
 import { downloadCsv, toCsv } from '../../ui/csv';
-import { historyRequest, nextPageRequest, type HistoryFilters, type HistoryRequest } from './history-query';
+import { DEFAULT_HISTORY_FILTERS, historyRequest, historySearchOf, nextPageRequest, rememberHistorySearch, type HistoryFilters, type HistoryRequest } from './history-query';
 import { ORDER_COLUMNS, ORDER_CSV } from './order-columns';
 
 /** A search's answer so far: its pages in order, and the read that would fetch the next one, if any can. */
@@ -18,28 +18,39 @@ interface Searched {
   next: HistoryRequest | undefined;
 }
 
-export function OrderHistoryPanel(props: { height: number }): React.JSX.Element {
+/** `panelId`: the layout's id of the panel, by which its filters follow it into its own window and back. */
+export function OrderHistoryPanel(props: { panelId?: string; height: number }): React.JSX.Element {
+  const { panelId = 'history' } = props;
   const live = useDesk((s) => s.history);
   const liveCut = useDesk((s) => s.historyCut);
   const products = useDesk((s) => s.products);
-  // Newest placed first, as the venue answers by default and as the Time column reads; a search sorted by created
-  // time can be paged past the venue's 1000 a read.
-  const [filters, setFilters] = useState<HistoryFilters>({ productId: '', status: '', from: '', to: '', clientOrderId: '', sort: '-created_at' });
+  // Sorted by created time, a search can be paged past the venue's 1000 a read. A panel popped out (or docked back)
+  // starts where the trader left it.
+  const [filters, setFilters] = useState<HistoryFilters>(() => historySearchOf(panelId)?.filters ?? DEFAULT_HISTORY_FILTERS);
   const [searched, setSearched] = useState<Searched | undefined>();
-  // A search answered by the previous venue or account is not this one's history.
-  const view = useDesk((s) => `${s.connection?.environment ?? ''} ${s.connection?.apiKey ?? ''}`);
-  useEffect(() => setSearched(undefined), [view]);
+  const searchAgain = useRef(historySearchOf(panelId)?.searched === true);
+  useEffect(() => rememberHistorySearch(panelId, { filters, searched: searched !== undefined || searchAgain.current }), [panelId, filters, searched]);
+  // A search answered by the previous venue or account is not this one's history. A search carried here from
+  // another window is asked again once this window knows its venue.
+  const view = useDesk((s) => (s.connection === undefined ? '' : `${s.connection.environment} ${s.connection.apiKey}`));
+  useEffect(() => {
+    setSearched(undefined);
+    if (view === '' || !searchAgain.current) return;
+    searchAgain.current = false;
+    void read(historyRequest(filters), []);
+    // The filters as the panel opened with them: a later change waits for Search.
+  }, [view]);
   const [shown, setShown] = useState<readonly Order[]>([]);
   const set = (patch: Partial<HistoryFilters>): void => setFilters((f) => ({ ...f, ...patch }));
 
-  const read = async (request: HistoryRequest, before: readonly Order[]): Promise<void> => {
+  async function read(request: HistoryRequest, before: readonly Order[]): Promise<void> {
     const asked = currentView();
     const found = await attempt('orders.history', request);
     if (found === undefined || asked !== currentView()) return;
     const known = new Set(before.map((o) => o.order_id));
     const full = found.length >= (request.limit ?? MAX_ARCHIVED_LIMIT);
     setSearched({ rows: [...before, ...found.filter((o) => !known.has(o.order_id))], full, next: full ? nextPageRequest(request, found) : undefined });
-  };
+  }
   const more = searched?.next;
 
   const tools = (

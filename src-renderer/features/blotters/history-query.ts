@@ -2,7 +2,7 @@
 import type { Request } from '../../../src-shared/ipc/contract';
 import { MAX_ARCHIVED_LIMIT } from '../../../src-shared/protocol/queries';
 import type { Order } from '../../../src-shared/protocol/records';
-import type { ArchivedSort, OrderStatus } from '../../../src-shared/protocol/vocabulary';
+import { ARCHIVED_SORTS, ORDER_STATUSES, type ArchivedSort, type OrderStatus } from '../../../src-shared/protocol/vocabulary';
 import { localTimeToNanos } from '../ticket/ticket-check';
 
 export interface HistoryFilters {
@@ -16,6 +16,41 @@ export interface HistoryFilters {
 }
 
 export type HistoryRequest = Request<'orders.history'>;
+
+/** Newest placed first, as the venue answers by default and as the Time column reads. */
+export const DEFAULT_HISTORY_FILTERS: HistoryFilters = { productId: '', status: '', from: '', to: '', clientOrderId: '', sort: '-created_at' };
+
+/** What an Order history panel was showing: its filters, and whether a search by them (not the live history) was shown. */
+export interface HistorySearch {
+  filters: HistoryFilters;
+  searched: boolean;
+}
+
+// Kept outside the panel, by its id, so that the panel popped out into its own window (or docked back) starts with
+// the filters the trader had typed, rather than empty ones.
+const searches = new Map<string, HistorySearch>();
+
+export function rememberHistorySearch(panelId: string, search: HistorySearch): void {
+  searches.set(panelId, search);
+}
+
+export function historySearchOf(panelId: string): HistorySearch | undefined {
+  return searches.get(panelId);
+}
+
+/** A search carried in a pop-out's address or message, read back: anything malformed gives none, never a bad request. */
+export function readHistorySearch(value: unknown): HistorySearch | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { filters, searched } = value as { filters?: unknown; searched?: unknown };
+  if (typeof filters !== 'object' || filters === null || typeof searched !== 'boolean') return undefined;
+  const f = filters as Record<string, unknown>;
+  const text = (key: string): string | undefined => (typeof f[key] === 'string' ? f[key] : undefined);
+  const [productId, status, from, to, clientOrderId, sort] = ['productId', 'status', 'from', 'to', 'clientOrderId', 'sort'].map(text);
+  if (productId === undefined || from === undefined || to === undefined || clientOrderId === undefined) return undefined;
+  if (status === undefined || (status !== '' && !(ORDER_STATUSES as readonly string[]).includes(status))) return undefined;
+  if (sort === undefined || !(ARCHIVED_SORTS as readonly string[]).includes(sort)) return undefined;
+  return { filters: { productId, status: status as HistoryFilters['status'], from, to, clientOrderId, sort: sort as ArchivedSort }, searched };
+}
 
 /**
  * The last nanosecond of the time the trader picked: the venue's end_time is inclusive, and the box shows minutes

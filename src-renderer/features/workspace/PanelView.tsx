@@ -12,8 +12,8 @@ import { LadderPanel } from '../ladder/LadderPanel';
 import { TapePanel } from '../tape/TapePanel';
 import { TicketPanel } from '../ticket/TicketPanel';
 
-export function PanelView(props: { kind: PanelKind; productId: string; height: number }): React.JSX.Element {
-  const { kind, productId } = props;
+export function PanelView(props: { panelId: string; kind: PanelKind; productId: string; height: number }): React.JSX.Element {
+  const { panelId, kind, productId } = props;
   const body = Math.max(120, props.height - 80);
   switch (kind) {
     case 'ticket': return <TicketPanel productId={productId} />;
@@ -21,7 +21,7 @@ export function PanelView(props: { kind: PanelKind; productId: string; height: n
     case 'tape': return <TapePanel productId={productId} height={body} />;
     case 'chart': return <ChartPanel productId={productId} height={body} />;
     case 'openOrders': return <OpenOrdersPanel productId={productId} height={body} />;
-    case 'history': return <OrderHistoryPanel height={body} />;
+    case 'history': return <OrderHistoryPanel panelId={panelId} height={body} />;
     case 'fills': return <FillsPanel height={body} />;
     case 'account': return <AccountPanel />;
     case 'keys': return <KeysPanel />;

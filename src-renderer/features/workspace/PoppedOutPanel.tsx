@@ -7,7 +7,7 @@ import { NoticesBar } from '../errors/NoticesBar';
 import { EnvironmentBadge, useEnvironment } from './DeskBar';
 import { PanelView } from './PanelView';
 import { ProductPicker } from './ProductPicker';
-import { workspaceChannel, type PopOutTarget, type WorkspaceMessage } from './pop-out';
+import { dockMessage, workspaceChannel, type PopOutTarget, type WorkspaceMessage } from './pop-out';
 
 export function PoppedOutPanel(props: { target: PopOutTarget }): React.JSX.Element {
   const { target } = props;
@@ -30,7 +30,7 @@ export function PoppedOutPanel(props: { target: PopOutTarget }): React.JSX.Eleme
     channelRef.current = channel;
     const resize = (): void => setHeight(window.innerHeight);
     // Closing the window any way at all puts the panel back.
-    const dock = (): void => channel.post({ type: 'dock', id: target.id });
+    const dock = (): void => channel.post(dockMessage(target.id));
     window.addEventListener('resize', resize);
     window.addEventListener('pagehide', dock);
     // Also after a reload of this window, whose pagehide docked the panel: it is out again, here.
@@ -64,10 +64,10 @@ export function PoppedOutPanel(props: { target: PopOutTarget }): React.JSX.Eleme
           setLinked(next);
           post({ type: 'link', id: target.id, productId: next });
         }} />
-        <button type="button" onClick={() => (post({ type: 'dock', id: target.id }), window.close())}>Back to workspace</button>
+        <button type="button" onClick={() => (post(dockMessage(target.id)), window.close())}>Back to workspace</button>
       </div>
       <NoticesBar />
-      <PanelView kind={target.kind} productId={productId} height={height - 60} />
+      <PanelView panelId={target.id} kind={target.kind} productId={productId} height={height - 60} />
     </div>
   );
 }

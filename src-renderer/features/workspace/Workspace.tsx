@@ -11,6 +11,7 @@ import { NoticesBar } from '../errors/NoticesBar';
 import { PanelView } from './PanelView';
 import { ProductPicker } from './ProductPicker';
 import { openPopOut, workspaceChannel } from './pop-out';
+import { historySearchOf, readHistorySearch, rememberHistorySearch } from '../blotters/history-query';
 import { DeskBar } from './DeskBar';
 
 export const LAYOUT_NAME = 'workspace';
@@ -19,7 +20,12 @@ const SAVE_DELAY_MS = 500;
 
 /** A panel that follows the desk product goes on following it in its own window. */
 function popOut(panel: PanelPlacement): void {
-  const target = { id: panel.id, kind: panel.kind, deskProductId: useDesk.getState().layout.productId, ...(panel.productId !== undefined && { productId: panel.productId }) };
+  const history = panel.kind === 'history' ? historySearchOf(panel.id) : undefined;
+  const target = {
+    id: panel.id, kind: panel.kind, deskProductId: useDesk.getState().layout.productId,
+    ...(panel.productId !== undefined && { productId: panel.productId }),
+    ...(history !== undefined && { history }),
+  };
   if (openPopOut(target) !== null) useDesk.getState().updatePanel(panel.id, { poppedOut: true });
 }
 
@@ -46,7 +52,7 @@ function Slot(props: { panel: PanelPlacement; deskProduct: string }): React.JSX.
         <button type="button" aria-label={`Pop out ${title}`} onClick={() => popOut(panel)}>⧉</button>
         <button type="button" aria-label={`Close ${title}`} onClick={() => s.removePanel(panel.id)}>✕</button>
       </div>
-      <PanelView kind={panel.kind} productId={productId} height={panel.height * ROW_PX} />
+      <PanelView panelId={panel.id} kind={panel.kind} productId={productId} height={panel.height * ROW_PX} />
     </div>
   );
 }
@@ -69,6 +75,9 @@ export function Workspace(): React.JSX.Element {
       const s = useDesk.getState();
       if (m.type === 'dock') {
         out.delete(m.id);
+        // Docked, the panel goes on with what the trader typed in its window.
+        const history = readHistorySearch(m.history);
+        if (history !== undefined) rememberHistorySearch(m.id, history);
         s.updatePanel(m.id, { poppedOut: false });
       } else if (m.type === 'link') s.updatePanel(m.id, { productId: m.productId });
       else if (m.type === 'ticket') s.editTicket(m.patch);

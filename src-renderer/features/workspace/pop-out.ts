@@ -5,12 +5,14 @@
  * the workspace tells every panel that follows the desk product when it changes.
  */
 import type { PanelKind } from '../../stores/layout-slice';
+import { historySearchOf, readHistorySearch, type HistorySearch } from '../blotters/history-query';
 import type { TicketForm } from '../ticket/ticket-check';
 
 const CHANNEL = 'nova-desk-workspace';
 
 export type WorkspaceMessage =
-  | { type: 'dock'; id: string }
+  /** `history`: an Order history panel's filters as the trader left them in its window (unknown until read). */
+  | { type: 'dock'; id: string; history?: unknown }
   | { type: 'link'; id: string; productId: string | undefined }
   /** The workspace's desk product, which a popped-out panel that follows it shows. */
   | { type: 'desk-product'; productId: string }
@@ -29,6 +31,8 @@ export interface PopOutTarget {
   productId?: string;
   /** The desk product when it popped out: the saved layout may not hold it yet (it is saved after a pause). */
   deskProductId?: string;
+  /** An Order history panel's filters, and whether it showed a search by them, when it popped out. */
+  history?: HistorySearch;
 }
 
 /** What this window shows when it is a popped-out panel; undefined for the workspace. */
@@ -39,18 +43,35 @@ export function popOutTarget(search: string): PopOutTarget | undefined {
   if (id === null || kind === null) return undefined;
   const productId = params.get('product');
   const deskProductId = params.get('desk');
-  return { id, kind, ...(productId !== null && { productId }), ...(deskProductId !== null && { deskProductId }) };
+  const history = readHistorySearch(parseJson(params.get('history')));
+  return { id, kind, ...(productId !== null && { productId }), ...(deskProductId !== null && { deskProductId }), ...(history !== undefined && { history }) };
+}
+
+function parseJson(text: string | null): unknown {
+  if (text === null) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 export function popOutUrl(target: PopOutTarget): string {
   const params = new URLSearchParams({ panel: target.id, kind: target.kind });
   if (target.productId !== undefined) params.set('product', target.productId);
   if (target.deskProductId !== undefined) params.set('desk', target.deskProductId);
+  if (target.history !== undefined) params.set('history', JSON.stringify(target.history));
   return `${location.pathname}?${params.toString()}`;
 }
 
 export function openPopOut(target: PopOutTarget): Window | null {
   return window.open(popOutUrl(target), `nova-${target.id}`, 'popup,width=720,height=640');
+}
+
+/** What a popped-out panel tells the workspace as it goes back: its id, and an Order history's filters. */
+export function dockMessage(id: string): WorkspaceMessage {
+  const history = historySearchOf(id);
+  return { type: 'dock', id, ...(history !== undefined && { history }) };
 }
 
 export function workspaceChannel(onMessage: (message: WorkspaceMessage) => void): { post: (m: WorkspaceMessage) => void; close: () => void } {

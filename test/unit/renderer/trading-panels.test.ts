@@ -45,7 +45,7 @@ describe('the trader\'s panels while the connection is not live', () => {
   const panels: Array<[string, () => string]> = [
     ['Account', () => draw(AccountPanel, {})],
     ['Open orders', () => draw(OpenOrdersPanel, { productId: 'BTC-VND', height: 200 })],
-    ['Order history', () => draw(OrderHistoryPanel, { height: 200 })],
+    ['Order history', () => draw(OrderHistoryPanel, { panelId: 'history', height: 200 })],
     ['Fills', () => draw(FillsPanel, { height: 200 })],
   ];
 

@@ -1,0 +1,54 @@
+/**
+ * An Order history panel popped out into its own window starts with the filters the trader had typed, and goes
+ * back into the workspace with the ones typed in its window; a malformed address gives the default, never a bad read.
+ */
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { OrderHistoryPanel } from '../../../src-renderer/features/blotters/OrderHistoryPanel';
+import { historySearchOf, rememberHistorySearch, type HistorySearch } from '../../../src-renderer/features/blotters/history-query';
+import { dockMessage, popOutTarget, popOutUrl } from '../../../src-renderer/features/workspace/pop-out';
+
+vi.mock('zustand', async (importOriginal) => (await import('./fixtures')).serverDrawnZustand(await importOriginal()));
+
+beforeAll(() => vi.stubGlobal('location', { pathname: '/' }));
+afterAll(() => vi.unstubAllGlobals());
+
+const typed: HistorySearch = {
+  filters: { productId: 'ETH-VND', status: 'DONE', from: '2026-11-01T09:00', to: '2026-11-02T17:30', clientOrderId: 'hedge-7', sort: 'created_at' },
+  searched: true,
+};
+
+describe('an Order history popped out', () => {
+  it('carries its filters, and whether a search was shown, in its window\'s address', () => {
+    const url = popOutUrl({ id: 'history', kind: 'history', deskProductId: 'BTC-VND', history: typed });
+    expect(popOutTarget(url.slice(url.indexOf('?')))).toEqual({ id: 'history', kind: 'history', deskProductId: 'BTC-VND', history: typed });
+  });
+
+  it('draws them in the panel that opens with them', () => {
+    rememberHistorySearch('history-2', typed);
+    const html = renderToStaticMarkup(createElement(OrderHistoryPanel, { panelId: 'history-2', height: 200 }));
+    expect(html).toContain('value="hedge-7"');
+    expect(html).toContain('value="2026-11-01T09:00"');
+    expect(html).toContain('value="2026-11-02T17:30"');
+    expect(html).toMatch(/<option value="DONE" selected="">DONE<\/option>/);
+    expect(html).toMatch(/<option value="created_at" selected="">created_at<\/option>/);
+    // Another panel's are its own.
+    expect(renderToStaticMarkup(createElement(OrderHistoryPanel, { panelId: 'history-3', height: 200 }))).not.toContain('hedge-7');
+  });
+
+  it('tells the workspace its filters as it docks', () => {
+    rememberHistorySearch('history-4', typed);
+    expect(dockMessage('history-4')).toEqual({ type: 'dock', id: 'history-4', history: typed });
+    expect(dockMessage('ladder')).toEqual({ type: 'dock', id: 'ladder' });
+  });
+
+  it('ignores filters in the address that are not well formed', () => {
+    const bad = (history: string): unknown => popOutTarget(`?panel=h&kind=history&history=${encodeURIComponent(history)}`);
+    expect(bad('{not json')).toEqual({ id: 'h', kind: 'history' });
+    expect(bad(JSON.stringify({ ...typed, filters: { ...typed.filters, status: 'SOMETIMES' } }))).toEqual({ id: 'h', kind: 'history' });
+    expect(bad(JSON.stringify({ ...typed, filters: { ...typed.filters, sort: 'price' } }))).toEqual({ id: 'h', kind: 'history' });
+    expect(bad(JSON.stringify({ filters: typed.filters }))).toEqual({ id: 'h', kind: 'history' });
+    expect(historySearchOf('h')).toBeUndefined();
+  });
+});
