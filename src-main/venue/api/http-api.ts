@@ -4,7 +4,7 @@
  * the interface's error object with the catalogue's HTTP status. Nothing here decides trading: the exchange does.
  */
 import http from 'node:http';
-import type { Socket } from 'node:net';
+import net, { type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ApiError, apiError, errorBody, lookupErrors } from '../../../src-shared/errors/api-error';
@@ -86,6 +86,45 @@ function onClientError(error: Error & { code?: string }, socket: Socket): void {
 function onConnect(request: http.IncomingMessage, socket: Duplex): void {
   const target = (request.url ?? '').split('?')[0]?.slice(0, 100) ?? '';
   endWithFailure(socket, apiError('E0105_RouteNotFound', `no route CONNECT ${target}`));
+}
+
+/**
+ * A request to one of the API's routes that also asks to upgrade the connection (curl --http2 sends
+ * `Upgrade: h2c` with every plain-http request; some clients and proxies send `Upgrade: websocket`). Node hands
+ * every such request to the server's 'upgrade' listener, so no route sees it, and it was answered 404 as if the
+ * route did not exist. RFC 9110 7.8 lets a server ignore Upgrade: the request is given back to the HTTP server,
+ * on its own connection, as it would have come without the header, and the route answers it (a keep-alive
+ * connection then serves on). False, and nothing done, when no route takes the method and path: the upgrade is
+ * then the WebSocket's to answer.
+ */
+export function answerWithoutUpgrade(app: FastifyInstance, request: http.IncomingMessage, socket: Duplex, head: Buffer): boolean {
+  const path = (request.url ?? '').split('?')[0] ?? '';
+  let route: unknown;
+  try {
+    route = app.findRoute({ method: request.method ?? '', url: path });
+  } catch {
+    return false;
+  }
+  if (route === null || !(socket instanceof net.Socket)) return false;
+  const lines = [`${request.method ?? ''} ${request.url ?? ''} HTTP/${request.httpVersion}`];
+  const raw = request.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i] as string;
+    const value = raw[i + 1] as string;
+    const lower = name.toLowerCase();
+    if (lower === 'upgrade') continue;
+    if (lower === 'connection') {
+      const kept = value.split(',').map((token) => token.trim()).filter((token) => token !== '' && token.toLowerCase() !== 'upgrade');
+      if (kept.length > 0) lines.push(`${name}: ${kept.join(', ')}`);
+      continue;
+    }
+    lines.push(`${name}: ${value}`);
+  }
+  // Node reads header bytes as latin1, so latin1 writes back the bytes the client sent; `head` is what followed.
+  socket.unshift(Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), head]));
+  // Node documents emitting 'connection' to hand a server a connection: it parses the request anew.
+  app.server.emit('connection', socket);
+  return true;
 }
 
 /** The first path segment that is not valid percent-encoding (the whole path when none is), for messages. */

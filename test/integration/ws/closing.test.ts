@@ -74,7 +74,10 @@ it('a cancel_order the venue is working on when it is told to stop is answered b
   }
 });
 
-it('an upgrade pipelined behind a request in flight while the venue stops is 503 E0902 in the error object', async () => {
+it.each([
+  ['a WebSocket upgrade', 'GET /ws'],
+  ['a REST request with an Upgrade header', 'GET /products'],
+])('%s pipelined behind a request in flight while the venue stops is 503 E0902 in the error object', async (_what, line) => {
   const v = await startTestVenue();
   try {
     const port = Number(new URL(v.baseUrl).port);
@@ -88,7 +91,7 @@ it('an upgrade pipelined behind a request in flight while the venue stops is 503
     await sleep(200);
     const closed = v.running.close();
     await eventually(async () => ((await refused(port)) ? true : undefined), 'the venue to stop listening');
-    socket.write(`{}GET /ws HTTP/1.1\r\n${HANDSHAKE}\r\n`);
+    socket.write(`{}${line} HTTP/1.1\r\n${HANDSHAKE}\r\n`);
     await ended;
     await closed;
     const text = Buffer.concat(chunks).toString('utf8');
