@@ -70,6 +70,17 @@ export function productionKeyQuestion(create: { name: string; readOnly: boolean;
   return `PRODUCTION (real money): create the ${scope} key ${JSON.stringify(create.name)} on Production?${use}`;
 }
 
+/**
+ * What the trader is asked before a key is removed from the desk: which environment's key it is (Production in
+ * capitals, as every other Production question says), and that the desk stops trading with it if it is in use.
+ */
+export function removeKeyQuestion(k: Pick<StoredKey, 'environment' | 'apiKey' | 'name' | 'active'>): string {
+  const named = k.name === '' ? k.apiKey : `${JSON.stringify(k.name)} (${k.apiKey})`;
+  const inUse = k.active ? ' The desk is trading with it now and will stop.' : '';
+  const question = `remove the ${ENVIRONMENT_NAMES[k.environment]} key ${named} from the desk? It stays valid on the venue; the desk forgets its secret.${inUse}`;
+  return k.environment === 'production' ? `PRODUCTION (real money): ${question}` : `${question.charAt(0).toUpperCase()}${question.slice(1)}`;
+}
+
 function KeyRow(props: { k: StoredKey }): React.JSX.Element {
   const { k } = props;
   return (
@@ -89,7 +100,7 @@ function KeyRow(props: { k: StoredKey }): React.JSX.Element {
           })}>Use</button>
         )}
         <button type="button" aria-label={`Remove key ${k.apiKey}`} onClick={() => {
-          if (window.confirm(`Remove key ${k.apiKey} from the desk?`)) {
+          if (window.confirm(removeKeyQuestion(k))) {
             void attempt('keys.forget', { api_key: k.apiKey }).then((keys) => keys && useDesk.getState().setKeys(keys));
           }
         }}>Remove</button>

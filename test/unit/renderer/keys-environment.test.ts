@@ -7,7 +7,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConnectionStatus, EnvironmentId, EnvironmentsView } from '../../../src-shared/ipc/contract';
-import { importRequest, KeysPanel, productionKeyQuestion } from '../../../src-renderer/features/keys/KeysPanel';
+import { importRequest, KeysPanel, productionKeyQuestion, removeKeyQuestion } from '../../../src-renderer/features/keys/KeysPanel';
 import { useDesk } from '../../../src-renderer/stores/desk-store';
 
 vi.mock('zustand', async (importOriginal) => (await import('./fixtures')).serverDrawnZustand(await importOriginal()));
@@ -46,5 +46,16 @@ describe('creating a key', () => {
     on('production');
     expect(renderToStaticMarkup(createElement(KeysPanel))).toContain('<h3>Create on Production</h3>');
     expect(productionKeyQuestion({ name: 'bot', readOnly: false, use: true })).toMatch(/^PRODUCTION \(real money\): create the trading key "bot" on Production\? The desk will trade with it/);
+  });
+});
+
+describe('removing a key', () => {
+  it('names the environment the key belongs to, Production unmistakably', () => {
+    const key = { apiKey: 'k9', name: 'bot', active: false };
+    expect(removeKeyQuestion({ ...key, environment: 'production' })).toMatch(/^PRODUCTION \(real money\): remove the Production key "bot" \(k9\) from the desk\?/);
+    expect(removeKeyQuestion({ ...key, environment: 'development' })).toMatch(/^Remove the Development key "bot" \(k9\) from the desk\?/);
+    expect(removeKeyQuestion({ ...key, name: '', environment: 'local' })).toMatch(/^Remove the Local key k9 from the desk\?/);
+    expect(removeKeyQuestion({ ...key, environment: 'local' })).not.toContain('trading with it');
+    expect(removeKeyQuestion({ ...key, active: true, environment: 'production' })).toContain('The desk is trading with it now and will stop.');
   });
 });
