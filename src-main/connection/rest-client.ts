@@ -296,7 +296,7 @@ export class VenueRestClient {
       await sleep(this.settleMs);
       const found = await this.findPlacement(clientOrderId, body, startedNs, err.reason);
       if (found !== undefined) return found;
-      throw new OutcomeUnknownError('POST /api/v1/orders', err.reason, clientOrderId);
+      throw new OutcomeUnknownError('POST /api/v1/orders', err.reason, clientOrderId, 'not_found');
     }
   }
 
@@ -307,7 +307,7 @@ export class VenueRestClient {
       order = await this.getOrder(clientOrderId);
     } catch (err) {
       if (!(err instanceof VenueError && err.ref === 'E0301_OrderNotFound')) {
-        throw new OutcomeUnknownError('POST /api/v1/orders', reason, clientOrderId);
+        throw new OutcomeUnknownError('POST /api/v1/orders', reason, clientOrderId, 'failed');
       }
     }
     // An older order that happened to use the same client_order_id is not ours.

@@ -73,6 +73,9 @@ const UNKNOWN_OUTCOME_TEXT: Readonly<Record<UnknownOutcomeReason, string>> = {
   gateway: "a gateway answered in the venue's place",
 };
 
+/** For an order placement: what looking it up by its client_order_id found: no order yet, or no answer. */
+export type PlacementLookup = 'not_found' | 'failed';
+
 export class OutcomeUnknownError extends Error {
   readonly kind = 'outcome_unknown' as const;
   constructor(
@@ -81,6 +84,7 @@ export class OutcomeUnknownError extends Error {
     readonly reason: UnknownOutcomeReason,
     /** Set for an order placement, so the caller can find the order later. */
     readonly clientOrderId?: string,
+    readonly lookup?: PlacementLookup,
   ) {
     super(`${operation}: ${UNKNOWN_OUTCOME_TEXT[reason]}; the venue may or may not have acted on it`);
     this.name = 'OutcomeUnknownError';

@@ -43,6 +43,8 @@ export interface VenueSessionOptions {
   readonly historyWindow?: number;
   /** Polling interval for products without a market-data stream. */
   readonly pollIntervalMs?: number;
+  /** First wait before a placement whose outcome is unknown is looked up again (it doubles while lookups fail). */
+  readonly placementLookupMs?: number;
 }
 
 /** Where the session stands: `live` means the blotter is reconciled and the socket feeds it. */
@@ -84,6 +86,7 @@ export interface PollingSwitch {
 
 const DEFAULT_HISTORY_WINDOW = 500;
 const DEFAULT_POLL_MS = 1_000;
+const DEFAULT_PLACEMENT_LOOKUP_MS = 2_000;
 /** Fills arrive in bursts; one account read per burst. */
 const ACCOUNT_REFRESH_DELAY_MS = 200;
 
@@ -103,6 +106,10 @@ export class VenueSession implements Disposable {
   private connectionSeen = 0;
   private reconcileAgain = false;
   private accountTimer: ReturnType<typeof setTimeout> | undefined;
+  private lookupTimer: ReturnType<typeof setTimeout> | undefined;
+  private lookupFailures = 0;
+  private settling: Promise<void> | undefined;
+  private readonly placementLookupMs: number;
   private readonly historyWindow: number;
   private readonly pollIntervalMs: number;
   private readonly disposables = new DisposableStore();
@@ -137,6 +144,7 @@ export class VenueSession implements Disposable {
     this.userId = options.userId;
     this.historyWindow = Math.min(1000, options.historyWindow ?? DEFAULT_HISTORY_WINDOW);
     this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_MS;
+    this.placementLookupMs = options.placementLookupMs ?? DEFAULT_PLACEMENT_LOOKUP_MS;
     this.rest = new VenueRestClient({ ...options.rest, baseUrl: options.baseUrl, credentials: options.credentials });
     this.socket = new VenueSocket({ venueClock: () => this.rest.venueTime(), ...options.socket, url: options.wsUrl, credentials: options.credentials });
     const d = this.disposables;
@@ -183,6 +191,7 @@ export class VenueSession implements Disposable {
       toDisposable(() => {
         for (const poller of this.pollers.values()) poller.dispose();
         if (this.accountTimer !== undefined) clearTimeout(this.accountTimer);
+        if (this.lookupTimer !== undefined) clearTimeout(this.lookupTimer);
       }),
     );
   }
@@ -238,8 +247,13 @@ export class VenueSession implements Disposable {
       this.take(this.blotter.upsert(order));
       return order;
     } catch (err) {
-      // Neither placed for sure nor refused: the next reconcile looks it up and reports what it found.
-      if (err instanceof OutcomeUnknownError && err.clientOrderId !== undefined) this.unresolved.add(err.clientOrderId);
+      // Neither placed for sure nor refused: looked up again shortly (and by every reconcile) until the venue
+      // answers, and onDidResolvePlacement reports what it found. Waiting for a reconnection would leave the
+      // trader, told to wait, without an answer for as long as the socket stays up.
+      if (err instanceof OutcomeUnknownError && err.clientOrderId !== undefined) {
+        this.unresolved.add(err.clientOrderId);
+        this.scheduleLookup();
+      }
       throw err;
     }
   }
@@ -438,8 +452,35 @@ export class VenueSession implements Disposable {
     return changed;
   }
 
-  private async settlePlacements(): Promise<void> {
+  private scheduleLookup(): void {
+    if (this.lookupTimer !== undefined || this.disposed || this.unresolved.size === 0) return;
+    const delay = Math.min(this.placementLookupMs * 2 ** this.lookupFailures, 60_000);
+    this.lookupTimer = setTimeout(() => {
+      this.lookupTimer = undefined;
+      this.settlePlacements().then(
+        () => {
+          this.lookupFailures = 0;
+        },
+        (err: unknown) => {
+          this.lookupFailures++;
+          this._onDidFail.fire(err as Error);
+          this.scheduleLookup();
+        },
+      );
+    }, delay);
+  }
+
+  /** One lookup at a time, whether a reconcile or the timer asks: each placement is resolved once. */
+  private settlePlacements(): Promise<void> {
+    this.settling ??= this.lookUpPlacements().finally(() => {
+      this.settling = undefined;
+    });
+    return this.settling;
+  }
+
+  private async lookUpPlacements(): Promise<void> {
     for (const clientOrderId of [...this.unresolved]) {
+      if (this.disposed) return;
       let order: Order | undefined;
       try {
         order = await this.rest.getOrder(clientOrderId);

@@ -49,7 +49,7 @@ export interface DeskOptions {
   /** The desktop app shows a created key's secret once in a native dialog; browser mode and tests have none. */
   readonly revealSecretOnce?: RevealSecretOnce;
   /** Tuning of the venue clients (tests shorten timeouts). */
-  readonly session?: Pick<VenueSessionOptions, 'rest' | 'socket' | 'historyWindow' | 'pollIntervalMs'>;
+  readonly session?: Pick<VenueSessionOptions, 'rest' | 'socket' | 'historyWindow' | 'pollIntervalMs' | 'placementLookupMs'>;
 }
 
 const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
@@ -59,8 +59,8 @@ const MAX_CANDLES = 60;
 /** Reads of order history a fills list may take: up to this many thousand orders back. */
 const FILL_READS = 10;
 const PUBLIC_POLL_MS = 1_000;
-/** How long a failed background read stays in the connection status (see failureNote). */
-const BACKGROUND_FAILURE_SHOWN_MS = 60_000;
+/** How long a failed background read, or a placement's lookup, stays in the connection status (see shownNote). */
+const NOTE_SHOWN_MS = 60_000;
 
 export class Desk implements Disposable {
   readonly events = new DeskEvents();
@@ -80,6 +80,11 @@ export class Desk implements Disposable {
    * all): the session retries some and not others, and the trader would otherwise not know the panels may lag.
    */
   private backgroundFailure: { text: string; at: number } | undefined;
+  /**
+   * What the last lookup of an order whose outcome was unknown found: the trader, told to wait for it rather than
+   * send the order again, reads it here, since a placement that never happened shows nowhere else.
+   */
+  private placementNote: { text: string; at: number } | undefined;
   /** Product → the windows that watch it. */
   private readonly watched = new Map<string, Set<string>>();
   /**
@@ -211,7 +216,7 @@ export class Desk implements Disposable {
       ...(key?.userId === undefined ? {} : { userId: key.userId }),
       ...(key === undefined ? {} : { apiKey: key.apiKey, readOnly: key.readOnly }),
       ...(socket?.latencyMs === undefined ? {} : { latencyMs: socket.latencyMs }),
-      detail: this.keys.scrub(lastError ?? [this.detail || this.failureNote(), stale].filter((part) => part !== '').join('; ')),
+      detail: this.keys.scrub(lastError ?? [this.detail || this.failureNote(), this.shownNote(this.placementNote), stale].filter((part) => part !== '').join('; ')),
     };
   }
 
@@ -220,11 +225,14 @@ export class Desk implements Disposable {
     return stale.length === 0 ? '' : `the market data shown is stale, its public endpoints do not answer (${stale.join('; ')})`;
   }
 
-  /** A background failure is shown for a minute after it happened: long enough to be read, not for good. */
   private failureNote(): string {
-    const failure = this.backgroundFailure;
-    if (failure === undefined || Date.now() - failure.at > BACKGROUND_FAILURE_SHOWN_MS) return '';
-    return `a background read failed (${failure.text}); the panels may lag until it succeeds`;
+    const failure = this.shownNote(this.backgroundFailure);
+    return failure === '' ? '' : `a background read failed (${failure}); the panels may lag until it succeeds`;
+  }
+
+  /** A note is shown for a minute after it happened: long enough to be read, not for good. */
+  private shownNote(note: { text: string; at: number } | undefined): string {
+    return note === undefined || Date.now() - note.at > NOTE_SHOWN_MS ? '' : note.text;
   }
 
   private reconnect(): Promise<void> {
@@ -355,6 +363,18 @@ export class Desk implements Disposable {
     add(session.onDidChangeAccount((account) => this.events.emit('account.changed', account)));
     add(session.onDidChangeConnection(() => this.emitStatus()));
     add(
+      session.onDidResolvePlacement(({ clientOrderId, order }) => {
+        this.placementNote = {
+          text:
+            order === undefined
+              ? `the order ${clientOrderId}, whose outcome was unknown, was not placed: ${NAMES[environment]} holds no order under that client order id`
+              : `the order ${clientOrderId}, whose outcome was unknown, was placed: order ${order.order_id}, ${order.status}`,
+          at: Date.now(),
+        };
+        this.emitStatus();
+      }),
+    );
+    add(
       session.onDidFail((err) => {
         this.backgroundFailure = { text: err.message, at: Date.now() };
         this.emitStatus();
@@ -364,6 +384,7 @@ export class Desk implements Disposable {
 
   private closeSession(): void {
     this.backgroundFailure = undefined;
+    this.placementNote = undefined;
     for (const listener of this.sessionListeners) listener.dispose();
     this.sessionListeners.clear();
     this.session?.dispose();
@@ -430,7 +451,12 @@ export class Desk implements Disposable {
     // Checked against one venue, sent to that venue: a switch while the checks awaited sends nothing.
     if (session !== this.session) throw new DeskError('E0902_ServiceUnavailable', `the desk switched away from ${NAMES[environment]} while the order was checked: it was not sent`);
     const { confirmed: _confirmed, override_checks: _override, ...order } = request;
-    return { status: 'placed', order: await session.placeOrder(order) };
+    try {
+      return { status: 'placed', order: await session.placeOrder(order) };
+    } catch (err) {
+      if (err instanceof OutcomeUnknownError && err.clientOrderId !== undefined) throw new DeskError('E0902_ServiceUnavailable', outcomeUnknownPlacement(err, err.clientOrderId, environment));
+      throw err;
+    }
   }
 
   /**
@@ -910,6 +936,21 @@ async function notSentIfFails<T>(read: () => Promise<T>): Promise<T> {
     if (err instanceof VenueUnreachableError || err instanceof VenueProtocolError) throw new DeskError('E0902_ServiceUnavailable', `the order was not sent: a read for its checks failed (${err.message})`);
     throw err;
   }
+}
+
+/**
+ * An order sent whose answer was lost (no answer in time, the connection dropped, a gateway's 502/504): it may be
+ * live. Said so, with the handle it is looked up by; "not sent" or "try again" would have the trader place it twice.
+ */
+function outcomeUnknownPlacement(err: OutcomeUnknownError, clientOrderId: string, environment: EnvironmentId): string {
+  const lookedUp =
+    err.lookup === 'failed'
+      ? 'looking it up failed too'
+      : `${NAMES[environment]} held no order under its client order id when asked, which a request still on its way would not show yet`;
+  return (
+    `the order MAY have been placed: it was sent and its answer was lost (${err.message}), and ${lookedUp}. The desk is looking it up by its client order id ${clientOrderId}: ` +
+    `it appears among the orders if it was placed, and the connection status says if it was not. Do not send it again until then`
+  );
 }
 
 /** An order's trades as the trader's fills. */
