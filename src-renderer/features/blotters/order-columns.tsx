@@ -8,6 +8,9 @@ import { Side } from '../../ui/Side';
 
 const num = (text: string): string => (text === '0' || text === '' ? '' : formatDecimal(text));
 
+const stopTrigger = (o: Order): string => (o.stop_trigger_price === undefined || o.stop_trigger_price === '0' ? '' : o.stop_trigger_price);
+const STOP_WORDS: Readonly<Record<string, string>> = { STOP_LOSS: 'SL', TAKE_PROFIT: 'TP' };
+
 /**
  * What became of an order, as a trader reads it: a working order that has traded says it is partly filled (ACTIVE
  * alone read as untouched), and one the venue ended early says why, in the catalogue's words with its code
@@ -40,6 +43,8 @@ export const ORDER_COLUMNS: Column<Order>[] = [
   { key: 'side', header: 'Side', value: (o) => o.side, render: (o) => <Side side={o.side} /> },
   { key: 'type', header: 'Type', value: (o) => o.type },
   { key: 'price', header: 'Price', value: (o) => o.limit_price, render: (o) => num(o.limit_price), kind: 'decimal', align: 'right' },
+  // A stop order waits for its trigger: without it a stop-market read as an order with no price at all.
+  { key: 'stop', header: 'Stop', value: stopTrigger, render: (o) => (stopTrigger(o) === '' ? '' : `${STOP_WORDS[o.order_stop_type ?? ''] ?? ''} ${formatDecimal(stopTrigger(o))}`.trim()), kind: 'decimal', align: 'right' },
   { key: 'size', header: 'Size', value: (o) => o.base_size, render: (o) => num(o.base_size) || (o.quote_size !== '0' ? `${formatDecimal(o.quote_size)} q` : ''), kind: 'decimal', align: 'right' },
   { key: 'filled', header: 'Filled', value: (o) => o.filled_base_size, render: (o) => num(o.filled_base_size), kind: 'decimal', align: 'right' },
   { key: 'avg', header: 'Avg price', value: (o) => o.average_fill_price, render: (o) => num(o.average_fill_price), kind: 'decimal', align: 'right' },
@@ -57,7 +62,11 @@ export const ORDER_CSV: CsvColumn<Order>[] = [
   { header: 'side', value: (o) => o.side },
   { header: 'type', value: (o) => o.type },
   { header: 'time_in_force', value: (o) => o.time_in_force },
+  { header: 'expired_at', value: (o) => formatNanosIso(o.expired_at) },
+  { header: 'scheduled_at', value: (o) => formatNanosIso(o.scheduled_at) },
   { header: 'limit_price', value: (o) => o.limit_price },
+  { header: 'order_stop_type', value: (o) => o.order_stop_type ?? '' },
+  { header: 'stop_trigger_price', value: (o) => o.stop_trigger_price ?? '' },
   { header: 'base_size', value: (o) => o.base_size },
   { header: 'quote_size', value: (o) => o.quote_size },
   { header: 'filled_base_size', value: (o) => o.filled_base_size },

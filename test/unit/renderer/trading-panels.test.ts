@@ -11,6 +11,8 @@ import { AccountPanel } from '../../../src-renderer/features/account/AccountPane
 import { FillsPanel } from '../../../src-renderer/features/blotters/FillsPanel';
 import { OpenOrdersPanel } from '../../../src-renderer/features/blotters/OpenOrdersPanel';
 import { OrderHistoryPanel } from '../../../src-renderer/features/blotters/OrderHistoryPanel';
+import { ORDER_CSV } from '../../../src-renderer/features/blotters/order-columns';
+import { toCsv } from '../../../src-renderer/ui/csv';
 import { KeysPanel } from '../../../src-renderer/features/keys/KeysPanel';
 import { useDesk } from '../../../src-renderer/stores/desk-store';
 import { restingOrder } from './fixtures';
@@ -86,6 +88,24 @@ describe('the open orders blotter', () => {
     const html = draw(OpenOrdersPanel, { productId: 'BTC-VND', height: 200 });
     const names = [...html.matchAll(/<button[^>]*aria-label="(Cancel[^"]*)"/g)].map((m) => m[1]);
     expect(names).toEqual(['Cancel BUY 0.1 BTC-VND at 2400000000 (c-a)', 'Cancel SELL 0.25 BTC-VND at 2500000000 (b)', 'Cancel BUY 1000000 quote of BTC-VND at market (spend)']);
+  });
+});
+
+describe('a stop order in the blotters', () => {
+  const stop = order('s', { type: 'STOP', limit_price: '0', status: 'SCHEDULED', order_stop_type: 'STOP_LOSS', stop_trigger_price: '2300000000', side: 'SELL' });
+
+  it('shows the price that triggers it, which a stop-market has instead of a limit', () => {
+    useDesk.setState({ openOrders: { s: stop } });
+    const html = draw(OpenOrdersPanel, { productId: 'BTC-VND', height: 200 });
+    expect(html).toMatch(/<th[^>]*><button[^>]*>Stop<\/button><\/th>/);
+    expect(html).toContain('>SL 2\u202f300\u202f000\u202f000</td>');
+  });
+
+  it('exports its trigger, stop type, expiry and start', () => {
+    const csv = toCsv(ORDER_CSV, [stop]);
+    const [header = '', row = ''] = csv.split('\r\n');
+    const fields = Object.fromEntries(header.split(',').map((name, i) => [name, row.split(',')[i]]));
+    expect(fields).toMatchObject({ order_stop_type: 'STOP_LOSS', stop_trigger_price: '2300000000', expired_at: '', scheduled_at: '' });
   });
 });
 
