@@ -361,6 +361,20 @@ describe('the desk in a browser', () => {
     await page.getByLabel('Price', { exact: true }).fill('');
   });
 
+  it('does not carry a price typed for one product to an order for another', { timeout: 60_000 }, async () => {
+    await page.getByLabel('Type', { exact: true }).selectOption('LIMIT');
+    await page.getByLabel('Price', { exact: true }).fill(await restingBuyPrice());
+    await page.getByLabel('Size', { exact: true }).fill('0.001');
+    await expect.poll(() => page.getByRole('button', { name: /^Buy/ }).isDisabled(), { timeout: WAIT }).toBe(false);
+    await page.getByLabel('Desk product').selectOption('ETH-VND');
+    await page.getByRole('alert').filter({ hasText: 'typed for BTC-VND; this ticket trades ETH-VND' }).waitFor({ timeout: WAIT });
+    expect(await page.getByRole('button', { name: /^Buy/ }).isDisabled()).toBe(true);
+    await page.getByLabel('Desk product').selectOption('BTC-VND');
+    await expect.poll(() => page.getByRole('button', { name: /^Buy/ }).isDisabled(), { timeout: WAIT }).toBe(false);
+    await page.getByLabel('Size', { exact: true }).fill('');
+    await page.getByLabel('Price', { exact: true }).fill('');
+  });
+
   it('cancels several selected orders at once', { timeout: 60_000 }, async () => {
     const price = await restingBuyPrice();
     await placeLimitBuy(price, 'e2e-bulk-1');

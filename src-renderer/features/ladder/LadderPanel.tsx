@@ -133,7 +133,7 @@ export function LadderPanel(props: { productId: string; height: number }): React
         <button type="button" className="price" ref={keep('price')} disabled={stale} title={stale ? 'The connection is not live: this price is stale' : 'Use this price in the ticket'} onClick={() => {
           const level = at();
           if (level === undefined || staleness(useDesk.getState().connection) !== undefined) return;
-          const patch = { price: level.price, pricedFor: productId, side: level.side === 'bid' ? 'BUY' : 'SELL', type: 'LIMIT' } as const;
+          const patch = { price: level.price, pricedFor: productId, priceTyped: false, side: level.side === 'bid' ? 'BUY' : 'SELL', type: 'LIMIT' } as const;
           edit(patch);
           // In a window of its own, the ticket the trader means is the workspace's.
           if (popOutTarget(location.search) !== undefined) editWorkspaceTicket(patch);

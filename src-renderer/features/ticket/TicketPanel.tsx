@@ -216,7 +216,7 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
         </label>
         <FieldError id="ticket-type-error" text={err('type')} />
         <label>Price
-          <input inputMode="decimal" autoComplete="off" disabled={noPrice} placeholder={product?.price_increment ? `step ${product.price_increment}` : ''} value={noPrice ? '' : ticket.price} onChange={(e) => edit({ price: e.target.value, pricedFor: '' })} {...described('price')} />
+          <input inputMode="decimal" autoComplete="off" disabled={noPrice} placeholder={product?.price_increment ? `step ${product.price_increment}` : ''} value={noPrice ? '' : ticket.price} onChange={(e) => edit({ price: e.target.value, pricedFor: productId, priceTyped: true })} {...described('price')} />
         </label>
         <FieldError id="ticket-price-error" text={err('price')} />
         <label>Size

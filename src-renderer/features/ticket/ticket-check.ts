@@ -26,8 +26,10 @@ export interface TicketForm {
   /** An exact-quote order's base size: the venue needs both, and derives the limit price from them. */
   exactBase: string;
   price: string;
-  /** The product a ladder click took the price from; '' when the trader typed it. */
+  /** The product the price was set for, by a ladder click or typed (`priceTyped`); '' when there is none. */
   pricedFor: string;
+  /** The trader typed the price (for `pricedFor`), rather than clicked it on a ladder. */
+  priceTyped?: boolean;
   /** '' = the venue's default for the type. */
   timeInForce: '' | TimeInForce;
   postOnly: boolean;
@@ -435,9 +437,10 @@ export function checkTicket(form: TicketForm, ctx: TicketContext): TicketCheck {
   if (rules === undefined) return { errors: { type: `unknown product ${form.productId}` } };
   const body = ticketRequest(form);
   const errors: TicketCheck['errors'] = {};
-  // A price clicked on another product's ladder is a valid-looking number for the wrong market.
-  if (form.pricedFor !== '' && form.pricedFor !== form.productId && form.type !== 'MARKET') {
-    errors.price = `taken from the ${form.pricedFor} ladder; this ticket trades ${form.productId}`;
+  // A price clicked on another product's ladder, or typed while the ticket traded another product, is a
+  // valid-looking number for the wrong market. A price the ticket does not send (market, exact quote) is no matter.
+  if (form.pricedFor !== '' && form.pricedFor !== form.productId && form.price.trim() !== '' && form.type !== 'MARKET' && form.sizeMode !== 'exact_quote') {
+    errors.price = form.priceTyped === true ? `typed for ${form.pricedFor}; this ticket trades ${form.productId}: enter its price again` : `taken from the ${form.pricedFor} ladder; this ticket trades ${form.productId}`;
   }
   if (takesExpiry(form) && form.expiresAt !== '' && localTimeToNanos(form.expiresAt) === undefined) errors.expiresAt = 'not a date and time';
   if (form.scheduledAt !== '' && localTimeToNanos(form.scheduledAt) === undefined) errors.scheduledAt = 'not a date and time';

@@ -159,6 +159,22 @@ describe('order ticket checks', () => {
     expect(checkTicket(limit({ pricedFor: 'BTC-VND' }), ctx).request).toBeDefined();
   });
 
+  it('refuses a price typed while the ticket traded another product, and takes it for the product it was typed for', () => {
+    // Typed for ETH-VND, then the desk product moved to BTC-VND: an ETH price on a BTC order.
+    const other = checkTicket(limit({ pricedFor: 'ETH-VND', priceTyped: true }), ctx);
+    expect(other.request).toBeUndefined();
+    expect(other.errors.price).toBe('typed for ETH-VND; this ticket trades BTC-VND: enter its price again');
+    expect(checkTicket(limit({ pricedFor: 'BTC-VND', priceTyped: true }), ctx).request).toBeDefined();
+    // Emptied, the box holds no price of either product: it is only missing.
+    expect(checkTicket(limit({ price: '', pricedFor: 'ETH-VND', priceTyped: true }), ctx).errors.price).not.toMatch(/ETH-VND/);
+  });
+
+  it('leaves alone a price the order does not send: an exact-quote order\'s, which the venue derives', () => {
+    const exact = checkTicket({ ...EMPTY_TICKET, sizeMode: 'exact_quote', size: '1000000', exactBase: '0.0003', price: '80000000', pricedFor: 'ETH-VND' }, ctx);
+    expect(exact.errors).toEqual({});
+    expect(exact.request).toBeDefined();
+  });
+
   it('checks the balance the venue will hold, by its rule, not the cost at the best case', () => {
     const poor = { ...ctx, balances: [{ asset: 'VND', balance: '2493000000', free: '2493000000', locked: '0' }, { asset: 'BTC', balance: '0', free: '0', locked: '0' }] };
     // A stop-market buy holds 110% of its notional at the trigger, with the taker fee: 0.88 × 2.75e9 is 2.42e9
