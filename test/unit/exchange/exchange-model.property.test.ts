@@ -48,7 +48,9 @@ const body: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
       stop_trigger_price: price,
       limit_price: fc.oneof(fc.constant('0'), price),
       base_size: size,
-    }),
+      // A GTT stop expires whether or not it has triggered; a stop-market one is IOC.
+      time_in_force: fc.constantFrom('GTC', 'GTT'),
+    }).map((b) => (b.limit_price === '0' ? { ...b, time_in_force: 'IOC' } : b)),
   },
   { weight: 2, arbitrary: fc.record({ type: fc.constant('TWAP'), side, limit_price: fc.oneof(fc.constant('0'), price), base_size: size, time_in_force: fc.constant('GTT') }) },
 );
