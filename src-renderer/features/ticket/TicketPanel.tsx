@@ -9,6 +9,7 @@ import { ENVIRONMENT_NAMES } from '../../../src-shared/ipc/environment-names';
 import type { Order } from '../../../src-shared/protocol/records';
 import { ORDER_TYPES, STOP_TYPES, TIMES_IN_FORCE, REST_STP_MODES } from '../../../src-shared/protocol/vocabulary';
 import { attempt, currentView, showPlacedOrder } from '../../stores/desk-actions';
+import { staleness } from '../../stores/connection-view';
 import { useDesk } from '../../stores/desk-store';
 import { Panel } from '../../ui/Panel';
 import { statusOf } from '../blotters/order-columns';
@@ -84,6 +85,8 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
   // The desk's session is what an order goes to; the environments list can lag it by an event.
   const environment = useDesk(environmentNow);
   const confirmHere = useDesk((s) => s.settings?.confirmOrders[environment] ?? environment === 'production');
+  // The ticket reads the book and balances the connection last brought: while it is down they may be far off.
+  const stale = useDesk((s) => staleness(s.connection));
   const productId = props.productId;
   const ticket: TicketForm = { ...form, productId };
   const needsBook = ticket.type === 'MARKET' || ticket.sizeMode === 'exact_quote' || (ticket.type !== 'LIMIT' && ticket.price.trim() === '');
@@ -301,6 +304,11 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
             <dt>{ticket.side === 'BUY' ? 'Cost' : 'Proceeds'}</dt>
             <dd>{ticket.side === 'BUY' ? span(least?.total, check.estimate.total) : span(check.estimate.total, least?.total)} {check.estimate.quoteAsset}</dd>
           </dl>
+        )}
+        {stale !== undefined && !pristine && (
+          <p className="note" role="status" aria-label="Ticket figures stale">
+            {stale}: the book and balances these figures and checks use are the last ones heard, and may have moved since.
+          </p>
         )}
         {check.estimate?.shortfall !== undefined && !pristine && <p className="field-error" role="status" aria-label="Book shortfall">{check.estimate.shortfall}</p>}
         <FieldError id="ticket-balance-error" text={err('balance')} />
