@@ -2,6 +2,7 @@
 import type { Fill } from '../../src-shared/ipc/contract';
 import { formatDecimal } from '../ui/decimal-text';
 import { useDesk } from './desk-store';
+import { popOutTarget } from '../features/workspace/pop-out';
 
 const SOUND_KEY = 'nova.fillSound';
 
@@ -32,6 +33,9 @@ export function notifyFills(fills: readonly Fill[]): void {
   const what = `${first.side} ${formatDecimal(first.size)} ${first.productId} at ${formatDecimal(first.price)}`;
   const text = fills.length === 1 ? what : `${fills.length} fills, last ${what}`;
   useDesk.getState().notify({ kind: 'info', ref: '', title: 'Filled', detail: text, explanation: '', action: '' });
+  // Every window runs its own feed: the notification and the tone come from the workspace alone, or a fill rang and
+  // popped up once more for every popped-out panel. (In the app, main raises the native one and pages may not.)
+  if (popOutTarget(location.search) !== undefined) return;
   if (typeof Notification !== 'undefined') {
     if (Notification.permission === 'granted') new Notification('Nova Desk: filled', { body: text });
     else if (Notification.permission === 'default') void Notification.requestPermission();
