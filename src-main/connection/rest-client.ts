@@ -193,6 +193,13 @@ interface Call<S extends z.ZodType> {
   readonly budgets: readonly RateBudget[];
   /** Set for order placement and cancels: how long, from the call, the rate limits may hold it back before it is refused. */
   readonly maxRateWaitMs?: number;
+  /** The latest time (epoch ms) the rate limits may hold it back to, given by the caller; else maxRateWaitMs's. */
+  readonly latest?: number | undefined;
+}
+
+/** For a call made on an order's behalf: no later than this (epoch ms) may the rate limits hold it back. */
+export interface RateBound {
+  readonly latest?: number;
 }
 
 const DEFAULTS = {
@@ -245,6 +252,14 @@ export class VenueRestClient {
     this.gate = new RateGate({ random: this.random });
   }
 
+  /**
+   * The latest an order the trader sends now may go out (orderRateWaitMs from now): the reads made for it before
+   * it is sent (its pre-trade checks) are held to it too, or their wait for a rate limit would send it late.
+   */
+  orderDeadline(): number {
+    return Date.now() + this.orderRateWaitMs;
+  }
+
   get hasCredentials(): boolean {
     return this.#credentials !== undefined;
   }
@@ -284,12 +299,12 @@ export class VenueRestClient {
    * that traded at once frees its client_order_id, so a resend could trade a second time. OutcomeUnknownError
    * then carries the client_order_id, for the caller to look for later (the session reconciles it).
    */
-  async placeOrder(request: PlaceOrderRequest): Promise<Order> {
+  async placeOrder(request: PlaceOrderRequest, bound: RateBound = {}): Promise<Order> {
     const clientOrderId = request.client_order_id ?? newClientOrderId();
     const body = { ...request, client_order_id: clientOrderId };
     const startedNs = BigInt(Date.now()) * 1_000_000n;
     try {
-      const answer = await this.send({ method: 'POST', path: '/api/v1/orders', schema: OrderResponseSchema, body, auth: true, idempotent: false, budgets: ['requests', 'orders'], maxRateWaitMs: this.orderRateWaitMs });
+      const answer = await this.send({ method: 'POST', path: '/api/v1/orders', schema: OrderResponseSchema, body, auth: true, idempotent: false, budgets: ['requests', 'orders'], maxRateWaitMs: this.orderRateWaitMs, latest: bound.latest });
       return answer.order;
     } catch (err) {
       if (!(err instanceof OutcomeUnknownError)) throw err;
@@ -369,19 +384,19 @@ export class VenueRestClient {
 
   // ---- public market data (4.11)
 
-  async listProducts(): Promise<Product[]> {
-    const answer = await this.send({ method: 'GET', path: '/products', schema: ProductsResponseSchema, auth: false, idempotent: true, budgets: ['requests'] });
+  async listProducts(bound: RateBound = {}): Promise<Product[]> {
+    const answer = await this.send({ method: 'GET', path: '/products', schema: ProductsResponseSchema, auth: false, idempotent: true, budgets: ['requests'], latest: bound.latest });
     return answer.products;
   }
 
-  async getOrderBook(productId: string, depth?: number): Promise<OrderBook> {
-    const answer = await this.send({ method: 'GET', path: `/products/${encodeURIComponent(productId)}/orderbook`, schema: OrderBookResponseSchema, query: { depth }, auth: false, idempotent: true, budgets: ['requests'] });
+  async getOrderBook(productId: string, depth?: number, bound: RateBound = {}): Promise<OrderBook> {
+    const answer = await this.send({ method: 'GET', path: `/products/${encodeURIComponent(productId)}/orderbook`, schema: OrderBookResponseSchema, query: { depth }, auth: false, idempotent: true, budgets: ['requests'], latest: bound.latest });
     return answer.orderbook;
   }
 
   /** Newest first. */
-  async listTrades(productId: string, limit?: number): Promise<PublicTrade[]> {
-    const answer = await this.send({ method: 'GET', path: `/products/${encodeURIComponent(productId)}/trades`, schema: TradesResponseSchema, query: { limit }, auth: false, idempotent: true, budgets: ['requests'] });
+  async listTrades(productId: string, limit?: number, bound: RateBound = {}): Promise<PublicTrade[]> {
+    const answer = await this.send({ method: 'GET', path: `/products/${encodeURIComponent(productId)}/trades`, schema: TradesResponseSchema, query: { limit }, auth: false, idempotent: true, budgets: ['requests'], latest: bound.latest });
     return answer.trades;
   }
 
@@ -423,7 +438,7 @@ export class VenueRestClient {
 
   private async send<S extends z.ZodType>(call: Call<S>): Promise<z.infer<S>> {
     const operation = `${call.method} ${call.path}`;
-    const latest = call.maxRateWaitMs === undefined ? undefined : Date.now() + call.maxRateWaitMs;
+    const latest = call.latest ?? (call.maxRateWaitMs === undefined ? undefined : Date.now() + call.maxRateWaitMs);
     // This call's own last refusal for rate: what it fails with when it may not wait for the next attempt.
     let refusedForRate: VenueError | undefined;
     for (let attempt = 0; ; attempt++) {

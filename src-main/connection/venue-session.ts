@@ -22,6 +22,7 @@ import {
   VenueRestClient,
   type OrderSelection,
   type PlaceOrderRequest,
+  type RateBound,
   type VenueCredentials,
   type VenueRestClientOptions,
 } from './rest-client';
@@ -241,9 +242,9 @@ export class VenueSession implements Disposable {
 
   // ---- trading (REST: it has the unknown-outcome safety of VenueRestClient.placeOrder)
 
-  async placeOrder(request: PlaceOrderRequest): Promise<Order> {
+  async placeOrder(request: PlaceOrderRequest, bound: RateBound = {}): Promise<Order> {
     try {
-      const order = await this.rest.placeOrder(request);
+      const order = await this.rest.placeOrder(request, bound);
       this.take(this.blotter.upsert(order));
       return order;
     } catch (err) {

@@ -29,7 +29,7 @@ import type { Candle } from '../../src-shared/protocol/ws';
 import { DisposableStore, type Disposable } from '../connection/events';
 import type { BookView } from '../connection/local-book';
 import { MarketPoller } from '../connection/market-poller';
-import { VenueRestClient, type VenueCredentials } from '../connection/rest-client';
+import { VenueRestClient, type RateBound, type VenueCredentials } from '../connection/rest-client';
 import { OutcomeUnknownError, VenueError, VenueProtocolError, VenueUnreachableError } from '../connection/venue-error';
 import { VenueSession, type VenueSessionOptions } from '../connection/venue-session';
 import { SecretStoreError, type SecretStore } from '../secrets';
@@ -431,7 +431,10 @@ export class Desk implements Disposable {
     const session = this.requireSession();
     const environment = this.environmentAskedOn('confirmed', request.confirmed, 'confirmed this order for', 'it was not sent');
     const { settings } = this.file.get();
-    const product = (await notSentIfFails(() => this.listProducts())).find((p) => p.id === request.product_id);
+    // The order goes out within the client's bound of the trader's click or not at all: the reads for its checks
+    // share the rate limits with it, and one waiting out a Retry-After of seconds would send it that late.
+    const bound = { latest: session.rest.orderDeadline() };
+    const product = (await notSentIfFails(() => this.listProducts(bound))).find((p) => p.id === request.product_id);
     // Checks that need the product's market are never skipped for want of it: the venue would refuse it anyway.
     if (product === undefined) throw new DeskError('E0104_InvalidSymbol', `product_id: ${request.product_id} is not traded on ${NAMES[environment]}`);
     // The market is only read when a check needs it: an order is not slowed by checks that are off. A limit
@@ -444,7 +447,7 @@ export class Desk implements Disposable {
       environmentName: NAMES[environment],
       confirmOrders: settings.confirmOrders[environment],
       settings: settings.preTrade,
-      market: { price: needsMarket ? await notSentIfFails(() => this.referencePrice(request.product_id)) : undefined },
+      market: { price: needsMarket ? await notSentIfFails(() => this.referencePrice(request.product_id, bound)) : undefined },
       quoteAsset: product.quote_asset_id,
     });
     if (issues.length > 0) return { status: 'held', issues };
@@ -452,7 +455,7 @@ export class Desk implements Disposable {
     if (session !== this.session) throw new DeskError('E0902_ServiceUnavailable', `the desk switched away from ${NAMES[environment]} while the order was checked: it was not sent`);
     const { confirmed: _confirmed, override_checks: _override, ...order } = request;
     try {
-      return { status: 'placed', order: await session.placeOrder(order) };
+      return { status: 'placed', order: await session.placeOrder(order, bound) };
     } catch (err) {
       if (err instanceof OutcomeUnknownError && err.clientOrderId !== undefined) throw new DeskError('E0902_ServiceUnavailable', outcomeUnknownPlacement(err, err.clientOrderId, environment));
       throw err;
@@ -463,12 +466,12 @@ export class Desk implements Disposable {
    * The last trade, else the mid of the book: what "far from the market" is measured against. The ticker is that
    * only while it streams: a live session, the product watched; else it is a price from before and the venue is asked.
    */
-  private async referencePrice(productId: string): Promise<string | undefined> {
+  private async referencePrice(productId: string, bound: RateBound): Promise<string | undefined> {
     const ticker = this.session?.syncState === 'live' ? this.tickers.get(productId) : undefined;
     if (ticker !== undefined && ticker.price !== '') return ticker.price;
-    const [last] = await this.rest().listTrades(productId, 1);
+    const [last] = await this.rest().listTrades(productId, 1, bound);
     if (last !== undefined) return last.price;
-    const book = await this.rest().getOrderBook(productId, 1);
+    const book = await this.rest().getOrderBook(productId, 1, bound);
     const [bid] = book.bids;
     const [ask] = book.asks;
     if (bid === undefined || ask === undefined) return undefined;
@@ -549,10 +552,10 @@ export class Desk implements Disposable {
 
   // ---- market data
 
-  async listProducts(): Promise<Product[]> {
+  async listProducts(bound: RateBound = {}): Promise<Product[]> {
     if (this.products !== undefined) return this.products;
     const client = await this.marketClient();
-    const products = await client.listProducts();
+    const products = await client.listProducts(bound);
     // Kept only while the client that read it is still the current one: a switch meanwhile means another venue.
     if (client === this.session?.rest || client === this.publicClient) this.products = products;
     return products;
@@ -933,6 +936,7 @@ async function notSentIfFails<T>(read: () => Promise<T>): Promise<T> {
     return await read();
   } catch (err) {
     if (err instanceof OutcomeUnknownError) throw new DeskError('E0902_ServiceUnavailable', `the order was not sent: a read for its checks failed (${err.lostAnswer})`);
+    if (err instanceof VenueError && err.isRateLimit) throw new DeskError(err.code === 'E0503' ? 'E0503_OrderRateLimitExceeded' : 'E0501_RateLimitExceeded', `the order was not sent: a read for its checks is held back by the venue's rate limit (${err.description})`);
     if (err instanceof VenueUnreachableError || err instanceof VenueProtocolError) throw new DeskError('E0902_ServiceUnavailable', `the order was not sent: a read for its checks failed (${err.message})`);
     throw err;
   }

@@ -1,18 +1,16 @@
 // An order sent whose answer is lost (here a gateway's 504, as Development and Production sit behind one) may be
 // live at the venue. The trader is told it MAY have been placed and not to send it again, and the desk looks it
-// up until the venue answers, saying what it found: placed (it is among the orders) or not placed. The gateway
-// is a real HTTP relay in front of the real venue; the desk's socket goes to the venue directly.
-import { createServer, request as httpRequest, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// up until the venue answers, saying what it found: placed (it is among the orders) or not placed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Desk } from '../../../src-main/desk/desk';
 import { dispatch } from '../../../src-main/desk/dispatch';
 import { deskServices, type DeskServices } from '../../../src-main/desk/services';
 import { BTC, LocalVenue, px } from '../connection/local-venue';
+import { GATEWAY_TIMEOUT, openHttpGateway, type HttpGateway } from './http-gateway';
 import { deskOnDevelopment, eventually } from './open-desk';
 
 let venue: LocalVenue;
-let gateway: Server;
+let gateway: HttpGateway;
 let desk: Desk;
 let services: DeskServices;
 let closeDesk: () => Promise<void>;
@@ -22,48 +20,24 @@ let nextPlacement: 'pass' | 'lose_request' | 'lose_answer' = 'pass';
 /** Lookups of one order (GET /api/v1/order/archived) the gateway answers 504 without passing on. */
 let lookupsToFail = 0;
 
-function gatewayTimeout(outgoing: ServerResponse): void {
-  outgoing.writeHead(504, { 'content-type': 'text/html' });
-  outgoing.end('<html><body><h1>504 Gateway Time-out</h1></body></html>');
-}
-
 beforeAll(async () => {
   venue = await LocalVenue.start();
-  gateway = createServer((incoming, outgoing) => {
-    const path = new URL(incoming.url ?? '/', 'http://x').pathname;
-    let loseAnswer = false;
-    if (incoming.method === 'POST' && path === '/api/v1/orders' && nextPlacement !== 'pass') {
+  gateway = await openHttpGateway(venue.port);
+  gateway.rule = ({ method, path }) => {
+    if (method === 'POST' && path === '/api/v1/orders' && nextPlacement !== 'pass') {
       const what = nextPlacement;
       nextPlacement = 'pass';
-      if (what === 'lose_request') {
-        incoming.resume();
-        gatewayTimeout(outgoing);
-        return;
-      }
-      loseAnswer = true;
+      return what === 'lose_request' ? { instead: GATEWAY_TIMEOUT } : { after: GATEWAY_TIMEOUT };
     }
-    if (incoming.method === 'GET' && path === '/api/v1/order/archived' && lookupsToFail > 0) {
+    if (method === 'GET' && path === '/api/v1/order/archived' && lookupsToFail > 0) {
       lookupsToFail--;
-      incoming.resume();
-      gatewayTimeout(outgoing);
-      return;
+      return { instead: GATEWAY_TIMEOUT };
     }
-    const upstream = httpRequest({ host: '127.0.0.1', port: venue.port, method: incoming.method, path: incoming.url, headers: incoming.headers }, (answer) => {
-      if (loseAnswer) {
-        answer.resume();
-        gatewayTimeout(outgoing);
-        return;
-      }
-      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(outgoing);
-    });
-    incoming.pipe(upstream);
-  });
-  await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
-  const baseUrl = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
+    return 'pass';
+  };
   ({ desk, close: closeDesk } = await deskOnDevelopment(venue, {
     label: 'outcome-unknown',
-    address: { baseUrl, wsUrl: venue.wsUrl },
+    address: { baseUrl: gateway.baseUrl, wsUrl: venue.wsUrl },
     session: { rest: { timeoutMs: 5_000, settleMs: 50, maxRetries: 0 }, placementLookupMs: 50 },
   }));
   services = deskServices(desk);
@@ -71,8 +45,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await closeDesk();
-  gateway.closeAllConnections();
-  await new Promise<void>((resolve) => gateway.close(() => resolve()));
+  await gateway.close();
   await venue.dispose();
 });
 
