@@ -219,6 +219,11 @@ export class VenueSession implements Disposable {
     return this.accountRecord;
   }
 
+  /** client_order_ids of placements whose outcome is still unknown: looked up until the session is disposed. */
+  unresolvedPlacements(): string[] {
+    return [...this.unresolved];
+  }
+
   /** Products fed by REST polling rather than the socket. */
   polledProducts(): string[] {
     return [...this.pollers.keys()];

@@ -385,6 +385,15 @@ export class Desk implements Disposable {
   private closeSession(): void {
     this.backgroundFailure = undefined;
     this.placementNote = undefined;
+    // The trader was told these are being looked up: a session closed (a switch, another key) stops that, so say so.
+    const unresolved = this.session?.unresolvedPlacements() ?? [];
+    if (unresolved.length > 0) {
+      const where = NAMES[this.sessionEnvironment];
+      this.placementNote = {
+        text: `the desk stopped looking up ${unresolved.map((id) => `the order ${id}`).join(', ')} on leaving its ${where} session, whose outcome is unknown: look for it among ${where}'s orders before sending it again`,
+        at: Date.now(),
+      };
+    }
     for (const listener of this.sessionListeners) listener.dispose();
     this.sessionListeners.clear();
     this.session?.dispose();

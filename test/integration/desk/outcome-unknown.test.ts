@@ -79,3 +79,23 @@ describe('an order placement whose answer a gateway lost', () => {
     await desk.cancelOrder({ order_id: placed[0]?.order_id ?? '' });
   });
 });
+
+describe('an order placement whose answer was lost, when the desk leaves the environment before it is found', () => {
+  it('is said to be looked up no more, naming it and where to look', async () => {
+    // A desk of its own, whose next lookup would come only after the switch.
+    const { desk: leaving, close } = await deskOnDevelopment(venue, {
+      label: 'outcome-unknown-leaving',
+      address: { baseUrl: gateway.baseUrl, wsUrl: venue.wsUrl },
+      session: { rest: { timeoutMs: 5_000, settleMs: 50, maxRetries: 0 }, placementLookupMs: 600_000 },
+    });
+    try {
+      nextPlacement = 'lose_request';
+      const result = await dispatch(deskServices(leaving), 'orders.place', { product_id: BTC, side: 'BUY', limit_price: px(-400), base_size: '0.001', client_order_id: 'unknown-left', override_checks: true });
+      expect(result).toMatchObject({ ok: false, error: { message: expect.stringMatching(/MAY have been placed/) } });
+      await leaving.switchEnvironment('local');
+      expect(leaving.status().detail).toMatch(/the desk stopped looking up the order unknown-left on leaving its Development session, whose outcome is unknown: look for it among Development's orders before sending it again/);
+    } finally {
+      await close();
+    }
+  });
+});
