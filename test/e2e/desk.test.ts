@@ -387,6 +387,22 @@ describe('the desk in a browser', () => {
     await expect.poll(() => rowsWith('Open orders', 'e2e-bulk-').count(), { timeout: WAIT }).toBe(0);
   });
 
+  it('shows the orders a history search found as they stand now: one found working and canceled since reads CANCELED', { timeout: 60_000 }, async () => {
+    await placeLimitBuy(await restingBuyPrice(), 'e2e-searched-1');
+    await expect.poll(() => rowsWith('Open orders', 'e2e-searched-1').count(), { timeout: WAIT }).toBe(1);
+    const history = page.getByRole('region', { name: 'Order history' });
+    await history.getByLabel('History client order id').fill('e2e-searched-1');
+    await history.getByRole('button', { name: 'Search' }).click();
+    const found = rowsWith('Order history', 'e2e-searched-1');
+    await expect.poll(() => found.filter({ hasText: 'ACTIVE' }).count(), { timeout: WAIT }).toBe(1);
+
+    await page.getByRole('button', { name: /^Cancel BUY 0\.001 BTC-VND at \d+ \(e2e-searched-1\)$/ }).click();
+    await expect.poll(() => found.filter({ hasText: 'CANCELED' }).count(), { timeout: WAIT }).toBe(1);
+    // Still the search: the Live button is there to leave it.
+    await history.getByRole('button', { name: 'Live' }).click();
+    await history.getByLabel('History client order id').fill('');
+  });
+
   it('places an order with the keyboard alone', { timeout: 60_000 }, async () => {
     // Start from a ticket that is not ready: a market order, so the type has to be chosen by key too.
     await page.getByLabel('Type', { exact: true }).selectOption('MARKET');

@@ -1,5 +1,5 @@
 // Order history with the venue's archived filters: products, status, time range, client order id, sort.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Order } from '../../../src-shared/protocol/records';
 import { MAX_ARCHIVED_LIMIT } from '../../../src-shared/protocol/queries';
 import { ARCHIVED_SORTS, ORDER_STATUSES, type ArchivedSort } from '../../../src-shared/protocol/vocabulary';
@@ -8,7 +8,7 @@ import { useDesk } from '../../stores/desk-store';
 import { Panel } from '../../ui/Panel';
 import { VirtualTable } from '../../ui/VirtualTable';
 import { downloadCsv, toCsv } from '../../ui/csv';
-import { DEFAULT_HISTORY_FILTERS, historyRequest, historySearchOf, nextPageRequest, rememberHistorySearch, type HistoryFilters, type HistoryRequest } from './history-query';
+import { DEFAULT_HISTORY_FILTERS, asTheyStandNow, historyRequest, historySearchOf, nextPageRequest, rememberHistorySearch, type HistoryFilters, type HistoryRequest } from './history-query';
 import { ORDER_COLUMNS, ORDER_CSV } from './order-columns';
 
 /** A search's answer so far: its pages in order, and the read that would fetch the next one, if any can. */
@@ -28,6 +28,10 @@ export function OrderHistoryPanel(props: { panelId?: string; height: number }): 
   // starts where the trader left it.
   const [filters, setFilters] = useState<HistoryFilters>(() => historySearchOf(panelId)?.filters ?? DEFAULT_HISTORY_FILTERS);
   const [searched, setSearched] = useState<Searched | undefined>();
+  // A search shows its orders as they stand now: the open ones, and the done ones by id, which only a search needs.
+  const open = useDesk((s) => s.openOrders);
+  const searching = searched !== undefined;
+  const doneById = useMemo(() => (searching ? new Map(live.map((o) => [o.order_id, o])) : undefined), [live, searching]);
   const searchAgain = useRef(historySearchOf(panelId)?.searched === true);
   useEffect(() => rememberHistorySearch(panelId, { filters, searched: searched !== undefined || searchAgain.current }), [panelId, filters, searched]);
   // A search answered by the previous venue or account is not this one's history. A search carried here from
@@ -76,7 +80,7 @@ export function OrderHistoryPanel(props: { panelId?: string; height: number }): 
     </form>
   );
   // The venue answers at most this many a read: a full answer says nothing of what lies beyond it.
-  const rows = searched?.rows ?? live;
+  const rows = useMemo(() => (searched === undefined || doneById === undefined ? live : asTheyStandNow(searched.rows, open, doneById)), [searched, live, open, doneById]);
   const cut = searched === undefined ? liveCut : searched.full;
   const beyond =
     searched === undefined

@@ -3,6 +3,7 @@ import type { Request } from '../../../src-shared/ipc/contract';
 import { MAX_ARCHIVED_LIMIT } from '../../../src-shared/protocol/queries';
 import type { Order } from '../../../src-shared/protocol/records';
 import { ARCHIVED_SORTS, ORDER_STATUSES, type ArchivedSort, type OrderStatus } from '../../../src-shared/protocol/vocabulary';
+import { compareDecimal } from '../../ui/decimal-text';
 import { localTimeToNanos } from '../ticket/ticket-check';
 
 export interface HistoryFilters {
@@ -98,4 +99,22 @@ export function nextPageRequest(request: HistoryRequest, page: readonly Pick<Ord
     return { ...request, start_time: start.toString() };
   }
   return undefined;
+}
+
+/**
+ * A search's rows as the orders stand now: the desk's events keep the open orders and the done ones current, and an
+ * order the search found working that has since filled or been canceled is shown so, not as the search saw it.
+ * The same array when nothing is newer, so the table keeps its rows.
+ */
+export function asTheyStandNow(rows: readonly Order[], open: Readonly<Record<string, Order>>, done: ReadonlyMap<string, Order>): readonly Order[] {
+  let changed = false;
+  const now = rows.map((order) => {
+    let latest = order;
+    for (const known of [open[order.order_id], done.get(order.order_id)]) {
+      if (known !== undefined && compareDecimal(known.updated_at, latest.updated_at) > 0) latest = known;
+    }
+    changed ||= latest !== order;
+    return latest;
+  });
+  return changed ? now : rows;
 }

@@ -3,6 +3,7 @@ import type { Order } from '../../../src-shared/protocol/records';
 import { MAX_ARCHIVED_LIMIT } from '../../../src-shared/protocol/queries';
 import * as query from '../../../src-renderer/features/blotters/history-query';
 import type { HistoryFilters, HistoryRequest } from '../../../src-renderer/features/blotters/history-query';
+import { restingOrder } from './fixtures';
 
 const FILTERS: HistoryFilters = { productId: '', status: '', from: '', to: '', clientOrderId: '', sort: '-created_at' };
 const nanos = (local: string): bigint => BigInt(new Date(local).getTime()) * 1_000_000n;
@@ -62,5 +63,23 @@ describe('paging the order history past the venue\'s 1000 a read', () => {
   it('offers no next page for an updated-time sort, which a created-time bound cannot page', () => {
     const request = query.historyRequest({ ...FILTERS, sort: '-updated_at' });
     expect(query.nextPageRequest(request, archived(orders, request))).toBeUndefined();
+  });
+});
+
+describe('a search\'s rows as the orders stand now', () => {
+  const working = restingOrder('a', { updated_at: '10' });
+  const other = restingOrder('b', { status: 'DONE', done_reason: 'FILLED', updated_at: '10' });
+
+  it('shows an order the search found working as the desk\'s events have it since: partly filled, then canceled', () => {
+    const partly = restingOrder('a', { filled_base_size: '0.04', updated_at: '11' });
+    expect(query.asTheyStandNow([working, other], { a: partly }, new Map())).toEqual([partly, other]);
+    const canceled = restingOrder('a', { status: 'DONE', done_reason: 'CANCELED', filled_base_size: '0.04', updated_at: '12' });
+    expect(query.asTheyStandNow([working, other], { a: partly }, new Map([['a', canceled]]))).toEqual([canceled, other]);
+  });
+
+  it('keeps a record newer than what the desk holds, and the same rows when nothing is newer', () => {
+    const older = restingOrder('a', { updated_at: '9' });
+    const rows = [working, other];
+    expect(query.asTheyStandNow(rows, { a: older }, new Map([['b', { ...other, updated_at: '10' }]]))).toBe(rows);
   });
 });
