@@ -472,7 +472,11 @@ export class VenueRestClient {
         outcome instanceof VenueUnreachableError ||
         (call.idempotent && outcome instanceof OutcomeUnknownError);
       if (!retryable) throw outcome;
-      await sleep(backoffDelay(this.retryBackoff, attempt, this.random));
+      const delay = backoffDelay(this.retryBackoff, attempt, this.random);
+      // An order (or cancel) is not sent again past its bound: what failed says nothing was done, so the trader
+      // decides, rather than the order leaving seconds after the click once the venue or the network is back.
+      if (latest !== undefined && Date.now() + delay > latest) throw outcome;
+      await sleep(delay);
     }
   }
 
