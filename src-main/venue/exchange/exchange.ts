@@ -734,9 +734,10 @@ export class Exchange {
 
     if (slicing) {
       // A slice that traded was reported by each fill (settle); one that did not changed only the plan, which
-      // is persisted and not reported: the trader sees nothing new.
-      if (outcome === 'SELF_TRADE_CANCELLED') this.finish(order, 'CANCELED', 'E0204_SelfTradePrevented');
-      else if (fills.length === 0) this.changedOrders.add(order);
+      // is persisted and not reported: the trader sees nothing new. A slice is an IOC order: self-trade
+      // prevention ends the slice, not the TWAP, which is done when its window ends or it fills (it ended the
+      // whole TWAP at the first slice that met the trader's own resting order).
+      if (fills.length === 0) this.changedOrders.add(order);
     } else {
       switch (outcome) {
         case 'RESTED':
