@@ -5,6 +5,7 @@ import { PoppedOutPanel } from './features/workspace/PoppedOutPanel';
 import { LAYOUT_NAME, Workspace } from './features/workspace/Workspace';
 import { popOutTarget } from './features/workspace/pop-out';
 import { rememberHistorySearch } from './features/blotters/history-query';
+import { useDesk } from './stores/desk-store';
 import { loadEverything, loadSavedLayout, startFeed } from './stores/feed';
 import './ui/theme.css';
 
@@ -14,6 +15,8 @@ if (root === null) throw new Error('index.html lost its #root element');
 const target = popOutTarget(location.search);
 // A popped-out Order history opens with the filters the trader had typed in the workspace.
 if (target?.history !== undefined) rememberHistorySearch(target.id, target.history);
+// A popped-out order ticket opens with the order the trader was writing.
+if (target?.ticket !== undefined) useDesk.getState().editTicket(target.ticket);
 // The layout first, so the feed watches the products the restored panels show.
 void loadSavedLayout(LAYOUT_NAME, target?.deskProductId)
   .then(() => {

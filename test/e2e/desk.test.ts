@@ -542,6 +542,36 @@ describe('the desk in a browser', () => {
     await history.getByLabel('History status').selectOption('');
   });
 
+  it('pops the order ticket out with the order being written, fills it from the workspace ladder, and takes it back', { timeout: 60_000 }, async () => {
+    await page.getByLabel('Type', { exact: true }).selectOption('LIMIT');
+    await page.getByLabel('Size', { exact: true }).fill('0.002');
+    const window = await popOut('Order ticket');
+    const ticket = window.getByRole('form', { name: 'Order ticket BTC-VND' });
+    await ticket.waitFor({ timeout: WAIT });
+    expect(await ticket.getByLabel('Size', { exact: true }).inputValue()).toBe('0.002');
+
+    // A price clicked on the workspace's ladder reaches the ticket in its own window. The book moves under the
+    // rows, so a click whose price the ladder changed meanwhile is tried again.
+    const bids = page.getByRole('button', { name: /^Bid \d/ });
+    for (const deadline = Date.now() + WAIT; ; ) {
+      const price = /^Bid (\S+)/.exec((await bids.nth(3).getAttribute('aria-label')) ?? '')?.[1] ?? '';
+      await bids.nth(3).click();
+      try {
+        await expect.poll(() => ticket.getByLabel('Price', { exact: true }).inputValue(), { timeout: 3_000 }).toBe(price);
+        break;
+      } catch (err) {
+        if (Date.now() > deadline) throw err;
+      }
+    }
+
+    await ticket.getByLabel('Client order id', { exact: true }).fill('e2e-from-window');
+    await dockBack(window);
+    await expect.poll(() => page.getByLabel('Client order id', { exact: true }).inputValue(), { timeout: WAIT }).toBe('e2e-from-window');
+    await page.getByLabel('Client order id', { exact: true }).fill('');
+    await page.getByLabel('Size', { exact: true }).fill('');
+    await page.getByLabel('Price', { exact: true }).fill('');
+  });
+
   it('pops a panel out into its own live window and takes it back', { timeout: 60_000 }, async () => {
     const window = await popOut('Trades');
     await window.getByRole('table', { name: 'Trades BTC-VND' }).waitFor({ timeout: WAIT });

@@ -10,7 +10,7 @@ import { useDesk, type DeskState } from '../../stores/desk-store';
 import { Panel } from '../../ui/Panel';
 import { formatDecimal } from '../../ui/decimal-text';
 import { buildLadder, groupingSteps, type LadderRow } from './ladder-levels';
-import { editWorkspaceTicket, popOutTarget } from '../workspace/pop-out';
+import { editTicketElsewhere } from '../workspace/pop-out';
 
 const DEPTH = 20;
 
@@ -135,8 +135,8 @@ export function LadderPanel(props: { productId: string; height: number }): React
           if (level === undefined || staleness(useDesk.getState().connection) !== undefined) return;
           const patch = { price: level.price, pricedFor: productId, priceTyped: false, side: level.side === 'bid' ? 'BUY' : 'SELL', type: 'LIMIT' } as const;
           edit(patch);
-          // In a window of its own, the ticket the trader means is the workspace's.
-          if (popOutTarget(location.search) !== undefined) editWorkspaceTicket(patch);
+          // The ticket the trader means may be in another window: the workspace's, or one popped out.
+          editTicketElsewhere(patch);
         }} />
         <span className="size num" ref={keep('size')} />
         <span className="total num muted" ref={keep('total')} />

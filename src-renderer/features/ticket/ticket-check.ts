@@ -10,7 +10,7 @@ import { parseCreateOrder, type NewOrderRequest } from '../../../src-shared/prot
 import { buyHold, costWithFee, exactQuoteLimitTicks, feeOf, notionalReaching, notionalWithin } from '../../../src-shared/protocol/fees';
 import { notionalAtoms, productRules, type ProductRules } from '../../../src-shared/protocol/product-rules';
 import type { AssetBalance, BookLevel, Order } from '../../../src-shared/protocol/records';
-import type { OrderSide, OrderType, StopType, TimeInForce } from '../../../src-shared/protocol/vocabulary';
+import { ORDER_SIDES, ORDER_TYPES, REST_STP_MODES, STOP_TYPES, TIMES_IN_FORCE, type OrderSide, type OrderType, type StopType, type TimeInForce } from '../../../src-shared/protocol/vocabulary';
 import { formatDecimal, formatNanosLocal } from '../../ui/decimal-text';
 
 export type SizeMode = 'base' | 'quote' | 'exact_quote';
@@ -60,6 +60,28 @@ export const EMPTY_TICKET: TicketForm = {
   expiresAt: '',
   scheduledAt: '',
 };
+
+/**
+ * A ticket carried from another window (a pop-out's address, a dock message), read back: each field of the right
+ * kind is taken, anything else stays as an empty ticket has it, so a malformed one never makes a bad order.
+ */
+export function readTicketForm(value: unknown): TicketForm | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const v = value as Record<string, unknown>;
+  const form: TicketForm = { ...EMPTY_TICKET };
+  const out = form as unknown as Record<string, unknown>;
+  const choices: Partial<Record<keyof TicketForm, readonly string[]>> = {
+    side: ORDER_SIDES, type: ORDER_TYPES, sizeMode: ['base', 'quote', 'exact_quote'], timeInForce: ['', ...TIMES_IN_FORCE],
+    stp: ['', ...REST_STP_MODES], stopType: STOP_TYPES,
+  };
+  for (const key of Object.keys(EMPTY_TICKET) as (keyof TicketForm)[]) {
+    const given = v[key];
+    const allowed = choices[key];
+    if (typeof given === typeof EMPTY_TICKET[key] && (allowed === undefined || allowed.includes(given as string))) out[key] = given;
+  }
+  if (typeof v.priceTyped === 'boolean') form.priceTyped = v.priceTyped;
+  return form;
+}
 
 export type TicketField = 'price' | 'size' | 'timeInForce' | 'postOnly' | 'stp' | 'clientOrderId' | 'stopTrigger' | 'stopType' | 'expiresAt' | 'scheduledAt' | 'type' | 'balance';
 

@@ -5,9 +5,15 @@ import { followDeskProduct } from '../../stores/feed';
 import { PANEL_TITLES } from '../../stores/layout-slice';
 import { NoticesBar } from '../errors/NoticesBar';
 import { EnvironmentBadge, useEnvironment } from './DeskBar';
+import type { TicketForm } from '../ticket/ticket-check';
 import { PanelView } from './PanelView';
 import { ProductPicker } from './ProductPicker';
 import { dockMessage, workspaceChannel, type PopOutTarget, type WorkspaceMessage } from './pop-out';
+
+/** The form of this window's order ticket, which goes back to the workspace with it. */
+function ticketOf(target: PopOutTarget): TicketForm | undefined {
+  return target.kind === 'ticket' ? useDesk.getState().ticket : undefined;
+}
 
 export function PoppedOutPanel(props: { target: PopOutTarget }): React.JSX.Element {
   const { target } = props;
@@ -26,11 +32,13 @@ export function PoppedOutPanel(props: { target: PopOutTarget }): React.JSX.Eleme
       if (m.type === 'roll-call') channel.post({ type: 'popped', id: target.id });
       // Followed here too when this panel follows the desk product.
       if (m.type === 'desk-product') followDeskProduct(m.productId);
+      // A price clicked on a ladder in another window goes to this ticket.
+      if (m.type === 'ticket' && target.kind === 'ticket') useDesk.getState().editTicket(m.patch);
     });
     channelRef.current = channel;
     const resize = (): void => setHeight(window.innerHeight);
     // Closing the window any way at all puts the panel back.
-    const dock = (): void => channel.post(dockMessage(target.id));
+    const dock = (): void => channel.post(dockMessage(target.id, ticketOf(target)));
     window.addEventListener('resize', resize);
     window.addEventListener('pagehide', dock);
     // Also after a reload of this window, whose pagehide docked the panel: it is out again, here.
@@ -64,7 +72,7 @@ export function PoppedOutPanel(props: { target: PopOutTarget }): React.JSX.Eleme
           setLinked(next);
           post({ type: 'link', id: target.id, productId: next });
         }} />
-        <button type="button" onClick={() => (post(dockMessage(target.id)), window.close())}>Back to workspace</button>
+        <button type="button" onClick={() => (post(dockMessage(target.id, ticketOf(target))), window.close())}>Back to workspace</button>
       </div>
       <NoticesBar />
       <PanelView panelId={target.id} kind={target.kind} productId={productId} height={height - 60} />

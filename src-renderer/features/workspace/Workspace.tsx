@@ -12,6 +12,7 @@ import { PanelView } from './PanelView';
 import { ProductPicker } from './ProductPicker';
 import { openPopOut, workspaceChannel } from './pop-out';
 import { historySearchOf, readHistorySearch, rememberHistorySearch } from '../blotters/history-query';
+import { readTicketForm } from '../ticket/ticket-check';
 import { DeskBar } from './DeskBar';
 
 export const LAYOUT_NAME = 'workspace';
@@ -25,6 +26,8 @@ function popOut(panel: PanelPlacement): void {
     id: panel.id, kind: panel.kind, deskProductId: useDesk.getState().layout.productId,
     ...(panel.productId !== undefined && { productId: panel.productId }),
     ...(history !== undefined && { history }),
+    // The order the trader was writing goes with the ticket.
+    ...(panel.kind === 'ticket' && { ticket: useDesk.getState().ticket }),
   };
   if (openPopOut(target) !== null) useDesk.getState().updatePanel(panel.id, { poppedOut: true });
 }
@@ -78,6 +81,8 @@ export function Workspace(): React.JSX.Element {
         // Docked, the panel goes on with what the trader typed in its window.
         const history = readHistorySearch(m.history);
         if (history !== undefined) rememberHistorySearch(m.id, history);
+        const ticket = readTicketForm(m.ticket);
+        if (ticket !== undefined) s.editTicket(ticket);
         s.updatePanel(m.id, { poppedOut: false });
       } else if (m.type === 'link') s.updatePanel(m.id, { productId: m.productId });
       else if (m.type === 'ticket') s.editTicket(m.patch);

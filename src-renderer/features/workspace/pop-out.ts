@@ -6,13 +6,16 @@
  */
 import type { PanelKind } from '../../stores/layout-slice';
 import { historySearchOf, readHistorySearch, type HistorySearch } from '../blotters/history-query';
-import type { TicketForm } from '../ticket/ticket-check';
+import { readTicketForm, type TicketForm } from '../ticket/ticket-check';
 
 const CHANNEL = 'nova-desk-workspace';
 
 export type WorkspaceMessage =
-  /** `history`: an Order history panel's filters as the trader left them in its window (unknown until read). */
-  | { type: 'dock'; id: string; history?: unknown }
+  /**
+   * `history`: an Order history panel's filters, `ticket`: an order ticket's form, as the trader left them in its
+   * window (unknown until read).
+   */
+  | { type: 'dock'; id: string; history?: unknown; ticket?: unknown }
   | { type: 'link'; id: string; productId: string | undefined }
   /** The workspace's desk product, which a popped-out panel that follows it shows. */
   | { type: 'desk-product'; productId: string }
@@ -22,7 +25,7 @@ export type WorkspaceMessage =
    */
   | { type: 'roll-call' }
   | { type: 'popped'; id: string }
-  /** An edit of the workspace's order ticket from a popped-out panel: a price clicked on a popped-out ladder. */
+  /** An edit of the order ticket, wherever it is shown: a price clicked on a ladder in another window. */
   | { type: 'ticket'; patch: Partial<TicketForm> };
 
 export interface PopOutTarget {
@@ -33,6 +36,8 @@ export interface PopOutTarget {
   deskProductId?: string;
   /** An Order history panel's filters, and whether it showed a search by them, when it popped out. */
   history?: HistorySearch;
+  /** An order ticket's form when it popped out. */
+  ticket?: TicketForm;
 }
 
 /** What this window shows when it is a popped-out panel; undefined for the workspace. */
@@ -44,7 +49,11 @@ export function popOutTarget(search: string): PopOutTarget | undefined {
   const productId = params.get('product');
   const deskProductId = params.get('desk');
   const history = readHistorySearch(parseJson(params.get('history')));
-  return { id, kind, ...(productId !== null && { productId }), ...(deskProductId !== null && { deskProductId }), ...(history !== undefined && { history }) };
+  const ticket = readTicketForm(parseJson(params.get('ticket')));
+  return {
+    id, kind, ...(productId !== null && { productId }), ...(deskProductId !== null && { deskProductId }),
+    ...(history !== undefined && { history }), ...(ticket !== undefined && { ticket }),
+  };
 }
 
 function parseJson(text: string | null): unknown {
@@ -61,6 +70,7 @@ export function popOutUrl(target: PopOutTarget): string {
   if (target.productId !== undefined) params.set('product', target.productId);
   if (target.deskProductId !== undefined) params.set('desk', target.deskProductId);
   if (target.history !== undefined) params.set('history', JSON.stringify(target.history));
+  if (target.ticket !== undefined) params.set('ticket', JSON.stringify(target.ticket));
   return `${location.pathname}?${params.toString()}`;
 }
 
@@ -68,10 +78,10 @@ export function openPopOut(target: PopOutTarget): Window | null {
   return window.open(popOutUrl(target), `nova-${target.id}`, 'popup,width=720,height=640');
 }
 
-/** What a popped-out panel tells the workspace as it goes back: its id, and an Order history's filters. */
-export function dockMessage(id: string): WorkspaceMessage {
+/** What a popped-out panel tells the workspace as it goes back: its id, an Order history's filters, a ticket's form. */
+export function dockMessage(id: string, ticket?: TicketForm): WorkspaceMessage {
   const history = historySearchOf(id);
-  return { type: 'dock', id, ...(history !== undefined && { history }) };
+  return { type: 'dock', id, ...(history !== undefined && { history }), ...(ticket !== undefined && { ticket }) };
 }
 
 export function workspaceChannel(onMessage: (message: WorkspaceMessage) => void): { post: (m: WorkspaceMessage) => void; close: () => void } {
@@ -80,8 +90,11 @@ export function workspaceChannel(onMessage: (message: WorkspaceMessage) => void)
   return { post: (m) => channel.postMessage(m), close: () => channel.close() };
 }
 
-/** Edits the order ticket of the workspace, the window that has one, from a popped-out panel. */
-export function editWorkspaceTicket(patch: Partial<TicketForm>): void {
+/**
+ * Edits the order ticket in the other windows of the desk: the workspace's, or the one popped out into a window of
+ * its own, which a ladder click in the workspace otherwise never reached.
+ */
+export function editTicketElsewhere(patch: Partial<TicketForm>): void {
   const channel = new BroadcastChannel(CHANNEL);
   channel.postMessage({ type: 'ticket', patch } satisfies WorkspaceMessage);
   channel.close();

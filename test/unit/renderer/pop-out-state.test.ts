@@ -1,6 +1,7 @@
 /**
- * An Order history panel popped out into its own window starts with the filters the trader had typed, and goes
- * back into the workspace with the ones typed in its window; a malformed address gives the default, never a bad read.
+ * An Order history panel popped out into its own window starts with the filters the trader had typed, and an order
+ * ticket with the order being written; each goes back into the workspace with what was typed in its window. A
+ * malformed address gives the default, never a bad read or order.
  */
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
@@ -8,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { OrderHistoryPanel } from '../../../src-renderer/features/blotters/OrderHistoryPanel';
 import { historySearchOf, rememberHistorySearch, type HistorySearch } from '../../../src-renderer/features/blotters/history-query';
 import { dockMessage, popOutTarget, popOutUrl } from '../../../src-renderer/features/workspace/pop-out';
+import { EMPTY_TICKET, readTicketForm, type TicketForm } from '../../../src-renderer/features/ticket/ticket-check';
 
 vi.mock('zustand', async (importOriginal) => (await import('./fixtures')).serverDrawnZustand(await importOriginal()));
 
@@ -50,5 +52,23 @@ describe('an Order history popped out', () => {
     expect(bad(JSON.stringify({ ...typed, filters: { ...typed.filters, sort: 'price' } }))).toEqual({ id: 'h', kind: 'history' });
     expect(bad(JSON.stringify({ filters: typed.filters }))).toEqual({ id: 'h', kind: 'history' });
     expect(historySearchOf('h')).toBeUndefined();
+  });
+});
+
+describe('an order ticket popped out', () => {
+  const writing: TicketForm = { ...EMPTY_TICKET, side: 'SELL', type: 'STOP', size: '0.25', price: '2400000000', pricedFor: 'BTC-VND', priceTyped: true, stopTrigger: '2300000000', clientOrderId: 'exit-1' };
+
+  it('carries the order the trader was writing in its window\'s address, and back in its dock message', () => {
+    const url = popOutUrl({ id: 'ticket', kind: 'ticket', ticket: writing });
+    expect(popOutTarget(url.slice(url.indexOf('?')))).toEqual({ id: 'ticket', kind: 'ticket', ticket: writing });
+    expect(dockMessage('ticket', writing)).toEqual({ type: 'dock', id: 'ticket', ticket: writing });
+  });
+
+  it('takes from a malformed form only the fields of the right kind', () => {
+    expect(readTicketForm({ ...writing, side: 'SHORT', type: 'ICEBERG', size: 25, postOnly: 'yes', stp: 'CANCEL_TAKER' })).toEqual({
+      ...writing, side: EMPTY_TICKET.side, type: EMPTY_TICKET.type, size: EMPTY_TICKET.size, postOnly: false, stp: 'CANCEL_TAKER',
+    });
+    expect(readTicketForm('nonsense')).toBeUndefined();
+    expect(popOutTarget('?panel=t&kind=ticket&ticket=%7Bnot')).toEqual({ id: 't', kind: 'ticket' });
   });
 });
