@@ -2,7 +2,9 @@
  * Popped-out panels: a panel opens in its own window (window.open in browser mode; Electron's side opens its own
  * windows later) with its own store fed by the same bridge, so it stays live. The windows of one desk talk over
  * a BroadcastChannel: a popped-out panel asks to go back into the workspace, or links itself to a product, and
- * the workspace tells every panel that follows the desk product when it changes.
+ * the workspace tells every panel that follows the desk product when it changes. What the trader typed in a panel
+ * goes with it both ways: an Order history's filters, an order ticket's form (in the address out, the dock message
+ * back), and a ladder click edits the ticket in whichever window shows it.
  */
 import type { PanelKind } from '../../stores/layout-slice';
 import { historySearchOf, readHistorySearch, type HistorySearch } from '../blotters/history-query';
