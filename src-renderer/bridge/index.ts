@@ -3,7 +3,7 @@
  * app the preload put `window.nova` there; in browser mode there is none and the same bridge is built over the
  * desk's WebSocket. Features cannot tell which they have.
  */
-import type { EventName, EventPayload, MethodName, Request, Response } from '../../src-shared/ipc/contract';
+import type { BridgeErrorBody, BridgeErrorIssue, EventName, EventPayload, MethodName, Request, Response } from '../../src-shared/ipc/contract';
 import type { NovaBridge } from './nova';
 import { webTransport } from './web-transport';
 
@@ -19,10 +19,17 @@ export class BridgeError extends Error {
   constructor(
     readonly ref: string,
     message: string,
+    /** A request refused for its shape: each field refused, by its path, so a form puts it beside its box. */
+    readonly issues: readonly BridgeErrorIssue[] = [],
   ) {
     super(message);
     this.name = 'BridgeError';
   }
+}
+
+/** The error a refused call throws, from the answer's error as the desk sent it. */
+export function bridgeErrorOf(error: BridgeErrorBody): BridgeError {
+  return new BridgeError(error.ref, error.message, error.issues ?? []);
 }
 
 let bridge: NovaBridge | undefined;
@@ -36,7 +43,7 @@ function nova(): NovaBridge {
 
 export async function call<M extends MethodName>(method: M, request: Request<M>): Promise<Response<M>> {
   const result = await nova()[method](request as never);
-  if (!result.ok) throw new BridgeError(result.error.ref, result.error.message);
+  if (!result.ok) throw bridgeErrorOf(result.error);
   return result.value as Response<M>;
 }
 

@@ -3,7 +3,7 @@
  * notional (quote asset) before the desk holds an order. The desk is the judge of what it accepts: the boxes are
  * sent as typed through 'settings.update', and its refusal is put back beside the box it is about.
  */
-import type { PreTradeSettings, Request, Settings } from '../../../src-shared/ipc/contract';
+import type { BridgeErrorIssue, PreTradeSettings, Request, Settings } from '../../../src-shared/ipc/contract';
 import { BridgeError, call } from '../../bridge';
 
 export type LimitField = keyof PreTradeSettings;
@@ -28,25 +28,18 @@ export function limitsChange(draft: LimitsDraft, current: PreTradeSettings | und
 }
 
 /**
- * The bridge's refusal, by box: "settings.update: preTrade.maxNotional: must be above 0; ..." (the dispatcher
- * joins the issues with "; " and names each by its path) becomes { maxNotional: 'must be above 0; ...' }. A
- * refusal that names no box is kept whole under `other`.
+ * The bridge's refusal, by box: each issue whose path is a box's ("preTrade.maxNotional") goes beside it, the first
+ * for each box ("abc" fails both as a decimal and as above 0: the first says what is wrong with it). By the path,
+ * never by reading the message, whose wording may change. A refusal that names no box is kept whole under `other`.
  */
-export function limitsRefusal(message: string): { errors: LimitErrors; other?: string } {
-  const text = message.replace(/^E\d{4}_[A-Za-z]+:\s*/, '').replace(/^settings\.update:\s*/, '');
+export function limitsRefusal(message: string, issues: readonly BridgeErrorIssue[] = []): { errors: LimitErrors; other?: string } {
   const errors: LimitErrors = {};
-  // Each issue starts at its path; what follows up to the next path is its message (which may hold "; " itself).
-  const pattern = /preTrade\.(maxDeviationPercent|maxNotional)(?:\.[^:]*)?:\s*/g;
-  const starts = [...text.matchAll(pattern)];
-  starts.forEach((match, i) => {
-    const field = match[1] as LimitField;
-    const from = (match.index ?? 0) + match[0].length;
-    const to = starts[i + 1]?.index ?? text.length;
-    const said = text.slice(from, to).replace(/;\s*$/, '').trim();
-    // "abc" fails both as a decimal and as above 0: the first says what is wrong with it.
-    errors[field] ??= said;
-  });
-  return Object.keys(errors).length > 0 ? { errors } : { errors, other: text };
+  for (const issue of issues) {
+    const field = FIELDS.find((f) => issue.path === `preTrade.${f}` || issue.path.startsWith(`preTrade.${f}.`));
+    if (field !== undefined) errors[field] ??= issue.message;
+  }
+  if (Object.keys(errors).length > 0) return { errors };
+  return { errors, other: message.replace(/^E\d{4}_[A-Za-z]+:\s*/, '').replace(/^settings\.update:\s*/, '') };
 }
 
 /** Whether the box's value differs from what the desk holds (nothing to save otherwise). */
@@ -68,6 +61,6 @@ export async function saveLimits(draft: LimitsDraft, current: PreTradeSettings |
     return { settings: await send('settings.update', limitsChange(draft, current)) };
   } catch (err) {
     const ref = err instanceof BridgeError ? err.ref : 'E0901_InternalError';
-    return { ...limitsRefusal(err instanceof Error ? err.message : String(err)), ref };
+    return { ...limitsRefusal(err instanceof Error ? err.message : String(err), err instanceof BridgeError ? err.issues : []), ref };
   }
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { dispatch } from '../../../src-main/desk/dispatch';
 import type { DeskServices } from '../../../src-main/desk/services';
 import type { Request, Settings } from '../../../src-shared/ipc/contract';
-import { BridgeError } from '../../../src-renderer/bridge';
+import { bridgeErrorOf } from '../../../src-renderer/bridge';
 import { limitsChange, limitsEdited, limitsRefusal, saveLimits } from '../../../src-renderer/features/environments/pre-trade-limits';
 
 const SETTINGS: Settings = { preTrade: { maxDeviationPercent: '10', maxNotional: '' }, confirmOrders: { local: false, development: false, production: true } };
@@ -22,7 +22,7 @@ function bridge(): { send: (method: 'settings.update', request: Request<'setting
     sent,
     send: async (method, request) => {
       const result = await dispatch(services, method, request);
-      if (!result.ok) throw new BridgeError(result.error.ref, result.error.message);
+      if (!result.ok) throw bridgeErrorOf(result.error);
       return result.value as Settings;
     },
   };
@@ -51,6 +51,12 @@ describe('pre-trade limits', () => {
     const both = await saveLimits({ maxDeviationPercent: '5%', maxNotional: 'abc' }, SETTINGS.preTrade, desk.send);
     expect(both).toEqual({ errors: { maxDeviationPercent: 'must be a plain decimal like "0.5"', maxNotional: 'must be a plain decimal like "0.5"' }, ref: 'E0101_InvalidArgument' });
     expect(desk.sent).toEqual([]);
+  });
+
+  it('places a refusal by the field it names, not by its wording', () => {
+    const reworded = 'E0101_InvalidArgument: the limits were not taken (1 problem)';
+    expect(limitsRefusal(reworded, [{ path: 'preTrade.maxNotional', message: 'too big' }])).toEqual({ errors: { maxNotional: 'too big' } });
+    expect(limitsRefusal(reworded, [{ path: '', message: 'expected an object' }])).toEqual({ errors: {}, other: 'the limits were not taken (1 problem)' });
   });
 
   it('keeps a refusal that names no box whole', () => {
