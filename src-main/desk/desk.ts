@@ -466,7 +466,7 @@ export class Desk implements Disposable {
     try {
       return { status: 'placed', order: await session.placeOrder(order, bound) };
     } catch (err) {
-      if (err instanceof OutcomeUnknownError && err.clientOrderId !== undefined) throw new DeskError('E0902_ServiceUnavailable', outcomeUnknownPlacement(err, err.clientOrderId, environment));
+      if (err instanceof OutcomeUnknownError && err.clientOrderId !== undefined) throw new DeskError('E0802_OrderOutcomeUnknown', outcomeUnknownPlacement(err, err.clientOrderId, environment));
       throw err;
     }
   }

@@ -440,6 +440,20 @@ export const DESK_ERROR_CATALOGUE = [
     retry_allowed: true,
     http_status: 503,
   },
+  {
+    // Not E0902: its "try again" is the one wrong thing to do with an order that may be live.
+    ref: 'E0802_OrderOutcomeUnknown',
+    code: 'E0802',
+    category: 'system',
+    grpc_code: 'Unknown',
+    title: 'Order may have been placed',
+    message:
+      "The order was sent but its answer was lost on the way back (the connection dropped, or a gateway answered in the venue's place), so the desk cannot tell whether the venue placed it. The desk looks it up by its client order id. Do not send it again until it shows among the orders or the desk says it was not placed.",
+    action: 'none',
+    severity: 'warning',
+    retry_allowed: false,
+    http_status: 504,
+  },
 ] as const satisfies readonly ErrorCodeRecord[];
 
 export type DeskErrorRef = (typeof DESK_ERROR_CATALOGUE)[number]['ref'];

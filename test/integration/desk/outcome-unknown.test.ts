@@ -59,7 +59,7 @@ describe('an order placement whose answer a gateway lost', () => {
   it('is said to MAY have been placed, and once looked up again, not placed when the venue never had it', async () => {
     nextPlacement = 'lose_request';
     const said = await placeRefused('unknown-never-placed');
-    expect(said).toMatch(/^E0902_ServiceUnavailable: the order MAY have been placed: it was sent and its answer was lost \(POST \/api\/v1\/orders: a gateway answered in the venue's place; /);
+    expect(said).toMatch(/^E0802_OrderOutcomeUnknown: the order MAY have been placed: it was sent and its answer was lost \(POST \/api\/v1\/orders: a gateway answered in the venue's place; /);
     expect(said).toMatch(/Development held no order under its client order id when asked/);
     expect(said).toMatch(/looking it up by its client order id unknown-never-placed.*Do not send it again until then/);
     const detail = await eventually(() => (/unknown-never-placed/.test(desk.status().detail) ? desk.status().detail : undefined), 'the lookup to be reported');
