@@ -138,12 +138,6 @@ export async function startVenue(options: StartVenueOptions): Promise<RunningVen
   return { venue, baseUrl, wsUrl, port, close };
 }
 
-/**
- * What fell due while the venue was down (expiries, then scheduled starts, stops and TWAP slices) runs once the
- * last run's simulated quotes are off the book (they priced a market that has moved on) and before anyone can
- * trade: the clock only starts after the venue listens. A fault in one order ends that order (E0901), as the
- * clock's ticks do; a commit that fails fails the start.
- */
 /** `work`, or CLOSE_GRACE_MS if it takes longer. */
 async function withinGrace(work: Promise<void>): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
@@ -157,6 +151,12 @@ async function withinGrace(work: Promise<void>): Promise<void> {
   }
 }
 
+/**
+ * What fell due while the venue was down (expiries, then scheduled starts, stops and TWAP slices) runs once the
+ * last run's simulated quotes are off the book (they priced a market that has moved on) and before anyone can
+ * trade: the clock only starts after the venue listens. A fault in one order ends that order (E0901), as the
+ * clock's ticks do; a commit that fails fails the start.
+ */
 async function catchUp(venue: Venue): Promise<void> {
   await venue.run(() => {
     try {
