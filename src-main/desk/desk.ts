@@ -803,14 +803,20 @@ export class Desk implements Disposable {
     return { key, note };
   }
 
-  async useKey(apiKey: string): Promise<ConnectionStatus> {
-    this.keys.use(this.sessionEnvironment, apiKey);
+  /** `environment`: the one whose key the trader chose; another than the desk's (it switched meanwhile) changes nothing. */
+  async useKey(environment: EnvironmentId, apiKey: string): Promise<ConnectionStatus> {
+    this.environmentAskedOn('environment', environment, 'chose a key to trade with on', 'no key was changed');
+    this.keys.use(environment, apiKey);
     await this.reconnect();
     return this.status();
   }
 
-  /** Revokes a key of the local venue there, then forgets it here, only once the venue no longer takes it. */
-  async revokeKey(apiKey: string): Promise<StoredKey[]> {
+  /**
+   * Revokes a key of the local venue there, then forgets it here, only once the venue no longer takes it.
+   * `environment`: the one whose key the trader asked to revoke; another than the desk's revokes nothing.
+   */
+  async revokeKey(environment: EnvironmentId, apiKey: string): Promise<StoredKey[]> {
+    this.environmentAskedOn('environment', environment, 'asked to revoke a key of', 'nothing was revoked');
     if (this.sessionEnvironment !== 'local') {
       throw new DeskError('E0101_InvalidArgument', `${NAMES[this.sessionEnvironment]} offers no way to revoke a key: remove it from the desk, and revoke it where it was made`);
     }
@@ -827,13 +833,16 @@ export class Desk implements Disposable {
       if (credentials === undefined) continue;
       const outcome = await this.tryRevoking(credentials, apiKey);
       // The key itself refused as revoked already: that is what revoking it was for.
-      if (outcome === 'revoked' || (candidate === apiKey && outcome === 'E0005_ApiKeyRevoked')) return this.forgetKey(apiKey);
+      if (outcome === 'revoked' || (candidate === apiKey && outcome === 'E0005_ApiKeyRevoked')) return this.forgetStored('local', apiKey);
     }
     if (userId !== undefined && inUse?.userId !== undefined && inUse.userId !== userId) {
       throw new DeskError('E0003_PermissionDenied', `key ${apiKey} is read-only and belongs to user ${userId}, and no trading key of that user stored here could revoke it: import one (or use it) to revoke this key`);
     }
+    // Switched while the keys above were tried: the session now is another environment's, whose venue may hold
+    // a key of the same name.
+    if (this.sessionEnvironment !== 'local') throw new DeskError('E0902_ServiceUnavailable', `the desk left ${NAMES.local} while key ${apiKey} was being revoked: nothing was revoked`);
     await this.requireSession().rest.revokeApiKey(apiKey);
-    return this.forgetKey(apiKey);
+    return this.forgetStored('local', apiKey);
   }
 
   /** Revokes `apiKey` with the given key; the reference when that key cannot (read-only, expired, revoked). */
@@ -849,10 +858,18 @@ export class Desk implements Disposable {
     });
   }
 
-  /** Forgets the key here. On Local, forgetting the key in use goes back to the local user's own key. */
-  async forgetKey(apiKey: string): Promise<StoredKey[]> {
-    const environment = this.sessionEnvironment;
-    const wasActive = this.sessionKey?.apiKey === apiKey;
+  /**
+   * Forgets the key here. `environment`: the one whose key the trader asked to remove; another than the desk's
+   * (it switched meanwhile) removes nothing.
+   */
+  async forgetKey(environment: EnvironmentId, apiKey: string): Promise<StoredKey[]> {
+    this.environmentAskedOn('environment', environment, 'asked to remove a key of', 'nothing was removed');
+    return this.forgetStored(environment, apiKey);
+  }
+
+  /** On Local, forgetting the key in use goes back to the local user's own key. */
+  private async forgetStored(environment: EnvironmentId, apiKey: string): Promise<StoredKey[]> {
+    const wasActive = this.sessionEnvironment === environment && this.sessionKey?.apiKey === apiKey;
     await this.keys.forget(environment, apiKey);
     if (wasActive) {
       // The running venue's own key: a folder made afresh leaves older local users' keys behind in the file.

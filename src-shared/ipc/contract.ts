@@ -313,6 +313,13 @@ export const HistoryRequest = z.strictObject({
 
 const ProductRequest = z.strictObject({ product_id: productId });
 
+/**
+ * A key used, removed or revoked, with the environment of the key the trader acted on (required): one key string
+ * may be stored for two environments, and a click made just before a switch must not act on the next one's key.
+ * One naming another environment than the desk's does nothing.
+ */
+const KeyActionRequest = z.strictObject({ environment: EnvironmentId, api_key: z.string().min(1).max(256) });
+
 // ---- the table
 
 export const contract = {
@@ -390,13 +397,13 @@ export const contract = {
       .refine((r) => r.api_secret !== r.api_key, { path: ['api_secret'], message: 'is the API key itself: paste the secret the venue showed beside it' }),
     response: KeyStored,
   },
-  'keys.use': { request: z.strictObject({ api_key: z.string().min(1).max(256) }), response: ConnectionStatus },
-  'keys.forget': { request: z.strictObject({ api_key: z.string().min(1).max(256) }), response: z.array(StoredKey) },
+  'keys.use': { request: KeyActionRequest, response: ConnectionStatus },
+  'keys.forget': { request: KeyActionRequest, response: z.array(StoredKey) },
   /**
    * Revokes the key on the local venue (it stops working there, on every connection) and removes it from the
    * desk. Only the local venue can: the interface names no way to revoke a key.
    */
-  'keys.revoke': { request: z.strictObject({ api_key: z.string().min(1).max(256) }), response: z.array(StoredKey) },
+  'keys.revoke': { request: KeyActionRequest, response: z.array(StoredKey) },
   'errors.catalogue': {
     request: z.strictObject({ ref: z.string().max(80).optional(), category: z.string().max(40).optional() }),
     response: z.array(ErrorCodeView),

@@ -81,6 +81,14 @@ export function removeKeyQuestion(k: Pick<StoredKey, 'environment' | 'apiKey' | 
   return k.environment === 'production' ? `PRODUCTION (real money): ${question}` : `${question.charAt(0).toUpperCase()}${question.slice(1)}`;
 }
 
+/**
+ * The key a row's Use, Remove or Revoke acts on, with the environment the row shows it under: the same key string
+ * may be stored for two environments, and the desk does nothing if it has switched to another since the list was drawn.
+ */
+export function keyAction(k: Pick<StoredKey, 'environment' | 'apiKey'>): Request<'keys.forget'> {
+  return { environment: k.environment, api_key: k.apiKey };
+}
+
 function KeyRow(props: { k: StoredKey }): React.JSX.Element {
   const { k } = props;
   return (
@@ -94,21 +102,21 @@ function KeyRow(props: { k: StoredKey }): React.JSX.Element {
       <td>{secretPlaceOf(k)}</td>
       <td>
         {k.active ? <strong>in use</strong> : (
-          <button type="button" aria-label={`Use key ${k.apiKey}`} onClick={() => void attempt('keys.use', { api_key: k.apiKey }).then((c) => {
+          <button type="button" aria-label={`Use key ${k.apiKey}`} onClick={() => void attempt('keys.use', keyAction(k)).then((c) => {
             if (c !== undefined) useDesk.getState().setConnection(c);
             return reloadKeys();
           })}>Use</button>
         )}
         <button type="button" aria-label={`Remove key ${k.apiKey}`} onClick={() => {
           if (window.confirm(removeKeyQuestion(k))) {
-            void attempt('keys.forget', { api_key: k.apiKey }).then((keys) => keys && useDesk.getState().setKeys(keys));
+            void attempt('keys.forget', keyAction(k)).then((keys) => keys && useDesk.getState().setKeys(keys));
           }
         }}>Remove</button>
         {/* Only the local venue can revoke a key; its own user's first key is the desk's and stays. */}
         {k.environment === 'local' && k.origin !== 'bootstrap' && (
           <button type="button" aria-label={`Revoke key ${k.apiKey}`} onClick={() => {
             if (window.confirm(`Revoke key ${k.apiKey} on the local venue? It stops working everywhere, and the desk forgets it.`)) {
-              void attempt('keys.revoke', { api_key: k.apiKey }).then((keys) => keys && useDesk.getState().setKeys(keys));
+              void attempt('keys.revoke', keyAction(k)).then((keys) => keys && useDesk.getState().setKeys(keys));
             }
           }}>Revoke</button>
         )}

@@ -143,7 +143,7 @@ describe('the desk against the venue it trades on', () => {
     const other = await openTestDesk();
     await other.desk.whenLive();
     const boot = await other.bootstrap();
-    const reconnecting = other.call('keys.use', { api_key: boot.api_key }).catch(() => undefined);
+    const reconnecting = other.call('keys.use', { environment: 'local', api_key: boot.api_key }).catch(() => undefined);
     await other.close();
     await reconnecting;
     await new Promise((resolve) => setTimeout(resolve, 300));

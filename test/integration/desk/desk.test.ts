@@ -210,14 +210,14 @@ describe('keys the trader brings', () => {
     expect(wrong).toMatch(/^E0001_AuthRequired: Local refused this key/);
     expect(wrong).not.toContain(secret);
 
-    const status = await call('keys.use', { api_key: user.api_key.api_key });
+    const status = await call('keys.use', { environment: 'local', api_key: user.api_key.api_key });
     expect(status.apiKey).toBe(user.api_key.api_key);
     await t.desk.whenLive();
     expect((await call('account.get', {})).id).toBe(user.user_id);
-    const left = await call('keys.forget', { api_key: user.api_key.api_key });
+    const left = await call('keys.forget', { environment: 'local', api_key: user.api_key.api_key });
     expect(left.map((k) => k.apiKey)).not.toContain(user.api_key.api_key);
     expect(await t.secrets.get(`local:${user.api_key.api_key}`)).toBeUndefined();
-    await call('keys.use', { api_key: boot.api_key });
+    await call('keys.use', { environment: 'local', api_key: boot.api_key });
     await t.desk.whenLive();
   });
 
@@ -231,8 +231,8 @@ describe('keys the trader brings', () => {
     await call('keys.import', { api_key: user.api_key.api_key, api_secret: user.api_key.api_secret ?? '', user_id: boot.user_id, use: true });
     await t.desk.whenLive();
     await eventually(() => (/a background read failed \(.+\)/.test(t.desk.status().detail) ? true : undefined), 'the failed account read in the status');
-    await call('keys.forget', { api_key: user.api_key.api_key });
-    await call('keys.use', { api_key: boot.api_key });
+    await call('keys.forget', { environment: 'local', api_key: user.api_key.api_key });
+    await call('keys.use', { environment: 'local', api_key: boot.api_key });
     await t.desk.whenLive();
     expect(t.desk.status().detail).toBe('');
   });
@@ -262,7 +262,7 @@ describe('keys the trader brings', () => {
     expect(await refusedByVenue(reader.key.apiKey, readerSecret)).toBeUndefined();
 
     for (const [apiKey, secret] of [[other.api_key.api_key, otherSecret], [reader.key.apiKey, readerSecret]] as const) {
-      const left = await call('keys.revoke', { api_key: apiKey });
+      const left = await call('keys.revoke', { environment: 'local', api_key: apiKey });
       expect(left.map((k) => k.apiKey)).not.toContain(apiKey);
       expect(await t.secrets.get(`local:${apiKey}`)).toBeUndefined();
       expect(await refusedByVenue(apiKey, secret)).toBe('E0005_ApiKeyRevoked');
@@ -273,7 +273,7 @@ describe('keys the trader brings', () => {
     await t.desk.whenLive();
     expect((await call('connection.status', {})).apiKey).toBe(trader.key.apiKey);
     const traderSecret = (await t.secrets.get(`local:${trader.key.apiKey}`)) ?? '';
-    await call('keys.revoke', { api_key: trader.key.apiKey });
+    await call('keys.revoke', { environment: 'local', api_key: trader.key.apiKey });
     expect(await refusedByVenue(trader.key.apiKey, traderSecret)).toBe('E0005_ApiKeyRevoked');
     await t.desk.whenLive();
     expect((await call('connection.status', {})).apiKey).toBe(boot.api_key);
@@ -283,7 +283,7 @@ describe('keys the trader brings', () => {
     const madeElsewhere = await local.createApiKey({ name: 'read-only, made outside the desk', read_only: true });
     local.dispose();
     await call('keys.import', { api_key: madeElsewhere.api_key, api_secret: madeElsewhere.api_secret ?? '', user_id: boot.user_id });
-    await call('keys.revoke', { api_key: madeElsewhere.api_key });
+    await call('keys.revoke', { environment: 'local', api_key: madeElsewhere.api_key });
     expect(await refusedByVenue(madeElsewhere.api_key, madeElsewhere.api_secret ?? '')).toBe('E0005_ApiKeyRevoked');
 
     // Another user's read-only key: revoked with that user's trading key stored here, not with the key in use.
@@ -300,15 +300,15 @@ describe('keys the trader brings', () => {
     const otherReader = await ownerClient2.createApiKey({ name: 'another read-only', read_only: true });
     ownerClient2.dispose();
     await call('keys.import', { api_key: otherReader.api_key, api_secret: otherReader.api_secret ?? '', user_id: owner.user_id });
-    expect(await refusal('keys.revoke', { api_key: ownersReader.api_key })).toMatch(/^E0003_PermissionDenied: key .* no trading key of that user stored here could revoke it/);
+    expect(await refusal('keys.revoke', { environment: 'local', api_key: ownersReader.api_key })).toMatch(/^E0003_PermissionDenied: key .* no trading key of that user stored here could revoke it/);
     expect(await refusedByVenue(ownersReader.api_key, ownersReader.api_secret ?? '')).toBeUndefined();
     await call('keys.import', { api_key: ownerKey.apiKey, api_secret: ownerKey.apiSecret, user_id: owner.user_id });
-    await call('keys.revoke', { api_key: ownersReader.api_key });
+    await call('keys.revoke', { environment: 'local', api_key: ownersReader.api_key });
     expect(await refusedByVenue(ownersReader.api_key, ownersReader.api_secret ?? '')).toBe('E0005_ApiKeyRevoked');
     expect((await call('connection.status', {})).apiKey).toBe(boot.api_key);
 
     // The local user's first key is the desk's own: the venue keeps it, and so does the desk.
-    expect(await refusal('keys.revoke', { api_key: boot.api_key })).toMatch(/^E0003/);
+    expect(await refusal('keys.revoke', { environment: 'local', api_key: boot.api_key })).toMatch(/^E0003/);
     expect((await call('keys.list', {})).map((k) => k.apiKey)).toContain(boot.api_key);
   });
 });

@@ -51,13 +51,13 @@ describe('the key in use on Local, revoked', () => {
     try {
       const own = (await call('keys.list', {})).find((k) => k.origin === 'bootstrap' && k.apiKey !== before);
       if (own === undefined) throw new Error('the new local user’s key is not listed');
-      await call('keys.use', { api_key: own.apiKey });
+      await call('keys.use', { environment: 'local', api_key: own.apiKey });
       await desk.whenLive();
       const temporary = await call('keys.create', { name: 'in use, then revoked', use: true });
       await desk.whenLive();
       expect((await call('connection.status', {})).apiKey).toBe(temporary.key.apiKey);
 
-      await call('keys.revoke', { api_key: temporary.key.apiKey });
+      await call('keys.revoke', { environment: 'local', api_key: temporary.key.apiKey });
       await desk.whenLive();
       expect((await call('connection.status', {})).apiKey).toBe(own.apiKey);
     } finally {

@@ -114,3 +114,43 @@ describe('cancel all asked on one environment', () => {
     }
   });
 });
+
+describe('a key used, removed or revoked from a row of one environment', () => {
+  const listed = async (environment: 'local' | 'production'): Promise<string[]> => (await t.call('keys.list', { environment })).map((k) => k.apiKey);
+
+  it('does nothing once the desk is on another, though the same key is stored for both', async () => {
+    const boot = await t.bootstrap();
+    // The local user's key, stored for Production too (Production stands in at the same venue): one key string, two environments.
+    await onProduction();
+    try {
+      expect(await listed('production')).toContain(boot.api_key);
+      expect(await listed('local')).toContain(boot.api_key);
+      const before = await t.call('connection.status', {});
+      // Clicks made on Local's rows, arriving after the switch to Production.
+      expect(await t.refusal('keys.forget', { environment: 'local', api_key: boot.api_key })).toMatch(/^E0101_InvalidArgument: environment: the trader asked to remove a key of Local, but the desk is on Production: nothing was removed/);
+      expect(await t.refusal('keys.use', { environment: 'local', api_key: boot.api_key })).toMatch(/^E0101_InvalidArgument: environment: the trader chose a key to trade with on Local, but the desk is on Production: no key was changed/);
+      expect(await t.refusal('keys.revoke', { environment: 'local', api_key: boot.api_key })).toMatch(/^E0101_InvalidArgument: environment: the trader asked to revoke a key of Local, but the desk is on Production: nothing was revoked/);
+      expect(await listed('production')).toContain(boot.api_key);
+      expect(await listed('local')).toContain(boot.api_key);
+      expect(await t.call('connection.status', {})).toMatchObject({ environment: 'production', apiKey: before.apiKey });
+    } finally {
+      await backToLocal();
+    }
+    // And a Production row's Remove arriving once the desk is back on Local removes neither.
+    expect(await t.refusal('keys.forget', { environment: 'production', api_key: boot.api_key })).toMatch(/^E0101_InvalidArgument: environment: .*remove a key of Production, but the desk is on Local: nothing was removed/);
+    expect(await listed('production')).toContain(boot.api_key);
+    expect(await listed('local')).toContain(boot.api_key);
+  });
+
+  it('acts on the environment it names, and on that one alone', async () => {
+    const boot = await t.bootstrap();
+    await onProduction();
+    try {
+      await t.call('keys.forget', { environment: 'production', api_key: boot.api_key });
+      expect(await listed('production')).not.toContain(boot.api_key);
+      expect(await listed('local')).toContain(boot.api_key);
+    } finally {
+      await backToLocal();
+    }
+  });
+});

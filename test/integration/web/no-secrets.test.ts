@@ -59,7 +59,7 @@ describe('a recorded session over the bridge', () => {
     const placed = await client.value('orders.place', { product_id: 'BTC-VND', side: 'BUY', limit_price: '2400000000', base_size: '0.001', override_checks: true });
     await client.value('orders.cancel', { order_id: placed.order.order_id });
     await client.value('account.get');
-    await client.value('keys.use', { api_key: other.api_key.api_key });
+    await client.value('keys.use', { environment: 'local', api_key: other.api_key.api_key });
     await eventually(async () => ((await client.value('connection.status')).state === 'live' ? true : undefined), 'the imported key live');
     const second = await client.value('orders.place', { product_id: 'BTC-VND', side: 'SELL', limit_price: '2600000000', base_size: '0.001', override_checks: true });
     expect(second.order.user_id).toBe(other.user_id);
@@ -67,7 +67,7 @@ describe('a recorded session over the bridge', () => {
     expect((await client.value('account.get')).id).toBe(other.user_id);
     await client.value('keys.list');
     // A refusal's message travels too: make one that involves a key.
-    expect((await client.call('keys.use', { api_key: 'nk_unknown' })).ok).toBe(false);
+    expect((await client.call('keys.use', { environment: 'local', api_key: 'nk_unknown' })).ok).toBe(false);
     await eventually(() => (client.events.some((e) => e.name === 'orders.changed') && client.events.some((e) => e.name === 'book.changed') ? true : undefined), 'order and book events');
     client.close();
 

@@ -57,7 +57,7 @@ describe('the bridge contract', () => {
 
   it("turns a keychain failure from any service into E0801, the trader's keychain, not the venue's E0901", async () => {
     const locked = { ...unreachable, 'keys.forget': () => Promise.reject(new SecretStoreError('The keychain could not delete the secret "local:k": IsLocked s3cr3t-value')) } as DeskServices;
-    const result = await dispatch(locked, 'keys.forget', { api_key: 'k' }, (text) => text.split('s3cr3t-value').join('[redacted]'));
+    const result = await dispatch(locked, 'keys.forget', { environment: 'local', api_key: 'k' }, (text) => text.split('s3cr3t-value').join('[redacted]'));
     expect(result).toEqual({
       ok: false,
       error: { ref: 'E0801_KeychainUnavailable', message: 'E0801_KeychainUnavailable: The keychain could not delete the secret "local:k": IsLocked [redacted]' },

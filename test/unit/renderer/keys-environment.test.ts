@@ -7,7 +7,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConnectionStatus, EnvironmentId, EnvironmentsView } from '../../../src-shared/ipc/contract';
-import { importRequest, KeysPanel, productionKeyQuestion, removeKeyQuestion } from '../../../src-renderer/features/keys/KeysPanel';
+import { importRequest, keyAction, KeysPanel, productionKeyQuestion, removeKeyQuestion } from '../../../src-renderer/features/keys/KeysPanel';
 import { useDesk } from '../../../src-renderer/stores/desk-store';
 
 vi.mock('zustand', async (importOriginal) => (await import('./fixtures')).serverDrawnZustand(await importOriginal()));
@@ -57,5 +57,12 @@ describe('removing a key', () => {
     expect(removeKeyQuestion({ ...key, name: '', environment: 'local' })).toMatch(/^Remove the Local key k9 from the desk\?/);
     expect(removeKeyQuestion({ ...key, environment: 'local' })).not.toContain('trading with it');
     expect(removeKeyQuestion({ ...key, active: true, environment: 'production' })).toContain('The desk is trading with it now and will stop.');
+  });
+});
+
+describe('using, removing or revoking a key', () => {
+  it('names the environment of the row clicked: the desk does nothing if it has switched since', () => {
+    expect(keyAction({ environment: 'production', apiKey: 'k9' })).toEqual({ environment: 'production', api_key: 'k9' });
+    expect(keyAction({ environment: 'local', apiKey: 'k9' })).toEqual({ environment: 'local', api_key: 'k9' });
   });
 });
