@@ -491,8 +491,12 @@ export class Desk implements Disposable {
     return this.requireSession().cancelOrder(selection);
   }
 
-  async cancelBulk(selection: ParsedRequest<'orders.cancelBulk'>): Promise<{ cancelRequested: string[]; notOpened: string[]; alreadyRequested: string[] }> {
-    const answer = await this.requireSession().rest.cancelOrders(selection);
+  /** `environment`: the one the trader asked on; another than the desk's (it switched meanwhile) cancels nothing. */
+  async cancelBulk(request: ParsedRequest<'orders.cancelBulk'>): Promise<{ cancelRequested: string[]; notOpened: string[]; alreadyRequested: string[] }> {
+    const session = this.requireSession();
+    const { environment, ...selection } = request;
+    this.environmentAskedOn('environment', environment, 'asked to cancel these orders on', 'nothing was cancelled');
+    const answer = await session.rest.cancelOrders(selection);
     return {
       cancelRequested: answer.cancel_requested_orders.map((o) => o.id),
       notOpened: answer.not_opened_orders.map((o) => o.id),

@@ -115,6 +115,27 @@ describe('cancel all asked on one environment', () => {
   });
 });
 
+describe('a bulk cancel asked on one environment', () => {
+  it('cancels nothing once the desk is on another, by product or by client order id, and cancels on the one it names', async () => {
+    await onProduction();
+    try {
+      const placed = await t.call('orders.place', { product_id: 'BTC-VND', side: 'BUY', limit_price: '2400000000', base_size: '0.001', override_checks: true, confirmed: 'production', client_order_id: 'bulk-asked-on-local' });
+      expect(placed.status).toBe('placed');
+      const open = (await t.call('orders.active', {})).length;
+      // Asked on Local (a window, a script through the bridge), arriving after the switch to Production.
+      for (const selection of [{ product_ids: ['BTC-VND'] }, { client_order_ids: ['bulk-asked-on-local'] }]) {
+        expect(await t.refusal('orders.cancelBulk', { ...selection, environment: 'local' })).toMatch(/^E0101_InvalidArgument: environment: the trader asked to cancel these orders on Local, but the desk is on Production: nothing was cancelled/);
+      }
+      expect((await t.call('orders.active', {})).length).toBe(open);
+      const cancelled = await t.call('orders.cancelBulk', { product_ids: ['BTC-VND'], environment: 'production' });
+      expect(cancelled.cancelRequested.length).toBeGreaterThan(0);
+      expect(await t.call('orders.active', {})).toEqual([]);
+    } finally {
+      await backToLocal();
+    }
+  });
+});
+
 describe('a key used, removed or revoked from a row of one environment', () => {
   const listed = async (environment: 'local' | 'production'): Promise<string[]> => (await t.call('keys.list', { environment })).map((k) => k.apiKey);
 
