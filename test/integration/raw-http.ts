@@ -13,34 +13,35 @@ export interface RawReply {
  * after its answer. Without it the client waits with its side open, as a WebSocket client waiting for its 101
  * does, and a venue that waited for the client to close first would fail on the timeout.
  */
-export function rawRequest(baseUrl: string, request: string, options: { halfClose: boolean }): Promise<RawReply> {
+export async function rawRequest(baseUrl: string, request: string, options: { halfClose: boolean }): Promise<RawReply> {
+  const text = await rawExchange(baseUrl, request, options);
+  const split = text.indexOf('\r\n\r\n');
+  const status = /^HTTP\/1\.1 (\d{3}) /.exec(text);
+  if (split < 0 || status === null) throw new Error(`not an HTTP response: ${JSON.stringify(text.slice(0, 200))}`);
+  let body: unknown;
+  try {
+    body = JSON.parse(text.slice(split + 4));
+  } catch {
+    throw new Error(`the body is not JSON: ${JSON.stringify(text.slice(0, 300))}`);
+  }
+  return { status: Number(status[1]), headers: text.slice(0, split), body };
+}
+
+/** Every byte the venue sends until it closes the connection, as text (`halfClose` as for rawRequest). */
+export function rawExchange(baseUrl: string, request: string, options: { halfClose: boolean }): Promise<string> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(port), hostname);
     const chunks: Buffer[] = [];
     const timer = setTimeout(() => {
       socket.destroy();
-      reject(new Error(`the venue did not close the connection; it sent ${JSON.stringify(Buffer.concat(chunks).toString('utf8').slice(0, 300))}`));
+      reject(new Error(`the venue did not close the connection; it sent ${JSON.stringify(Buffer.concat(chunks).toString('utf8').slice(0, 500))}`));
     }, 3_000);
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.on('error', reject);
     socket.on('close', () => {
       clearTimeout(timer);
-      const text = Buffer.concat(chunks).toString('utf8');
-      const split = text.indexOf('\r\n\r\n');
-      const status = /^HTTP\/1\.1 (\d{3}) /.exec(text);
-      if (split < 0 || status === null) {
-        reject(new Error(`not an HTTP response: ${JSON.stringify(text.slice(0, 200))}`));
-        return;
-      }
-      let body: unknown;
-      try {
-        body = JSON.parse(text.slice(split + 4));
-      } catch {
-        reject(new Error(`the body is not JSON: ${JSON.stringify(text.slice(0, 300))}`));
-        return;
-      }
-      resolve({ status: Number(status[1]), headers: text.slice(0, split), body });
+      resolve(Buffer.concat(chunks).toString('utf8'));
     });
     if (options.halfClose) socket.end(request);
     else socket.write(request);

@@ -1,11 +1,10 @@
 // Upgrade requests the venue's WebSocket does not take. Node hands every request with an Upgrade header to the
 // server's 'upgrade' listener, so no Fastify route or not-found handler sees it: the venue must answer it itself,
 // with the interface's error object (7.1) like any other request it refuses, and close the connection.
-import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { useVenue } from '../harness';
-import { type RawReply, rawRequest } from '../raw-http';
+import { type RawReply, rawExchange, rawRequest } from '../raw-http';
 
 const venue = useVenue();
 
@@ -81,26 +80,6 @@ describe('a WebSocket upgrade the venue does not take gets the error object and 
   });
 });
 
-/** Every byte the venue sends until it closes the connection (the request asks it to, with Connection: close). */
-function exchange(baseUrl: string, request: string): Promise<string> {
-  const { hostname, port } = new URL(baseUrl);
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(Number(port), hostname);
-    const chunks: Buffer[] = [];
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Error(`the venue did not close the connection; it sent ${JSON.stringify(Buffer.concat(chunks).toString('utf8').slice(0, 500))}`));
-    }, 3_000);
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.on('error', reject);
-    socket.on('close', () => {
-      clearTimeout(timer);
-      resolve(Buffer.concat(chunks).toString('utf8'));
-    });
-    socket.write(request);
-  });
-}
-
 /** The responses in `text`, in order: status and JSON body (each has a Content-Length). */
 function responses(text: string): { status: number; body: unknown }[] {
   const out: { status: number; body: unknown }[] = [];
@@ -122,10 +101,11 @@ describe('a request to a REST route that also asks to upgrade is answered by the
   it('GET /api/v1/orders/active with a WebSocket handshake is 200 with the orders, and the connection serves on', async () => {
     const v = venue();
     const { key, secret } = v.admin.creds;
-    const text = await exchange(
+    const text = await rawExchange(
       v.baseUrl,
       `GET /api/v1/orders/active HTTP/1.1\r\n${HANDSHAKE}NOVA-KEY: ${key}\r\nNOVA-SECRET: ${secret}\r\n\r\n` +
         'GET /assets HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n',
+      { halfClose: false },
     );
     const [orders, assets, ...more] = responses(text);
     expect(orders, text).toEqual({ status: 200, body: { orders: expect.any(Array) as unknown } });
@@ -138,11 +118,12 @@ describe('a request to a REST route that also asks to upgrade is answered by the
     const v = venue();
     const trader = await v.newTrader({ VND: '100000000000' });
     const body = JSON.stringify({ product_id: 'BTC-VND', side: 'BUY', limit_price: '2000000000', base_size: '0.01', wait: true });
-    const text = await exchange(
+    const text = await rawExchange(
       v.baseUrl,
       'POST /api/v1/orders HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade, HTTP2-Settings, close\r\nUpgrade: h2c\r\n' +
         `HTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
         `NOVA-KEY: ${trader.creds.key}\r\nNOVA-SECRET: ${trader.creds.secret}\r\n\r\n${body}`,
+      { halfClose: false },
     );
     const [placed, ...more] = responses(text);
     expect(placed?.status, text).toBe(200);
