@@ -1,6 +1,7 @@
 // Requests written byte for byte to a venue's socket, for what fetch and ws will not send (CONNECT, broken
 // handshakes, malformed bodies), and the answer read until the venue closes the connection.
 import net from 'node:net';
+import { eventually, sleep } from './harness';
 
 export interface RawReply {
   readonly status: number;
@@ -46,4 +47,38 @@ export function rawExchange(baseUrl: string, request: string, options: { halfClo
     if (options.halfClose) socket.end(request);
     else socket.write(request);
   });
+}
+
+function refused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.on('error', () => resolve(true));
+  });
+}
+
+/**
+ * What the venue answers `request` (its bytes after the request line's start) written on a connection that had a
+ * request in flight when `close` began stopping the venue, once it no longer listens: the whole second response.
+ */
+export async function answerWhileStopping(baseUrl: string, close: () => Promise<void>, request: string): Promise<string> {
+  const port = Number(new URL(baseUrl).port);
+  const socket = net.connect(port, '127.0.0.1');
+  const chunks: Buffer[] = [];
+  socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+  await new Promise<void>((resolve) => socket.on('connect', () => resolve()));
+  // In flight: its headers are in, its body is not, so the connection is not idle and stays open while closing.
+  socket.write('GET /products HTTP/1.1\r\nHost: venue\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n');
+  await sleep(200);
+  const closed = close();
+  await eventually(async () => ((await refused(port)) ? true : undefined), 'the venue to stop listening');
+  // The first request's body, then the second request on the same connection.
+  socket.write(`{}${request}`);
+  await ended;
+  await closed;
+  const text = Buffer.concat(chunks).toString('utf8');
+  return text.slice(text.indexOf('HTTP/1.1', 1));
 }

@@ -1,22 +1,12 @@
 // The WebSocket while the venue stops (SIGTERM, the desk quitting): every frame the venue read before its close
 // frame is answered before it, a request read once stopping began is refused with E0902 rather than dropped, and
 // an upgrade that arrives then gets the interface's error object (7.1), not a bare status line.
-import net from 'node:net';
 import { expect, it } from 'vitest';
-import { eventually, sleep, startTestVenue, type TestVenue, type Trader } from '../harness';
+import { startTestVenue, type TestVenue, type Trader } from '../harness';
+import { answerWhileStopping } from '../raw-http';
 import { TestSocket, signature } from './ws-client';
 
 const HANDSHAKE = 'Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nHost: venue\r\n';
-
-function refused(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.on('error', () => resolve(true));
-  });
-}
 
 async function session(v: TestVenue, trader: Trader): Promise<TestSocket> {
   const socket = await TestSocket.open(v.running.wsUrl);
@@ -80,24 +70,9 @@ it.each([
 ])('%s pipelined behind a request in flight while the venue stops is 503 E0902 in the error object', async (_what, line) => {
   const v = await startTestVenue();
   try {
-    const port = Number(new URL(v.baseUrl).port);
-    const socket = net.connect(port, '127.0.0.1');
-    const chunks: Buffer[] = [];
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()));
-    await new Promise<void>((resolve) => socket.on('connect', () => resolve()));
-    // In flight: its headers are in, its body is not, so the connection stays open while the venue closes.
-    socket.write('GET /products HTTP/1.1\r\nHost: venue\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n');
-    await sleep(200);
-    const closed = v.running.close();
-    await eventually(async () => ((await refused(port)) ? true : undefined), 'the venue to stop listening');
-    socket.write(`{}${line} HTTP/1.1\r\n${HANDSHAKE}\r\n`);
-    await ended;
-    await closed;
-    const text = Buffer.concat(chunks).toString('utf8');
-    const second = text.slice(text.indexOf('HTTP/1.1', 1));
-    expect(second, text).toMatch(/^HTTP\/1\.1 503 /);
-    expect(second, text).toMatch(/\r\ncontent-type: application\/json/i);
+    const second = await answerWhileStopping(v.baseUrl, () => v.running.close(), `${line} HTTP/1.1\r\n${HANDSHAKE}\r\n`);
+    expect(second).toMatch(/^HTTP\/1\.1 503 /);
+    expect(second).toMatch(/\r\ncontent-type: application\/json/i);
     const body = JSON.parse(second.slice(second.indexOf('\r\n\r\n') + 4)) as unknown;
     expect(body).toEqual({ error: { code: 'Unavailable', message: expect.stringMatching(/^E0902_ServiceUnavailable: .+/) as unknown } });
   } finally {
