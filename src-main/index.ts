@@ -18,7 +18,7 @@ import {
 } from 'electron';
 import type { EnvironmentId } from '../src-shared/ipc/contract';
 import { aboutBox } from './app/about';
-import { FillNotices } from './app/fill-notices';
+import { tellFills } from './app/fill-notices';
 import { bridgeHandler, forwardEvents, serveBridge } from './app/ipc';
 import { MainLog } from './app/main-log';
 import { CANCEL_ALL_CONFIRMED, cancelAllQuestion, menuTemplate, type DeskMenuActions } from './app/menu';
@@ -200,15 +200,14 @@ function run(): void {
     bridge = serveBridge(ipcMain, bridgeHandler(deskServices(opened), scrub, (url) => isOwnPage(url, pages)));
     app.on('browser-window-created', (_event, created) => forwardEvents(opened.events.onDidEmit, created.webContents, (window) => opened.windowClosed(window)));
 
-    const fills = new FillNotices(BigInt(Date.now()) * 1_000_000n);
     opened.events.onDidEmit((event) => {
       if (event.name === 'environments.changed') refreshMenu();
-      if (event.name !== 'orders.changed' || !NativeNotification.isSupported()) return;
-      for (const notice of fills.take(event.payload)) {
-        const shown = new NativeNotification({ title: notice.title, body: notice.body });
-        shown.on('click', () => bringToFront(workspace));
-        shown.show();
-      }
+    });
+    tellFills(opened, BigInt(Date.now()) * 1_000_000n, (notice) => {
+      if (!NativeNotification.isSupported()) return;
+      const shown = new NativeNotification({ title: notice.title, body: notice.body });
+      shown.on('click', () => bringToFront(workspace));
+      shown.show();
     });
 
     refreshMenu();

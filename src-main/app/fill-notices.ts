@@ -2,7 +2,11 @@
 // runs its own feed, so notifications raised by pages would come once per window). Fed by the desk's
 // orders.changed events; a fill is news once, and only if it happened while this app was running: reconnecting
 // and reconciling brings back old fills, which the trader has already been told about.
+import type { EnvironmentId } from '../../src-shared/ipc/contract';
+import { ENVIRONMENT_NAMES } from '../../src-shared/ipc/environment-names';
 import type { Order } from '../../src-shared/protocol/records';
+import type { Disposable } from '../connection/events';
+import type { Desk } from '../desk/desk';
 
 export interface FillNotice {
   readonly title: string;
@@ -14,6 +18,15 @@ function plain(decimal: string): string {
   return decimal.includes('.') ? decimal.replace(/0+$/, '').replace(/\.$/, '') : decimal;
 }
 
+/**
+ * What a notice's title starts with: the environment the fill happened on, Production as every Production question
+ * says it. A notification is read away from the desk's red frame, and a trader practising on Local must never
+ * take a fill there for a Production one, nor the other way round.
+ */
+export function fillEnvironmentLabel(environment: EnvironmentId): string {
+  return environment === 'production' ? 'PRODUCTION (real money)' : ENVIRONMENT_NAMES[environment];
+}
+
 /** More fills than this in one batch make one notice that counts them, not a stack of notifications. */
 export const MAX_NOTICES_AT_ONCE = 3;
 
@@ -23,8 +36,8 @@ export class FillNotices {
   /** `since`: UNIX nanoseconds when this app started; fills before it are not news. */
   constructor(private readonly since: bigint) {}
 
-  /** The notices for fills not told before, oldest first; a burst becomes one notice. */
-  take(orders: readonly Order[]): FillNotice[] {
+  /** The notices for fills on `environment` not told before, oldest first; a burst becomes one notice. */
+  take(orders: readonly Order[], environment: EnvironmentId): FillNotice[] {
     const notices: FillNotice[] = [];
     for (const order of orders) {
       for (const trade of order.trades) {
@@ -38,8 +51,22 @@ export class FillNotices {
         });
       }
     }
+    const on = fillEnvironmentLabel(environment);
     const last = notices.at(-1);
-    if (last === undefined || notices.length <= MAX_NOTICES_AT_ONCE) return notices;
-    return [{ title: `${notices.length} fills`, body: `the last: ${last.title} ${last.body}` }];
+    if (last === undefined || notices.length <= MAX_NOTICES_AT_ONCE) return notices.map((n) => ({ title: `${on}: ${n.title}`, body: n.body }));
+    return [{ title: `${on}: ${notices.length} fills`, body: `the last: ${last.title} ${last.body}` }];
   }
+}
+
+/**
+ * Shows each new fill the desk's order events carry, named with the environment they came from: only the session
+ * of the environment the desk is on tells orders (its listeners go with it at a switch), so that is the desk's
+ * environment when the event fires.
+ */
+export function tellFills(desk: Pick<Desk, 'events' | 'status'>, since: bigint, show: (notice: FillNotice) => void): Disposable {
+  const fills = new FillNotices(since);
+  return desk.events.onDidEmit((event) => {
+    if (event.name !== 'orders.changed') return;
+    for (const notice of fills.take(event.payload, desk.status().environment)) show(notice);
+  });
 }
