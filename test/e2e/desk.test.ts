@@ -681,6 +681,18 @@ describe('the desk in a browser', () => {
     expect(await own.getByRole('button', { name: /^Revoke key / }).count()).toBe(0);
   });
 
+  it('says beside the secret box why the secret of a key to import was refused', { timeout: 60_000 }, async () => {
+    const form = page.getByRole('region', { name: 'API keys' }).getByRole('form', { name: 'Import API key' });
+    await form.getByLabel('API key', { exact: true }).fill('nk_e2e_half_pasted');
+    await form.getByLabel('API secret', { exact: true }).fill('half-a-secret');
+    await form.getByRole('button', { name: /^Import/ }).click();
+    const beside = form.locator('#import-api_secret-error');
+    await beside.waitFor({ timeout: WAIT });
+    expect(await beside.textContent()).toMatch(/^must be at least 16 characters/);
+    expect(await form.getByLabel('API secret', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+    await form.getByLabel('API key', { exact: true }).fill('');
+  });
+
   it('saves a picture of each panel', { timeout: 60_000 }, async () => {
     const panels: Array<[file: string, region: string | RegExp]> = [
       ['panel-ticket', 'Order ticket'],

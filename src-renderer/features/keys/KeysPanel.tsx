@@ -4,10 +4,12 @@
  * about where the secret went, not the secret.
  */
 import { useState } from 'react';
-import type { EnvironmentId, Request, StoredKey } from '../../../src-shared/ipc/contract';
+import type { BridgeErrorIssue, EnvironmentId, Request, Response, StoredKey } from '../../../src-shared/ipc/contract';
 import { ENVIRONMENT_NAMES } from '../../../src-shared/ipc/environment-names';
+import { BridgeError, call } from '../../bridge';
 import { attempt } from '../../stores/desk-actions';
 import { useDesk } from '../../stores/desk-store';
+import { errorNotice } from '../../stores/notices-slice';
 import { Panel } from '../../ui/Panel';
 import { formatNanosLocal } from '../../ui/decimal-text';
 import { localTimeToNanos } from '../ticket/ticket-check';
@@ -61,6 +63,39 @@ export function importRequest(form: ImportForm, environment: EnvironmentId): Req
     ...(form.userId.trim() !== '' && { user_id: form.userId.trim() }),
     ...(form.name.trim() !== '' && { name: form.name.trim() }),
   };
+}
+
+/** The import form's boxes, by the request field each is sent as. */
+export type ImportField = 'api_key' | 'api_secret' | 'user_id' | 'name';
+export type ImportErrors = Partial<Record<ImportField, string>>;
+const IMPORT_FIELDS: readonly ImportField[] = ['api_key', 'api_secret', 'user_id', 'name'];
+
+/**
+ * The import, sent: the key stored, or the refusal by box (each issue by the field path the bridge names, never by
+ * reading the message, whose wording may change), and the refusal whole when some of it names no box.
+ */
+export type ImportOutcome = { stored: Response<'keys.import'> } | { errors: ImportErrors; refused?: BridgeError };
+
+export function importRefusal(issues: readonly BridgeErrorIssue[]): { errors: ImportErrors; unplaced: boolean } {
+  const errors: ImportErrors = {};
+  let unplaced = issues.length === 0;
+  for (const issue of issues) {
+    const field = IMPORT_FIELDS.find((f) => issue.path === f);
+    if (field === undefined) unplaced = true;
+    // The first for each box says what is wrong with it ("x" is both too short and not the key's shape).
+    else errors[field] ??= issue.message;
+  }
+  return { errors, unplaced };
+}
+
+export async function sendImport(form: ImportForm, environment: EnvironmentId, send = call<'keys.import'>): Promise<ImportOutcome> {
+  try {
+    return { stored: await send('keys.import', importRequest(form, environment)) };
+  } catch (err) {
+    const refused = err instanceof BridgeError ? err : new BridgeError('E0901_InternalError', err instanceof Error ? err.message : String(err));
+    const { errors, unplaced } = importRefusal(refused.issues);
+    return unplaced ? { errors, refused } : { errors };
+  }
 }
 
 /** What the trader is asked before a key is made on Production. */
@@ -130,6 +165,7 @@ export function KeysPanel(): React.JSX.Element {
   const [note, setNote] = useState('');
   const [create, setCreate] = useState({ name: '', readOnly: false, expires: '', use: true });
   const [imp, setImp] = useState<ImportForm>({ apiKey: '', apiSecret: '', userId: '', name: '', use: true });
+  const [importErrors, setImportErrors] = useState<ImportErrors>({});
   const active = useDesk((s) => s.connection?.environment ?? s.environments?.active ?? 'local');
   // Until the trader picks one, the environment the desk is on, shown in the form as it changes.
   const [picked, setPicked] = useState<EnvironmentId | undefined>();
@@ -153,12 +189,29 @@ export function KeysPanel(): React.JSX.Element {
     await reloadKeys();
   };
   const onImport = async (): Promise<void> => {
-    const stored = await attempt('keys.import', importRequest(imp, importFor));
+    const outcome = await sendImport(imp, importFor);
     // The typed secret leaves the window's memory as soon as the desk has it.
     setImp((s) => ({ ...s, apiSecret: '' }));
-    if (stored === undefined) return;
+    if (!('stored' in outcome)) {
+      setImportErrors(outcome.errors);
+      if (outcome.refused !== undefined) useDesk.getState().notify(errorNotice(outcome.refused.ref, outcome.refused.message));
+      return;
+    }
+    setImportErrors({});
+    const { stored } = outcome;
     setNote(`Imported ${stored.key.apiKey} for ${ENVIRONMENT_NAMES[stored.key.environment]}. ${stored.note}`);
     await reloadKeys();
+  };
+  /** A box of the import form, with the desk's refusal of what it held beside it. */
+  const importBox = (field: ImportField, label: string, input: React.InputHTMLAttributes<HTMLInputElement>): React.JSX.Element => {
+    const error = importErrors[field];
+    // Beside the label, not in it: in it, the refusal would become part of the box's name.
+    return (
+      <>
+        <label>{label} <input autoComplete="off" {...input} aria-invalid={error !== undefined} {...(error !== undefined && { 'aria-describedby': `import-${field}-error` })} /></label>
+        {error !== undefined && <span id={`import-${field}-error`} className="field-error" role="alert">{error}</span>}
+      </>
+    );
   };
 
   return (
@@ -184,10 +237,10 @@ export function KeysPanel(): React.JSX.Element {
               {(['local', 'development', 'production'] as const).map((id) => <option key={id} value={id}>{ENVIRONMENT_NAMES[id]}</option>)}
             </select>
           </label>
-          <label>API key <input autoComplete="off" value={imp.apiKey} onChange={(e) => setImp({ ...imp, apiKey: e.target.value })} /></label>
-          <label>API secret <input type="password" autoComplete="off" value={imp.apiSecret} onChange={(e) => setImp({ ...imp, apiSecret: e.target.value })} /></label>
-          <label>User id <input autoComplete="off" value={imp.userId} onChange={(e) => setImp({ ...imp, userId: e.target.value })} /></label>
-          <label>Import name <input value={imp.name} onChange={(e) => setImp({ ...imp, name: e.target.value })} /></label>
+          {importBox('api_key', 'API key', { value: imp.apiKey, onChange: (e) => setImp({ ...imp, apiKey: e.target.value }) })}
+          {importBox('api_secret', 'API secret', { type: 'password', value: imp.apiSecret, onChange: (e) => setImp({ ...imp, apiSecret: e.target.value }) })}
+          {importBox('user_id', 'User id', { value: imp.userId, onChange: (e) => setImp({ ...imp, userId: e.target.value }) })}
+          {importBox('name', 'Import name', { value: imp.name, onChange: (e) => setImp({ ...imp, name: e.target.value }) })}
           <label className="check"><input type="checkbox" checked={imp.use} onChange={(e) => setImp({ ...imp, use: e.target.checked })} /> Trade with it</label>
           <button type="submit" disabled={imp.apiKey.trim() === '' || imp.apiSecret === ''}>Import key</button>
         </form>
