@@ -487,8 +487,12 @@ export class Desk implements Disposable {
     return midOf(bid.price, ask.price);
   }
 
-  cancelOrder(selection: ParsedRequest<'orders.cancel'>): Promise<Order> {
-    return this.requireSession().cancelOrder(selection);
+  /** `environment`: the one the trader asked on; another than the desk's (it switched meanwhile) cancels nothing. */
+  cancelOrder(request: ParsedRequest<'orders.cancel'>): Promise<Order> {
+    const session = this.requireSession();
+    const { environment, ...selection } = request;
+    this.environmentAskedOn('environment', environment, 'asked to cancel this order on', 'it was not cancelled');
+    return session.cancelOrder(selection);
   }
 
   /** `environment`: the one the trader asked on; another than the desk's (it switched meanwhile) cancels nothing. */

@@ -289,18 +289,19 @@ export const PlaceOrderRequest = z.strictObject({
 });
 export type PlaceOrderRequest = z.infer<typeof PlaceOrderRequest>;
 
-const OrderSelection = z.union([
-  z.strictObject({ order_id: id }),
-  z.strictObject({ client_order_id: clientOrderId }),
-]);
-
-const idList = <T extends z.ZodType>(item: T) => z.array(item).min(1).max(100);
 /**
  * `environment`: the one the trader asked to cancel on. One naming another than the desk's cancels nothing: a
  * product's orders (or client order ids, which the trader chooses and may reuse) exist on every environment,
  * and a click made just before a switch must not cancel the next one's.
  */
 const askedOn = { environment: EnvironmentId.optional() };
+
+const OrderSelection = z.union([
+  z.strictObject({ order_id: id, ...askedOn }),
+  z.strictObject({ client_order_id: clientOrderId, ...askedOn }),
+]);
+
+const idList = <T extends z.ZodType>(item: T) => z.array(item).min(1).max(100);
 const BulkCancelRequest = z.union([
   z.strictObject({ order_ids: idList(id), ...askedOn }),
   z.strictObject({ client_order_ids: idList(clientOrderId), ...askedOn }),

@@ -126,6 +126,8 @@ describe('a bulk cancel asked on one environment', () => {
       for (const selection of [{ product_ids: ['BTC-VND'] }, { client_order_ids: ['bulk-asked-on-local'] }]) {
         expect(await t.refusal('orders.cancelBulk', { ...selection, environment: 'local' })).toMatch(/^E0101_InvalidArgument: environment: the trader asked to cancel these orders on Local, but the desk is on Production: nothing was cancelled/);
       }
+      // One order by its client order id, which Local may hold too.
+      expect(await t.refusal('orders.cancel', { client_order_id: 'bulk-asked-on-local', environment: 'local' })).toMatch(/^E0101_InvalidArgument: environment: the trader asked to cancel this order on Local, but the desk is on Production: it was not cancelled/);
       expect((await t.call('orders.active', {})).length).toBe(open);
       const cancelled = await t.call('orders.cancelBulk', { product_ids: ['BTC-VND'], environment: 'production' });
       expect(cancelled.cancelRequested.length).toBeGreaterThan(0);
