@@ -67,7 +67,7 @@ describe('an order while the venue does not answer', () => {
       await desk.listProducts();
       gate.mute();
       const result = await dispatch(services, 'orders.place', { product_id: BTC, side: 'BUY', limit_price: px(-401), base_size: '0.001', client_order_id: 'flow-lost-1' });
-      expect(result).toMatchObject({ ok: false, error: { ref: 'E0902_ServiceUnavailable', message: expect.stringMatching(/POST \/api\/v1\/orders: .*may or may not have acted/) } });
+      expect(result).toMatchObject({ ok: false, error: { ref: 'E0802_OrderOutcomeUnknown', message: expect.stringMatching(/MAY have been placed.*POST \/api\/v1\/orders: .*may or may not have acted.*Do not send it again/) } });
       gate.release();
       await eventually(() => (orders.includes('flow-lost-1:ACTIVE') ? true : undefined), 'the order the venue took, in the blotter');
 
