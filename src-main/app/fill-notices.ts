@@ -3,7 +3,7 @@
 // orders.changed events; a fill is news once, and only if it happened while this app was running: reconnecting
 // and reconciling brings back old fills, which the trader has already been told about.
 import type { EnvironmentId } from '../../src-shared/ipc/contract';
-import { ENVIRONMENT_NAMES } from '../../src-shared/ipc/environment-names';
+import { environmentLabel } from '../../src-shared/ipc/environment-names';
 import type { Order } from '../../src-shared/protocol/records';
 import type { Disposable } from '../connection/events';
 import type { Desk } from '../desk/desk';
@@ -16,15 +16,6 @@ export interface FillNotice {
 /** Trailing zeros off a wire decimal for reading ("0.00100000" → "0.001"); the digits are never touched. */
 function plain(decimal: string): string {
   return decimal.includes('.') ? decimal.replace(/0+$/, '').replace(/\.$/, '') : decimal;
-}
-
-/**
- * What a notice's title starts with: the environment the fill happened on, Production as every Production question
- * says it. A notification is read away from the desk's red frame, and a trader practising on Local must never
- * take a fill there for a Production one, nor the other way round.
- */
-export function fillEnvironmentLabel(environment: EnvironmentId): string {
-  return environment === 'production' ? 'PRODUCTION (real money)' : ENVIRONMENT_NAMES[environment];
 }
 
 /** More fills than this in one batch make one notice that counts them, not a stack of notifications. */
@@ -51,7 +42,8 @@ export class FillNotices {
         });
       }
     }
-    const on = fillEnvironmentLabel(environment);
+    // A trader practising on Local must never take a fill there for a Production one, nor the other way round.
+    const on = environmentLabel(environment);
     const last = notices.at(-1);
     if (last === undefined || notices.length <= MAX_NOTICES_AT_ONCE) return notices.map((n) => ({ title: `${on}: ${n.title}`, body: n.body }));
     return [{ title: `${on}: ${notices.length} fills`, body: `the last: ${last.title} ${last.body}` }];

@@ -3,7 +3,7 @@
  * catalogue's title, message and suggested action, so no feature has to catch anything itself.
  */
 import { MAX_ARCHIVED_LIMIT, MAX_IDS_PER_BULK_CANCEL } from '../../src-shared/protocol/queries';
-import type { MethodName, Request, Response } from '../../src-shared/ipc/contract';
+import type { EnvironmentId, MethodName, Request, Response } from '../../src-shared/ipc/contract';
 import type { Order } from '../../src-shared/protocol/records';
 import { BridgeError, call } from '../bridge';
 import { useDesk } from './desk-store';
@@ -60,24 +60,27 @@ export async function cancelOrders(requested: readonly string[]): Promise<void> 
   const orderIds = requested.filter((id) => useDesk.getState().cancelling[id] !== true);
   if (orderIds.length === 0) return;
   const view = currentView();
+  // Named in the call, as cancel all is: a click made just before a switch must not act on the next environment.
+  const environment = useDesk.getState().connection?.environment;
   useDesk.getState().cancelSent(orderIds);
   try {
-    await cancelOnVenue(orderIds, view);
+    await cancelOnVenue(orderIds, view, environment);
   } finally {
     useDesk.getState().cancelAnswered(orderIds);
   }
 }
 
-async function cancelOnVenue(orderIds: readonly string[], view: number): Promise<void> {
+async function cancelOnVenue(orderIds: readonly string[], view: number, environment: EnvironmentId | undefined): Promise<void> {
+  const on = environment === undefined ? {} : { environment };
   if (orderIds.length === 1) {
-    const order = await attempt('orders.cancel', { order_id: orderIds[0] ?? '' });
+    const order = await attempt('orders.cancel', { order_id: orderIds[0] ?? '', ...on });
     if (order !== undefined && view === currentView()) useDesk.getState().applyOrders([order]);
     return;
   }
   const named = new Map(orderIds.map((id) => [id, useDesk.getState().openOrders[id]?.client_order_id || id]));
   const notOpen: string[] = [];
   for (let i = 0; i < orderIds.length; i += MAX_IDS_PER_BULK_CANCEL) {
-    const answer = await attempt('orders.cancelBulk', { order_ids: orderIds.slice(i, i + MAX_IDS_PER_BULK_CANCEL) });
+    const answer = await attempt('orders.cancelBulk', { order_ids: orderIds.slice(i, i + MAX_IDS_PER_BULK_CANCEL), ...on });
     if (answer !== undefined) notOpen.push(...answer.notOpened);
   }
   // An order the venue no longer had open filled, expired or was canceled before the cancel reached it: the trader

@@ -1,5 +1,6 @@
 // A desktop notification and an optional short tone when one of the trader's orders fills.
 import type { Fill } from '../../src-shared/ipc/contract';
+import { environmentLabel } from '../../src-shared/ipc/environment-names';
 import { formatDecimal } from '../ui/decimal-text';
 import { useDesk } from './desk-store';
 import { popOutTarget } from '../features/workspace/pop-out';
@@ -32,12 +33,13 @@ export function notifyFills(fills: readonly Fill[]): void {
   if (first === undefined) return;
   const what = `${first.side} ${formatDecimal(first.size)} ${first.productId} at ${formatDecimal(first.price)}`;
   const text = fills.length === 1 ? what : `${fills.length} fills, last ${what}`;
+  const environment = useDesk.getState().connection?.environment;
   useDesk.getState().notify({ kind: 'info', ref: '', title: 'Filled', detail: text, explanation: '', action: '' });
   // Every window runs its own feed: the notification and the tone come from the workspace alone, or a fill rang and
   // popped up once more for every popped-out panel. (In the app, main raises the native one and pages may not.)
   if (popOutTarget(location.search) !== undefined) return;
   if (typeof Notification !== 'undefined') {
-    if (Notification.permission === 'granted') new Notification('Nova Desk: filled', { body: text });
+    if (Notification.permission === 'granted') new Notification(`${environment === undefined ? 'Nova Desk' : environmentLabel(environment)}: filled`, { body: text });
     else if (Notification.permission === 'default') void Notification.requestPermission();
   }
   if (fillSoundOn()) beep();

@@ -88,4 +88,19 @@ describe('a cancel on its way', () => {
     for (const answer of bridge.answers) answer.resolve(restingOrder('x', { status: 'DONE', done_reason: 'CANCELED' }));
     await Promise.all([single, bulk]);
   });
+
+  it('names the environment the window shows in single and bulk cancels, so the desk acts on no other after a switch', async () => {
+    useDesk.setState({ connection: { environment: 'development', production: false, state: 'live', apiKey: 'k', detail: '' } });
+    useDesk.getState().setOpenOrders([restingOrder('a'), restingOrder('b'), restingOrder('c')]);
+    const single = cancelOrders(['a']);
+    const bulk = cancelOrders(['b', 'c']);
+    expect(bridge.sent.filter((c) => c.method.startsWith('orders.cancel'))).toEqual([
+      { method: 'orders.cancel', request: { order_id: 'a', environment: 'development' } },
+      { method: 'orders.cancelBulk', request: { order_ids: ['b', 'c'], environment: 'development' } },
+    ]);
+    bridge.answers[0]?.resolve(restingOrder('a', { status: 'DONE', done_reason: 'CANCELED' }));
+    bridge.answers[1]?.resolve({ cancelRequested: [], notOpened: [], alreadyCancelRequested: [] });
+    await Promise.all([single, bulk]);
+    useDesk.setState({ connection: undefined });
+  });
 });

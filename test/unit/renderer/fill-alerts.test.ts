@@ -51,4 +51,14 @@ describe('a fill told to the trader', () => {
     expect(raised).toEqual([]);
     expect(tones).toBe(0);
   });
+
+  it('names the environment in the desktop notification, Production unmistakably', () => {
+    windowAt('');
+    useDesk.setState({ connection: { environment: 'production', production: true, state: 'live', apiKey: 'k', detail: '' } });
+    notifyFills([fill]);
+    useDesk.setState({ connection: { environment: 'local', production: false, state: 'live', apiKey: 'k', detail: '' } });
+    notifyFills([fill]);
+    useDesk.setState({ connection: undefined });
+    expect(raised).toEqual(['PRODUCTION (real money): filled', 'Local: filled']);
+  });
 });
