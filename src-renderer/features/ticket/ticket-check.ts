@@ -262,25 +262,37 @@ export interface BookWalk {
  * not pass), with the fees the venue charges the fills at `ratePpm` (levelFee).
  */
 export function walkBook(rules: ProductRules, levels: readonly BookLevel[], lots: number, ratePpm: number, reachable: (ticks: number) => boolean = () => true): BookWalk {
-  const walk: BookWalk = { lots: 0, notional: 0n, fee: { least: 0n, most: 0n } };
-  for (const level of levels) {
-    if (walk.lots >= lots) break;
-    const ticks = toUnits(level.price, rules.spec.priceIncrement);
-    const size = toUnits(level.size, rules.spec.sizeIncrement);
-    if (isReason(ticks) || isReason(size)) continue;
-    if (!reachable(ticks)) break;
-    const take = Math.min(lots - walk.lots, size);
-    const perLot = BigInt(notionalAtoms(rules, ticks, 1));
-    walk.lots += take;
-    walk.notional += perLot * BigInt(take);
-    addFee(walk.fee, levelFee(perLot, take, size, level.order_count, ratePpm));
-  }
+  const { walk } = takeLevels(rules, levels, ratePpm, (ticks, size, _perLot, taken) => (reachable(ticks) ? Math.min(lots - taken.lots, size) : undefined));
   return walk;
 }
 
-function addFee(sum: FeeRange, fee: FeeRange): void {
-  sum.least += fee.least;
-  sum.most += fee.most;
+/**
+ * The one walk of the book both estimates make: each level best first, taking the lots `take` says of it (undefined:
+ * stop before it), with its notional and the fees its fills are charged (levelFee). It stops after a level taken in
+ * part; `short` says it did, where every level shown was taken whole otherwise.
+ */
+function takeLevels(
+  rules: ProductRules,
+  levels: readonly BookLevel[],
+  ratePpm: number,
+  take: (ticks: number, size: number, perLot: bigint, taken: BookWalk) => number | undefined,
+): { walk: BookWalk; short: boolean } {
+  const walk: BookWalk = { lots: 0, notional: 0n, fee: { least: 0n, most: 0n } };
+  for (const level of levels) {
+    const ticks = toUnits(level.price, rules.spec.priceIncrement);
+    const size = toUnits(level.size, rules.spec.sizeIncrement);
+    if (isReason(ticks) || isReason(size)) continue;
+    const perLot = BigInt(notionalAtoms(rules, ticks, 1));
+    const lots = take(ticks, size, perLot, walk);
+    if (lots === undefined) return { walk, short: true };
+    walk.lots += lots;
+    walk.notional += perLot * BigInt(lots);
+    const fee = levelFee(perLot, lots, size, level.order_count, ratePpm);
+    walk.fee.least += fee.least;
+    walk.fee.most += fee.most;
+    if (lots < size) return { walk, short: true };
+  }
+  return { walk, short: false };
 }
 
 /** What a market buy for a quote amount takes from the asks shown: lots and their notional in quote atoms. */
@@ -301,24 +313,11 @@ export interface BudgetWalk {
  */
 export function budgetWalk(rules: ProductRules, asks: readonly BookLevel[], budget: bigint, ratePpm: number): BudgetWalk | undefined {
   if (asks.length === 0) return undefined;
-  let left = budget;
-  const walk: BudgetWalk = { lots: 0, notional: 0n, fee: { least: 0n, most: 0n }, emptied: true };
-  for (const level of asks) {
-    const ticks = toUnits(level.price, rules.spec.priceIncrement);
-    const size = toUnits(level.size, rules.spec.sizeIncrement);
-    if (isReason(ticks) || isReason(size)) continue;
-    const perLot = BigInt(notionalAtoms(rules, ticks, 1));
-    const take = BigInt(size) < left / perLot ? BigInt(size) : left / perLot;
-    walk.lots += Number(take);
-    walk.notional += take * perLot;
-    addFee(walk.fee, levelFee(perLot, Number(take), size, level.order_count, ratePpm));
-    left -= take * perLot;
-    if (take < BigInt(size)) {
-      walk.emptied = false;
-      break;
-    }
-  }
-  return walk;
+  const { walk, short } = takeLevels(rules, asks, ratePpm, (_ticks, size, perLot, taken) => {
+    const affordable = (budget - taken.notional) / perLot;
+    return BigInt(size) < affordable ? size : Number(affordable);
+  });
+  return { ...walk, emptied: !short };
 }
 
 interface Reference {
