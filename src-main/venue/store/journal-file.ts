@@ -16,7 +16,8 @@
  * An append is acknowledged only after its fdatasync, and nothing is appended after a failed one, so only the
  * last frame of the last segment can be torn: it was never acknowledged and is cut off, its bytes kept beside
  * the segment (`<segment>.torn-<offset>-<ms>`) for anyone who wants to look. A bad frame anywhere else (one that a
- * whole frame follows) is damage to acknowledged data, and opening refuses it.
+ * whole frame follows), or a last one that claims to end before the file does, is damage to acknowledged data (or
+ * a newer build's layout), and opening refuses it.
  *
  * A flat file instead of a SQLite table: the text is written once, with one writev and one fdatasync for
  * everything that arrived together, and never goes through a B-tree, the WAL and a checkpoint (the table did all
@@ -113,6 +114,19 @@ function anyFrameAt(bytes: Buffer, at: number): { records: JournalRecord[]; end:
 }
 
 /**
+ * Whether the bytes from `at` to the end can be the last append, torn by a crash: a frame that ends at or past
+ * the end of the file (its length was written; the rest may be missing, or zeros where a power cut lost pages),
+ * one whose length was never written (zeros), or less than a header. A frame that claims to end before the end
+ * of the file, with no whole frame after it, was not torn by an append: it is damage, or a layout this build does
+ * not know (a newer build's), and holds records that were acknowledged.
+ */
+function tornAppend(bytes: Buffer, at: number): boolean {
+  if (at + HEADER_BYTES > bytes.length) return true;
+  const bodyBytes = bytes.readUInt32LE(at);
+  return bodyBytes === 0 || at + HEADER_BYTES + bodyBytes >= bytes.length;
+}
+
+/**
  * The records of a segment's whole frames up to the first bad one, where that starts, and whether a whole later
  * frame (records after the last good one) follows it somewhere: then the bad one is damage, not a torn tail.
  */
@@ -135,8 +149,9 @@ function parseSegment(bytes: Buffer): { records: JournalRecord[]; validBytes: nu
 /**
  * The records with a seq above `after` (the tables hold the rest; absent: every record on disk), in seq order.
  * With `repair`, a last frame torn by a crash is cut off the file; without it, it is only left out. Anything else
- * (a bad frame in an older segment or with a whole frame after it, records that do not follow on from `after`
- * or from each other) is damage to acknowledged data: it throws, having changed nothing but a torn tail.
+ * (a bad frame in an older segment, with a whole frame after it, or that no torn append explains; records that do
+ * not follow on from `after` or from each other) is damage to acknowledged data: it throws, having changed nothing
+ * but a torn tail.
  * Segments whose records all lie at or below `after` are not read.
  */
 export function readJournal(folder: string, options: { repair: boolean; after?: number }): JournalRecord[] {
@@ -151,6 +166,12 @@ export function readJournal(folder: string, options: { repair: boolean; after?: 
     if (parsed.validBytes < bytes.length) {
       if (next !== undefined || parsed.wholeFrameAfter) {
         throw new Error(`the journal is damaged: ${file} is unreadable from byte ${parsed.validBytes}, and acknowledged records follow`);
+      }
+      if (!tornAppend(bytes, parsed.validBytes)) {
+        throw new Error(
+          `the journal is damaged, or was written by a newer build: ${file} is unreadable from byte ${parsed.validBytes}, ` +
+            'and what follows is no append torn by a crash; open the folder with the build that wrote it, or restore it from a backup',
+        );
       }
       if (options.repair) {
         // Named by when as well: a later crash can tear a segment of the same name at the same offset.

@@ -386,6 +386,48 @@ describe('write-ahead journal', () => {
     expect(fs.readFileSync(segment)).toEqual(bytes);
   });
 
+  it('refuses to open a last segment it cannot read that no torn append explains (a newer build’s layout), and keeps it whole', () => {
+    const file = path.join(tempDir(), 'venue.db');
+    open(file).close();
+    const owner = user(1);
+    // A layout this build does not know: the same fields and a u32 of flags after the seq, so each header is 20 bytes.
+    const newerFrame = (seq: number, text: string): Buffer => {
+      const length = Buffer.alloc(4);
+      const body = Buffer.from(text, 'utf8');
+      length.writeUInt32LE(body.length, 0);
+      const records = Buffer.concat([length, body]);
+      const header = Buffer.alloc(20);
+      header.writeUInt32LE(records.length, 0);
+      header.writeUInt32LE(crc32(records), 4);
+      header.writeBigUInt64LE(BigInt(seq), 8);
+      return Buffer.concat([header, records]);
+    };
+    const bytes = Buffer.concat([newerFrame(1, journalText({ users: [owner] })), newerFrame(2, journalText({ orders: [order(owner, 1)] }))]);
+    const folder = journalFolder(file);
+    fs.mkdirSync(folder, { recursive: true });
+    const segment = path.join(folder, '0000000000000001.log');
+    fs.writeFileSync(segment, bytes);
+
+    // These are acknowledged orders, not the torn end of an append: opening without them would lose them.
+    expect(() => open(file)).toThrow(`the journal is damaged, or was written by a newer build: ${segment} is unreadable from byte 0`);
+    expect(fs.readdirSync(folder)).toEqual(['0000000000000001.log']);
+    expect(fs.readFileSync(segment)).toEqual(bytes);
+  });
+
+  it('cuts off a torn last append whose length was never written, as a power cut leaves it', () => {
+    const { file, owner, segments } = journalOnly();
+    const [segment = ''] = segments;
+    const bytes = fs.readFileSync(segment);
+    const lastStart = 16 + bytes.readUInt32LE(0) + 16 + bytes.readUInt32LE(16 + bytes.readUInt32LE(0));
+    // The file grew, but the page holding the last frame's header came back as zeros.
+    bytes.fill(0, lastStart, lastStart + 16);
+    fs.writeFileSync(segment, bytes);
+
+    const store = open(file);
+    expect(store.load().openOrders).toEqual([order(owner, 1)]);
+    store.close();
+  });
+
   it('goes on journaling when a segment it retires cannot be deleted, and opens again', async () => {
     const file = path.join(tempDir(), 'venue.db');
     const store = open(file, { ...NOT_ON_A_TIMER, journalSegmentBytes: 1 });
