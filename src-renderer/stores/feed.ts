@@ -19,18 +19,31 @@ function watchedProducts(): string[] {
   return [...new Set([layout.productId, ...layout.panels.flatMap((p) => (p.productId === undefined ? [] : [p.productId]))])];
 }
 
+/**
+ * A product's book, trades and candles as the desk has them now. Each answer is taken as it comes, and a book or
+ * candles the desk streamed meanwhile win over the answer's: they are newer, and the next change may be long coming.
+ */
 async function loadMarket(productId: string): Promise<void> {
-  const s = useDesk.getState();
   const view = currentView();
-  const [book, trades, candles] = await Promise.all([
-    attempt('market.watch', { product_id: productId }),
-    attempt('market.trades', { product_id: productId, limit: 200 }),
-    attempt('market.candles', { product_id: productId }),
+  const asked = useDesk.getState();
+  // An answer that comes after the window stopped watching the product would be kept as if live.
+  const current = (): boolean => view === currentView() && watchedProducts().includes(productId);
+  const unchanged = (now: typeof asked, key: 'books' | 'candles'): boolean => current() && now[key][productId] === asked[key][productId];
+  await Promise.all([
+    attempt('market.watch', { product_id: productId }).then((book) => {
+      const s = useDesk.getState();
+      if (book !== undefined && unchanged(s, 'books')) s.setBook(book);
+    }),
+    attempt('market.trades', { product_id: productId, limit: 200 }).then((trades) => {
+      // Trades are merged by id, so an answer older than the stream adds only what the stream did not bring.
+      if (trades !== undefined && current()) useDesk.getState().addTrades(productId, trades);
+    }),
+    attempt('market.candles', { product_id: productId }).then((candles) => {
+      const s = useDesk.getState();
+      // A streamed candles list is the desk's whole list, newer than this answer's.
+      if (candles !== undefined && unchanged(s, 'candles')) s.addCandles(productId, candles);
+    }),
   ]);
-  if (view !== currentView()) return;
-  if (book !== undefined) s.setBook(book);
-  if (trades !== undefined) s.addTrades(productId, trades);
-  if (candles !== undefined) s.addCandles(productId, candles);
 }
 
 let fillsLoading: Promise<void> | undefined;
@@ -160,7 +173,10 @@ export function startFeed(subscribe?: Subscribe): () => void {
   const rewatch = (): void => {
     const now = new Set(watchedProducts());
     for (const id of now) if (!watching.has(id)) void loadMarket(id);
-    for (const id of watching) if (!now.has(id)) void call('market.unwatch', { product_id: id }).catch(() => undefined);
+    const left = [...watching].filter((id) => !now.has(id));
+    for (const id of left) void call('market.unwatch', { product_id: id }).catch(() => undefined);
+    // Unwatched, a product's market moves on unseen: kept, it would show as live when the product is shown again.
+    if (left.length > 0) s().forgetMarket(left);
     watching = now;
   };
   stops.push(useDesk.subscribe((state, prev) => state.layout !== prev.layout && rewatch()));
@@ -188,10 +204,20 @@ export function startFeed(subscribe?: Subscribe): () => void {
 
   if (subscribe !== undefined) {
     stops.push(
-      subscribe('book.changed', (book) => s().setBook(book)),
-      subscribe('trades.received', ({ productId, trades }) => s().addTrades(productId, trades)),
-      subscribe('ticker.changed', (ticker) => s().setTicker(ticker)),
-      subscribe('candles.changed', ({ productId, candles }) => s().addCandles(productId, candles)),
+      // Only what this window watches: a change sent before the desk took an unwatch, kept, would be shown as
+      // live when the product is shown again.
+      subscribe('book.changed', (book) => {
+        if (watching.has(book.productId)) s().setBook(book);
+      }),
+      subscribe('trades.received', ({ productId, trades }) => {
+        if (watching.has(productId)) s().addTrades(productId, trades);
+      }),
+      subscribe('ticker.changed', (ticker) => {
+        if (watching.has(ticker.productId)) s().setTicker(ticker);
+      }),
+      subscribe('candles.changed', ({ productId, candles }) => {
+        if (watching.has(productId)) s().addCandles(productId, candles);
+      }),
       subscribe('orders.changed', (orders) => {
         s().applyOrders(orders);
         if (orders.some((o) => o.trades.length > 0)) void loadFills(true);
@@ -206,13 +232,13 @@ export function startFeed(subscribe?: Subscribe): () => void {
       every(POLL.book, async () => {
         for (const id of watching) {
           const book = await call('market.book', { product_id: id, depth: 200 }).catch(() => undefined);
-          if (book !== undefined) s().setBook(book);
+          if (book !== undefined && watching.has(id)) s().setBook(book);
         }
       }),
       every(POLL.trades, async () => {
         for (const id of watching) {
           const trades = await call('market.trades', { product_id: id, limit: 100 }).catch(() => undefined);
-          if (trades !== undefined) s().addTrades(id, trades);
+          if (trades !== undefined && watching.has(id)) s().addTrades(id, trades);
         }
       }),
       every(POLL.orders, async () => {

@@ -21,6 +21,8 @@ export interface MarketSlice {
   addTrades: (productId: string, trades: PublicTrade[]) => void;
   setTicker: (ticker: Ticker) => void;
   addCandles: (productId: string, candles: Candle[]) => void;
+  /** Forgets what is known of these products' markets: the window no longer watches them. */
+  forgetMarket: (productIds: readonly string[]) => void;
   /** Forgets the books, trades, tickers and candles of the venue shown so far. */
   clearMarketData: () => void;
 }
@@ -46,5 +48,10 @@ export const createMarketSlice: StateCreator<DeskState, [], [], MarketSlice> = (
   setTicker: (ticker) => set((s) => ({ tickers: { ...s.tickers, [ticker.productId]: ticker } })),
   addCandles: (productId, candles) =>
     set((s) => ({ candles: { ...s.candles, [productId]: upsertCandles(s.candles[productId] ?? [], candles) } })),
+  forgetMarket: (productIds) =>
+    set((s) => {
+      const without = <T>(record: Record<string, T>): Record<string, T> => Object.fromEntries(Object.entries(record).filter(([id]) => !productIds.includes(id)));
+      return { books: without(s.books), trades: without(s.trades), tickers: without(s.tickers), candles: without(s.candles) };
+    }),
   clearMarketData: () => set({ books: {}, trades: {}, tickers: {}, candles: {} }),
 });
