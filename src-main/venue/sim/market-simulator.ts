@@ -268,7 +268,16 @@ export class MarketSimulator {
     const simulated = this.markets.find((m) => m.market.id === productId);
     if (!this.paused || !this.ready || simulated === undefined) return;
     const { exchange } = this.venue;
-    await this.venue.run(() => this.guard(() => simulated.quote(this.volatility, this.rng, exchange, this.entry)));
+    await this.venue.run(() =>
+      this.guard(() => {
+        // As a step would: the makers' base was sized for the old reference, and far below it covered only two or
+        // three ask levels against ten bids until the trader resumed.
+        const users = this.roster.filter((u) => u.productId === productId);
+        for (const user of users) this.setBaseTarget(user, simulated.market, simulated.reference, simulated.clipAtoms);
+        this.faucet.topUp(exchange, new Set(users.map((u) => u.userId)));
+        simulated.quote(this.volatility, this.rng, exchange, this.entry);
+      }),
+    );
   }
 
   status(): SimStatus {

@@ -102,8 +102,10 @@ export class Faucet {
     for (const [asset, atoms] of this.targets.get(userId) ?? []) this.give(exchange, userId, asset, atoms);
   }
 
-  topUp(exchange: Exchange): void {
+  /** `only`: these accounts alone (one product's, requoted while the others stand still). */
+  topUp(exchange: Exchange, only?: ReadonlySet<string>): void {
     for (const [userId, targets] of this.targets) {
+      if (only !== undefined && !only.has(userId)) continue;
       for (const [asset, target] of targets) {
         const { free, locked } = exchange.ledger.balance(userId, asset);
         if ((free + locked) * 2n < target) this.give(exchange, userId, asset, target - free - locked);

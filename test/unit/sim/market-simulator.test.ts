@@ -302,6 +302,22 @@ describe('controls', () => {
     expect(v.sim.status().errors).toBe(0);
   });
 
+  it('a reference moved far down while paused quotes both sides deep at once, trading nothing', async () => {
+    const v = await simulated({ seed: 11 });
+    await v.run(20);
+    await v.sim.pause();
+    const tradesBefore = v.trades.length;
+    // Paused, no step comes to resize the makers' base for the new price: the requote must, or the asks thin to
+    // the two levels the base sized at the start still covers.
+    await v.sim.setReferencePrice('BTC-VND', '10000000');
+    const book = v.venue.exchange.markets.get('BTC-VND')?.book;
+    const lots = (side: 'BUY' | 'SELL'): number => (book?.depth(side, 100) ?? []).reduce((sum, level) => sum + level.lots, 0);
+    expect(book?.depth('SELL', 100).length).toBeGreaterThanOrEqual(8);
+    expect(lots('SELL') * 2).toBeGreaterThan(lots('BUY'));
+    expect(v.trades.length).toBe(tradesBefore);
+    expect(v.sim.status().errors).toBe(0);
+  });
+
   it('refuses a reference price off the increments, out of range or for an unknown product', async () => {
     const v = await simulated({ seed: 1 });
     const refOf = (work: () => unknown): string => {
