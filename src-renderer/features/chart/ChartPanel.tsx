@@ -5,6 +5,7 @@ import { Panel } from '../../ui/Panel';
 import type { FillMark, PriceLine } from './candle-chart';
 import { createLightweightChart } from './lightweight-chart';
 import { findProduct } from '../../../src-shared/protocol/products';
+import { restsOnBook } from '../ladder/ladder-levels';
 import { CHART_INTERVALS, mergeTrades, rollUp, type ChartInterval } from './candles';
 
 const side = (s: string): 'BUY' | 'SELL' => (s.toUpperCase() === 'BUY' ? 'BUY' : 'SELL');
@@ -25,7 +26,7 @@ export function ChartPanel(props: { productId: string; height: number }): React.
       // The venue's candles are the record; the tape fills in when the venue has sent none yet.
       const candles = rollUp(venue.length > 0 ? venue : mergeTrades([], s.trades[productId] ?? []), minutes, -new Date().getTimezoneOffset());
       const orders: PriceLine[] = Object.values(s.openOrders)
-        .filter((o) => o.product_id === productId && o.status === 'ACTIVE' && o.limit_price !== '0')
+        .filter((o) => o.product_id === productId && restsOnBook(o))
         .map((o) => ({ price: o.limit_price, side: side(o.side) }));
       const fills: FillMark[] = s.fills.filter((f) => f.productId === productId).slice(0, 200).map((f) => ({ time: f.time, price: f.price, side: side(f.side) }));
       chart.draw(candles, orders, fills, minutes * 60);

@@ -91,6 +91,15 @@ export interface LadderInput {
   orders: readonly Order[];
 }
 
+/**
+ * Whether the order sits on the book at its limit price. A SCHEDULED stop or timed order is not there yet, a stop
+ * market has no price, and a TWAP's limit price is only a cap on its slices, each an IOC that never rests (nor does
+ * an IOC or FOK order): marked, a TWAP's whole remaining size would read as resting at its cap.
+ */
+export function restsOnBook(order: Order): boolean {
+  return order.status === 'ACTIVE' && order.limit_price !== '0' && order.type !== 'TWAP' && order.time_in_force !== 'IOC' && order.time_in_force !== 'FOK';
+}
+
 export function buildLadder(input: LadderInput): Ladder {
   const rules = productRules(input.productId);
   if (rules === undefined) return { asks: [], bids: [], spread: '' };
@@ -101,8 +110,7 @@ export function buildLadder(input: LadderInput): Ladder {
   const asks = group(input.asks, 'ask', step, priceIncrement, sizeIncrement, input.depth);
 
   for (const order of input.orders) {
-    // Only what rests on the book: a SCHEDULED stop or timed order is not at its price yet.
-    if (order.product_id !== input.productId || order.status !== 'ACTIVE' || order.limit_price === '0') continue;
+    if (order.product_id !== input.productId || !restsOnBook(order)) continue;
     const ticks = toUnits(order.limit_price, priceIncrement);
     const size = toUnits(order.base_size, sizeIncrement);
     const filled = toUnits(order.filled_base_size, sizeIncrement);

@@ -63,6 +63,19 @@ describe('depth ladder', () => {
     expect(ladder.bids.flatMap((r) => r.mine)).toHaveLength(1);
   });
 
+  it('marks no TWAP at its cap, nor an IOC or FOK order: none of them rests on the book', () => {
+    const ladder = buildLadder({
+      productId: 'BTC-VND', bids, asks, step: '10000', depth: 10,
+      orders: [
+        order({ order_id: 'twap', type: 'TWAP', time_in_force: 'GTT', base_size: '1', filled_base_size: '0.1', expired_at: '1900000000000000000' }),
+        order({ order_id: 'ioc', time_in_force: 'IOC' }),
+        order({ order_id: 'fok', time_in_force: 'FOK' }),
+        order({ order_id: 'resting' }),
+      ],
+    });
+    expect(ladder.bids.flatMap((r) => r.mine.map((m) => m.orderId))).toEqual(['resting']);
+  });
+
   it('offers steps of the product increment', () => {
     expect(groupingSteps('SOL-VND')).toEqual(['100', '1000', '10000', '100000']);
   });
