@@ -405,10 +405,14 @@ export class Venue {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (this.halted === undefined) await this.run(() => undefined);
-    await this.store.flush();
-    this.store.close();
-    this.lock.release();
+    try {
+      if (this.halted === undefined) await this.run(() => undefined);
+      await this.store.flush();
+      this.store.close();
+    } finally {
+      // A close that failed left its journal for the next start to apply: that start must find the folder free.
+      this.lock.release();
+    }
   }
 
   private restore(snapshot: Snapshot): void {

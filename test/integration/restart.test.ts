@@ -346,3 +346,34 @@ describe('a folder that cannot be opened', () => {
     }
   });
 });
+
+describe('a venue whose close fails', () => {
+  it('lets go of its folder all the same, so the next start in the same process works and has every acknowledged order', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nova-close-fails-'));
+    try {
+      const first = await startVenue({ port: 0, dataDir: dir });
+      const { venue } = first;
+      const userId = venue.localCredentials()?.user_id ?? '';
+      // Another connection makes the tables refuse every new order behind the venue's back, so the venue cannot
+      // apply its journal when it closes, and close says so.
+      const intruder = new Database(join(dir, 'venue.sqlite'));
+      intruder.exec("CREATE TRIGGER refuse BEFORE INSERT ON orders BEGIN SELECT RAISE(ABORT, 'refused by the test'); END");
+      const parsed = parseCreateOrder({ product_id: 'BTC-VND', side: 'BUY', limit_price: '1000000000', base_size: '0.0001' }, { now: venue.now() });
+      if (parsed instanceof ApiError) throw parsed;
+      const placed = (await venue.run(() => venue.exchange.place(userId, parsed))).processed.row.orderId;
+      await expect(first.close()).rejects.toThrow(/refused by the test/);
+      intruder.exec('DROP TRIGGER refuse');
+      intruder.close();
+
+      // The acknowledged order was kept in the journal; the folder is free for the next start.
+      const again = await startVenue({ port: 0, dataDir: dir });
+      try {
+        expect(again.venue.store.orderById(userId, placed)?.status).toBe('ACTIVE');
+      } finally {
+        await again.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
