@@ -71,6 +71,11 @@ class Session {
   readonly market = new Map<MarketDataChannel, Set<string>>();
   /** Per product, the sequence of the level2 snapshot sent: updates up to it are already in the snapshot. */
   readonly snapshotSequence = new Map<string, number>();
+  /**
+   * Per product, the newest trade the candles snapshot sent holds: an update of a commit taken before it would
+   * take a candle back to fewer trades (the snapshot is read at once; commits still in flight publish later).
+   */
+  readonly candlesThroughTrade = new Map<string, number>();
   /** By channel and product ('level2 BTC-VND', 'ticker BTC-VND'): what ends this connection's watch of it. */
   readonly watches = new Map<string, () => void>();
   /**
@@ -231,7 +236,7 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
       for (const session of sessions) if (session.market.get(channel)?.has(productId) === true) return true;
       return false;
     };
-    for (const { channel, productId, event } of feed.eventsOf(batch, wants)) {
+    for (const { channel, productId, event, throughTrade } of feed.eventsOf(batch, wants)) {
       if (channel === 'ticker') {
         const text = JSON.stringify(event);
         for (const session of sessions) if (session.market.get(channel)?.has(productId) === true) sendTicker(session, event as TickerEvent, text);
@@ -242,6 +247,7 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
       for (const session of sessions) {
         if (session.market.get(channel)?.has(productId) !== true) continue;
         if (sequence !== undefined && sequence <= (session.snapshotSequence.get(productId) ?? Number.POSITIVE_INFINITY)) continue;
+        if (throughTrade !== undefined && throughTrade <= (session.candlesThroughTrade.get(productId) ?? 0)) continue;
         text ??= JSON.stringify(event);
         sendText(session, text);
       }
@@ -379,7 +385,9 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
         continue;
       }
       const initial = channel === 'candles' ? feed.candleSnapshot(id) : undefined;
-      if (initial !== undefined) send(session, initial);
+      if (initial === undefined) continue;
+      session.candlesThroughTrade.set(id, initial.throughTrade);
+      send(session, initial.event);
     }
   }
 

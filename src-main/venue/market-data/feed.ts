@@ -15,6 +15,17 @@ export interface MarketDataEvent {
   channel: MarketDataChannel;
   productId: string;
   event: unknown;
+  /** Candles: the venue-wide number of the newest trade they hold (see CandleSnapshot). */
+  throughTrade?: number;
+}
+
+/**
+ * A candles snapshot and the number of the newest trade it holds: an update holding no newer trade is older than
+ * the snapshot (its commit was taken before the snapshot was read, and published after it).
+ */
+export interface CandleSnapshot {
+  event: CandlesEvent;
+  throughTrade: number;
 }
 
 /**
@@ -70,10 +81,13 @@ export class MarketDataFeed {
     };
   }
 
-  candleSnapshot(productId: string): CandlesEvent | undefined {
+  candleSnapshot(productId: string): CandleSnapshot | undefined {
     const market = this.markets.get(productId);
     if (market === undefined) return undefined;
-    return { channel: 'candles', type: 'snapshot', product_id: productId, candles: market.candles.recent() };
+    return {
+      event: { channel: 'candles', type: 'snapshot', product_id: productId, candles: market.candles.recent() },
+      throughTrade: market.recentTrades.at(-1)?.seq ?? 0,
+    };
   }
 
   ticker(productId: string): TickerEvent | undefined {
@@ -119,7 +133,8 @@ export class MarketDataFeed {
       });
       if (wants('candles', productId)) {
         const candles = batch.candles.filter((c) => c.productId === productId).map(({ productId: _, start, ...prices }) => ({ start: start.toString(), ...prices }));
-        out.push({ channel: 'candles', productId, event: { channel: 'candles', type: 'update', product_id: productId, candles } });
+        const throughTrade = trades.reduce((newest, t) => Math.max(newest, t.seq), 0);
+        out.push({ channel: 'candles', productId, throughTrade, event: { channel: 'candles', type: 'update', product_id: productId, candles } });
       }
     }
     for (const productId of touched) {

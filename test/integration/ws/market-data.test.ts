@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { atoms, type Trader, type WireLevel, type WireOrderBook, type WirePublicTrade } from '../harness';
 import type { Frame, TestSocket } from './ws-client';
-import { BTC, ETH, SOL, expectErrorEvent, limitData, px, useWsVenue, type WsVenue } from './ws-venue';
+import { BTC, ETH, SOL, expectErrorEvent, limitData, orderUpdate, px, useWsVenue, type WsVenue } from './ws-venue';
 
 const venue = useWsVenue();
 
@@ -348,6 +348,48 @@ describe('candles', () => {
     const first = (updates[0]?.['candles'] as Frame[]).at(-1);
     if (first?.['start'] === last?.['start']) expect(last).toMatchObject({ open: '90000000', high: '90000000', volume: '0.006' });
     else expect(last).toMatchObject({ open: '89000000', volume: '0.002' });
+  });
+});
+
+describe('candles after a snapshot', () => {
+  it('never go back to a state older than the snapshot, when trades before it are still committing', async () => {
+    const v = venue();
+    const [maker, taker] = [await v.newTrader(), await v.newTrader()];
+    await restOrder(v, maker, { product_id: ETH, side: 'SELL', limit_price: '95000000', base_size: '0.1' });
+    const socket = await v.session(taker);
+    const from = socket.mark();
+    // One read: the 64th command commits the first part of the turn early, trades fall on both sides of it (the
+    // venue's clock may have run a command of the same turn first), and the sub reads the candles while the first
+    // part's update is still to be published.
+    const raw = (socket.ws as unknown as { _socket: { cork(): void; uncork(): void } })._socket;
+    raw.cork();
+    for (let i = 0; i < 60; i++) socket.send({ op: 'create_order', data: limitData('buy', String(50_000_000 - i * 1000), '0.001', { product_id: ETH }) });
+    for (let i = 0; i < 8; i++) socket.send({ op: 'create_order', data: { type: 'market', side: 'buy', product_id: ETH, size: '0.001' } });
+    socket.send({ op: 'sub', channel: 'candles', product_ids: [ETH] });
+    raw.uncork();
+    await socket.next((f) => f['channel'] === 'candles' && f['type'] === 'snapshot', 5_000, from);
+    // A trade after the snapshot, whose update must reach the client.
+    socket.send({ op: 'create_order', data: { type: 'market', side: 'buy', product_id: ETH, size: '0.004', client_order_id: 'after-snapshot' } });
+    await orderUpdate(socket, 'after-snapshot', ['filled'], from);
+    await socket.barrier();
+
+    const shown = new Map<string, Frame>();
+    let updates = 0;
+    for (const f of socket.frames.slice(from)) {
+      if (f['channel'] !== 'candles') continue;
+      if (f['type'] === 'update') updates += 1;
+      for (const c of f['candles'] as Frame[]) {
+        const before = shown.get(c['start'] as string);
+        if (before !== undefined) expect(atoms(c['volume'] as string, 8) >= atoms(before['volume'] as string, 8), `${JSON.stringify(c)} after ${JSON.stringify(before)}`).toBe(true);
+        shown.set(c['start'] as string, c);
+      }
+    }
+    expect(updates).toBeGreaterThanOrEqual(1);
+    const tape = await v.call<{ trades: WirePublicTrade[] }>('GET', `/products/${ETH}/trades`, { query: { limit: '1000' } });
+    const last = candlesOf(tape.body.trades).at(-1);
+    const final = shown.get(last?.start ?? '');
+    expect(final).toMatchObject({ close: '95000000' });
+    expect(atoms(final?.['volume'] as string, 8)).toBe(last?.volume);
   });
 });
 
