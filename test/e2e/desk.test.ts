@@ -642,6 +642,30 @@ describe('the desk in a browser', () => {
     await page.getByRole('region', { name: 'Depth ladder BTC-VND' }).waitFor({ timeout: WAIT });
   });
 
+  it('writes the ladder\'s and the tape\'s sizes and prices at each product\'s increments', { timeout: 60_000 }, async () => {
+    // Sizes one column, one precision: BTC-VND's 0.0001, SOL-VND's 0.01; prices in whole VND.
+    const shown = async (product: string): Promise<string[]> => {
+      const ladder = page.getByRole('region', { name: `Depth ladder ${product}` });
+      await expect.poll(() => ladder.locator('.level.bid .size').evaluateAll((n) => n.filter((e) => e.textContent !== '').length), { timeout: WAIT }).toBeGreaterThan(5);
+      const ladderFigures = await ladder.locator('.level:not(.head)').evaluateAll((rows) =>
+        rows.filter((r) => (r as HTMLElement).style.visibility === 'visible').flatMap((r) => [...r.querySelectorAll('.size, .total')].map((c) => c.textContent ?? '')),
+      );
+      const tape = page.getByRole('table', { name: `Trades ${product}` });
+      await expect.poll(() => tape.locator('tbody tr:not([hidden])').count(), { timeout: WAIT }).toBeGreaterThan(0);
+      const tapeSizes = await tape.locator('tbody tr:not([hidden]) td:nth-child(3)').allTextContents();
+      return [...ladderFigures, ...tapeSizes].map((t) => t.replaceAll('\u202f', ''));
+    };
+    const btc = await shown('BTC-VND');
+    expect(btc.filter((t) => !/^\d+\.\d{4}$/.test(t))).toEqual([]);
+    await page.getByLabel('Desk product').selectOption('SOL-VND');
+    const sol = await shown('SOL-VND');
+    expect(sol.filter((t) => !/^\d+\.\d{2}$/.test(t))).toEqual([]);
+    const prices = await page.getByRole('table', { name: 'Trades SOL-VND' }).locator('tbody tr:not([hidden]) td:nth-child(2)').allTextContents();
+    expect(prices.filter((t) => !/^\d+$/.test(t.replaceAll('\u202f', '')))).toEqual([]);
+    await page.getByLabel('Desk product').selectOption('BTC-VND');
+    await page.getByRole('region', { name: 'Depth ladder BTC-VND' }).waitFor({ timeout: WAIT });
+  });
+
   it('draws the chart in hour candles and back in minute ones', { timeout: 60_000 }, async () => {
     const length = page.getByLabel('Candle length BTC-VND');
     await length.selectOption('60');

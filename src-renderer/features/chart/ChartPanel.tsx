@@ -4,7 +4,7 @@ import { useDesk, type DeskState } from '../../stores/desk-store';
 import { Panel } from '../../ui/Panel';
 import type { FillMark, PriceLine } from './candle-chart';
 import { createLightweightChart } from './lightweight-chart';
-import { findProduct } from '../../../src-shared/protocol/products';
+import { productIncrements } from '../ladder/increments';
 import { restsOnBook } from '../ladder/ladder-levels';
 import { CHART_INTERVALS, mergeTrades, rollUp, type ChartInterval } from './candles';
 
@@ -14,10 +14,12 @@ export function ChartPanel(props: { productId: string; height: number }): React.
   const { productId } = props;
   const host = useRef<HTMLDivElement>(null);
   const [minutes, setMinutes] = useState<ChartInterval>(1);
+  // The venue's increment: prices show at its precision, also on a venue whose products differ from the built-in ones.
+  const priceIncrement = useDesk((s) => productIncrements(productId, s.products)?.price ?? '1');
 
   useEffect(() => {
     if (host.current === null) return;
-    const chart = createLightweightChart(host.current, findProduct(productId)?.priceIncrement ?? '1');
+    const chart = createLightweightChart(host.current, priceIncrement);
     let frame = 0;
     const draw = (): void => {
       frame = 0;
@@ -43,7 +45,7 @@ export function ChartPanel(props: { productId: string; height: number }): React.
       if (frame !== 0) cancelAnimationFrame(frame);
       chart.dispose();
     };
-  }, [productId, minutes]);
+  }, [productId, minutes, priceIncrement]);
 
   const tools = (
     <select aria-label={`Candle length ${productId}`} value={minutes} onChange={(e) => setMinutes(Number(e.target.value) as ChartInterval)}>

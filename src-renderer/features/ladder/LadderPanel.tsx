@@ -3,12 +3,13 @@
  * subscription and one requestAnimationFrame per change, writing text and bar widths into fixed rows, so a
  * book changing a thousand times a second costs at most one paint a frame and no React render.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { staleness } from '../../stores/connection-view';
 import { cancelOrders } from '../../stores/desk-actions';
 import { useDesk, type DeskState } from '../../stores/desk-store';
 import { Panel } from '../../ui/Panel';
 import { formatDecimal } from '../../ui/decimal-text';
+import { formatToIncrement, productIncrements, type Increments } from './increments';
 import { buildLadder, groupingSteps, type LadderRow } from './ladder-levels';
 import { editTicketElsewhere } from '../workspace/pop-out';
 
@@ -32,28 +33,35 @@ function setLabel(node: HTMLElement, label: string): void {
   if (node.getAttribute('aria-label') !== label) node.setAttribute('aria-label', label);
 }
 
-function paint(nodes: RowNodes, row: LadderRow | undefined): void {
+function paint(nodes: RowNodes, row: LadderRow | undefined, increments: Increments | undefined): void {
   const visibility = row === undefined ? 'hidden' : 'visible';
   if (nodes.row.style.visibility !== visibility) nodes.row.style.visibility = visibility;
   if (row === undefined) return;
-  setText(nodes.price, formatDecimal(row.price));
+  setText(nodes.price, formatToIncrement(row.price, increments?.price));
   setLabel(nodes.price, `${row.side === 'bid' ? 'Bid' : 'Ask'} ${row.price}`);
-  setText(nodes.size, formatDecimal(row.size));
-  setText(nodes.total, formatDecimal(row.total));
+  setText(nodes.size, formatToIncrement(row.size, increments?.size));
+  setText(nodes.total, formatToIncrement(row.total, increments?.size));
   const width = `${(row.barRatio * 100).toFixed(1)}%`;
   if (nodes.bar.style.width !== width) nodes.bar.style.width = width;
   const noneMine = row.mine.length === 0;
   if (nodes.mine.hidden !== noneMine) nodes.mine.hidden = noneMine;
   if (!noneMine) {
-    setText(nodes.mine, `✕ mine ${row.mine.map((m) => m.size).join('+')}`);
+    setText(nodes.mine, `✕ mine ${row.mine.map((m) => formatToIncrement(m.size, increments?.size)).join('+')}`);
     setLabel(nodes.mine, `Cancel my orders at ${row.price}`);
   }
 }
 
 export function LadderPanel(props: { productId: string; height: number }): React.JSX.Element {
   const { productId } = props;
-  const steps = groupingSteps(productId);
-  const [step, setStep] = useState(steps[0] ?? '1');
+  // The venue's own increments: another venue's may differ from the built-in product's, which would drop its levels.
+  const products = useDesk((s) => s.products);
+  const increments = useMemo(() => productIncrements(productId, products), [productId, products]);
+  const steps = groupingSteps(productId, increments);
+  // The step chosen is the product's it was chosen on: another product (or increment) starts at its own first step,
+  // never drawn for a frame grouped by the previous product's.
+  const [chosen, setChosen] = useState<{ productId: string; step: string }>();
+  const step = chosen !== undefined && chosen.productId === productId && steps.includes(chosen.step) ? chosen.step : (steps[0] ?? '1');
+  const setStep = (value: string): void => setChosen({ productId, step: value });
   const [keepCentred, setKeepCentred] = useState(true);
   const edit = useDesk((s) => s.editTicket);
   // A frozen book's prices are not offered to the ticket: the market may be anywhere by now.
@@ -81,16 +89,14 @@ export function LadderPanel(props: { productId: string; height: number }): React
   }, [props.height, keepCentred]);
 
   useEffect(() => {
-    setStep(groupingSteps(productId)[0] ?? '1');
-  }, [productId]);
-
-  useEffect(() => {
     let frame = 0;
     const draw = (): void => {
       frame = 0;
       const s = useDesk.getState();
       const book = s.books[productId];
+      const shownIncrements = productIncrements(productId, s.products);
       const ladder = buildLadder({
+        increments: shownIncrements,
         productId,
         bids: book?.bids ?? [],
         asks: book?.asks ?? [],
@@ -100,9 +106,9 @@ export function LadderPanel(props: { productId: string; height: number }): React
       });
       shown.current = ladder;
       // Asks are drawn worst at the top, so the best ask sits just above the spread.
-      asks.current.forEach((nodes, i) => nodes && paint(nodes, ladder.asks[DEPTH - 1 - i]));
-      bids.current.forEach((nodes, i) => nodes && paint(nodes, ladder.bids[i]));
-      if (spread.current !== null) setText(spread.current, ladder.spread === '' ? '—' : `spread ${formatDecimal(ladder.spread)}`);
+      asks.current.forEach((nodes, i) => nodes && paint(nodes, ladder.asks[DEPTH - 1 - i], shownIncrements));
+      bids.current.forEach((nodes, i) => nodes && paint(nodes, ladder.bids[i], shownIncrements));
+      if (spread.current !== null) setText(spread.current, ladder.spread === '' ? '—' : `spread ${formatToIncrement(ladder.spread, shownIncrements?.price)}`);
       if (centredRef.current && offCentre.current) centre();
     };
     const schedule = (): void => {
@@ -110,7 +116,7 @@ export function LadderPanel(props: { productId: string; height: number }): React
     };
     schedule();
     const unsubscribe = useDesk.subscribe((state: DeskState, prev: DeskState) => {
-      if (state.books[productId] !== prev.books[productId] || state.openOrders !== prev.openOrders) schedule();
+      if (state.books[productId] !== prev.books[productId] || state.openOrders !== prev.openOrders || state.products !== prev.products) schedule();
     });
     return () => {
       unsubscribe();

@@ -4,8 +4,8 @@
  * and asks round up, so a bucket never shows a better price than any order in it.
  */
 import { formatUnits, isReason, toUnits } from '../../../src-shared/protocol/decimal';
-import { productRules } from '../../../src-shared/protocol/product-rules';
 import type { BookLevel, Order } from '../../../src-shared/protocol/records';
+import { productIncrements, type Increments } from './increments';
 
 export type LadderSide = 'bid' | 'ask';
 
@@ -73,10 +73,9 @@ function group(
 }
 
 /** The price steps a trader can group by: the product's increment times 1, 10, 100, 1000. */
-export function groupingSteps(productId: string): string[] {
-  const rules = productRules(productId);
-  if (rules === undefined) return [];
-  return [1, 10, 100, 1000].map((n) => formatUnits(n, rules.spec.priceIncrement));
+export function groupingSteps(productId: string, increments = productIncrements(productId, [])): string[] {
+  if (increments === undefined) return [];
+  return [1, 10, 100, 1000].map((n) => formatUnits(n, increments.price));
 }
 
 export interface LadderInput {
@@ -89,6 +88,8 @@ export interface LadderInput {
   depth: number;
   /** The trader's open orders (any product; others are ignored). */
   orders: readonly Order[];
+  /** The product's increments on the venue shown (productIncrements); the built-in product's when absent. */
+  increments?: Increments;
 }
 
 /**
@@ -101,9 +102,9 @@ export function restsOnBook(order: Order): boolean {
 }
 
 export function buildLadder(input: LadderInput): Ladder {
-  const rules = productRules(input.productId);
-  if (rules === undefined) return { asks: [], bids: [], spread: '' };
-  const { priceIncrement, sizeIncrement } = rules.spec;
+  const increments = input.increments ?? productIncrements(input.productId, []);
+  if (increments === undefined) return { asks: [], bids: [], spread: '' };
+  const { price: priceIncrement, size: sizeIncrement } = increments;
   const stepUnits = toUnits(input.step, priceIncrement);
   const step = isReason(stepUnits) || stepUnits === 0 ? 1 : stepUnits;
   const bids = group(input.bids, 'bid', step, priceIncrement, sizeIncrement, input.depth);

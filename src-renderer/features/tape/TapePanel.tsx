@@ -2,11 +2,12 @@
  * The trades tape, newest at the top, large trades highlighted. Like the ladder it is painted from a store
  * subscription into fixed rows once a frame, never through a React render per trade.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { PublicTrade } from '../../../src-shared/protocol/records';
 import { useDesk, type DeskState } from '../../stores/desk-store';
 import { Panel } from '../../ui/Panel';
-import { formatDecimal, formatNanosTime, isDecimal } from '../../ui/decimal-text';
+import { formatNanosTime, isDecimal } from '../../ui/decimal-text';
+import { formatToIncrement, productIncrements } from '../ladder/increments';
 import { defaultLargeSize, isLargeTrade } from './large-trade';
 
 const ROWS = 60;
@@ -18,10 +19,14 @@ function setText(cell: HTMLTableCellElement | undefined, text: string): void {
 
 export function TapePanel(props: { productId: string; height: number }): React.JSX.Element {
   const { productId } = props;
-  const [large, setLarge] = useState(defaultLargeSize(productId));
+  // A threshold typed is the product's it was typed on: another product starts at its own default.
+  const [typed, setTyped] = useState<{ productId: string; large: string }>();
+  const large = typed?.productId === productId ? typed.large : defaultLargeSize(productId);
+  const setLarge = (value: string): void => setTyped({ productId, large: value });
+  // Prices and sizes at the venue's increments for the product, so the columns line up at its precision.
+  const products = useDesk((s) => s.products);
+  const increments = useMemo(() => productIncrements(productId, products), [productId, products]);
   const body = useRef<HTMLTableSectionElement>(null);
-
-  useEffect(() => setLarge(defaultLargeSize(productId)), [productId]);
 
   useEffect(() => {
     let frame = 0;
@@ -59,8 +64,8 @@ export function TapePanel(props: { productId: string; height: number }): React.J
         if (tr.className !== className) tr.className = className;
         const [time, price, size] = tr.cells;
         setText(time, formatNanosTime(t.time));
-        setText(price, formatDecimal(t.price));
-        setText(size, formatDecimal(t.size));
+        setText(price, formatToIncrement(t.price, increments?.price));
+        setText(size, formatToIncrement(t.size, increments?.size));
       }
     };
     const schedule = (): void => {
@@ -74,7 +79,7 @@ export function TapePanel(props: { productId: string; height: number }): React.J
       unsubscribe();
       if (frame !== 0) cancelAnimationFrame(frame);
     };
-  }, [productId, large]);
+  }, [productId, large, increments]);
 
   const tools = (
     <label>Large at
