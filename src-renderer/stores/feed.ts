@@ -82,6 +82,9 @@ function loadFills(alert: boolean): Promise<void> {
 
 async function loadAccount(): Promise<void> {
   const view = currentView();
+  // Balances the desk told while this read was out (account.changed, after a fill or an order) are newer than its
+  // answer, which the venue may have given before them.
+  const asked = useDesk.getState().account;
   let problem: string | undefined;
   const [account, connection] = await Promise.all([
     call('account.get', {}).catch((err: unknown) => {
@@ -94,7 +97,7 @@ async function loadAccount(): Promise<void> {
     }),
   ]);
   const s = useDesk.getState();
-  if (account !== undefined && view === currentView()) s.setAccount(account);
+  if (account !== undefined && view === currentView() && s.account === asked) s.setAccount(account);
   if (account === undefined && problem !== undefined && view === currentView()) s.setAccountProblem(problem);
   if (connection !== undefined) s.setConnection(connection);
 }
