@@ -112,8 +112,17 @@ export class Venue {
   private readonly lock: FolderLock;
   private readonly commitEvery: number;
 
+  /** The wall clock, unless the options gave one (tests): held at or past what the folder holds (see restore). */
+  private readonly wallClock: ReturnType<typeof monotonicNanos> | undefined;
+
   private constructor(readonly options: VenueOptions) {
-    this.now = options.now ?? monotonicNanos();
+    if (options.now === undefined) {
+      this.wallClock = monotonicNanos();
+      this.now = this.wallClock.now;
+    } else {
+      this.wallClock = undefined;
+      this.now = options.now;
+    }
     this.commitEvery = options.commitEvery ?? DEFAULT_COMMIT_EVERY;
     if (!Number.isSafeInteger(this.commitEvery) || this.commitEvery < 1) throw new RangeError(`commitEvery must be a positive integer, got ${this.commitEvery}`);
     mkdirSync(options.dataDir, { recursive: true });
@@ -416,6 +425,7 @@ export class Venue {
   }
 
   private restore(snapshot: Snapshot): void {
+    this.wallClock?.notBefore(newestTime(snapshot));
     for (const user of snapshot.users) this.exchange.addUser(user);
     for (const b of snapshot.balances) this.exchange.ledger.restore(b.userId, b.asset, b.free, b.locked);
     const starting = snapshot.meta[STARTING_BALANCES_KEY];
@@ -491,16 +501,41 @@ function writeDurably(file: string, bytes: Buffer): void {
   syncFolder(dirname(file));
 }
 
-/** Wall-clock nanoseconds that never go backwards within a run, so created_at orders match seq order. */
 function haltedError(reason: Error): Error {
   return apiError('E0901_InternalError', `the venue stopped taking commands after a write failed (${reason.message}); restart it to resume from what it committed`);
 }
 
-function monotonicNanos(): () => bigint {
+/**
+ * Wall-clock nanoseconds that never go backwards within a run, so created_at orders match seq order, nor behind
+ * `notBefore` (what the folder already holds): a system clock set back between two runs would otherwise stamp new
+ * trades before the newest stored candle, which takes them for late and leaves them out of the chart and the
+ * 24-hour figures, and new orders before older ones.
+ */
+function monotonicNanos(): { now: () => bigint; notBefore: (floor: bigint) => void } {
   let last = 0n;
-  return () => {
-    const now = BigInt(Date.now()) * 1_000_000n;
-    last = now > last ? now : last + 1n;
-    return last;
+  return {
+    now: () => {
+      const now = BigInt(Date.now()) * 1_000_000n;
+      last = now > last ? now : last + 1n;
+      return last;
+    },
+    notBefore: (floor) => {
+      if (floor > last) last = floor;
+    },
   };
+}
+
+/** The newest time the folder's restored state holds: its trades, candles, orders and users. */
+function newestTime(snapshot: Snapshot): bigint {
+  let newest = 0n;
+  const see = (time: bigint): void => {
+    if (time > newest) newest = time;
+  };
+  for (const market of snapshot.markets) {
+    for (const trade of market.recentTrades) see(trade.time);
+    for (const candle of market.candles) see(candle.start);
+  }
+  for (const order of snapshot.openOrders) see(order.updatedAt);
+  for (const user of snapshot.users) see(user.createdAt);
+  return newest;
 }
