@@ -666,6 +666,36 @@ describe('the desk in a browser', () => {
     await page.getByRole('region', { name: 'Depth ladder BTC-VND' }).waitFor({ timeout: WAIT });
   });
 
+  it('never shows the previous product\'s book or trades under the product just chosen', { timeout: 60_000 }, async () => {
+    await page.getByRole('button', { name: /^Bid \d/ }).first().waitFor({ timeout: WAIT });
+    await page.getByRole('table', { name: 'Trades BTC-VND' }).locator('tbody tr:not([hidden])').first().waitFor({ timeout: WAIT });
+    // Read in the same task as the DOM change that retitles the panels, before the browser paints it: what the
+    // trader would see in that frame under 'SOL-VND'.
+    const seen = page.evaluate(
+      () =>
+        new Promise<{ ladder: string[]; tape: string[] }>((resolve) => {
+          const observer = new MutationObserver(() => {
+            const ladder = document.querySelector('section[aria-label="Depth ladder SOL-VND"]');
+            const tape = document.querySelector('section[aria-label="Trades SOL-VND"]');
+            if (ladder === null || tape === null) return;
+            observer.disconnect();
+            resolve({
+              ladder: [...ladder.querySelectorAll<HTMLElement>('.level:not(.head)')].filter((r) => r.style.visibility !== 'hidden').map((r) => r.querySelector('.price')?.getAttribute('aria-label') ?? ''),
+              tape: [...tape.querySelectorAll<HTMLTableRowElement>('tbody tr')].filter((r) => !r.hidden).map((r) => r.cells[1]?.textContent ?? ''),
+            });
+          });
+          observer.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+        }),
+    );
+    await page.getByLabel('Desk product').selectOption('SOL-VND');
+    const { ladder, tape } = await seen;
+    // BTC-VND trades near 2 500 000 000 VND, SOL-VND near 4 000 000: any price above 100 000 000 is BTC-VND's.
+    const btc = (price: string): boolean => fixed(price.replaceAll('\u202f', '').replace(/^(Bid|Ask) /, '')) > 100_000_000n * SCALE;
+    expect({ ladder: ladder.filter(btc), tape: tape.filter(btc) }).toEqual({ ladder: [], tape: [] });
+    await page.getByLabel('Desk product').selectOption('BTC-VND');
+    await page.getByRole('region', { name: 'Depth ladder BTC-VND' }).waitFor({ timeout: WAIT });
+  });
+
   it('draws the chart in hour candles and back in minute ones', { timeout: 60_000 }, async () => {
     const length = page.getByLabel('Candle length BTC-VND');
     await length.selectOption('60');

@@ -1,5 +1,5 @@
 // Candles for a product with the trader's open orders as lines and fills as arrows; redrawn once a frame.
-import { useEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { useDesk, type DeskState } from '../../stores/desk-store';
 import { Panel } from '../../ui/Panel';
 import type { FillMark, PriceLine } from './candle-chart';
@@ -17,7 +17,8 @@ export function ChartPanel(props: { productId: string; height: number }): React.
   // The venue's increment: prices show at its precision, also on a venue whose products differ from the built-in ones.
   const priceIncrement = useDesk((s) => productIncrements(productId, s.products)?.price ?? '1');
 
-  useEffect(() => {
+  // Laid out, not after the paint: the previous product's chart is gone before the browser shows the new title.
+  useLayoutEffect(() => {
     if (host.current === null) return;
     const chart = createLightweightChart(host.current, priceIncrement);
     let frame = 0;

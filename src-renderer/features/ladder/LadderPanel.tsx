@@ -3,7 +3,7 @@
  * subscription and one requestAnimationFrame per change, writing text and bar widths into fixed rows, so a
  * book changing a thousand times a second costs at most one paint a frame and no React render.
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { staleness } from '../../stores/connection-view';
 import { cancelOrders } from '../../stores/desk-actions';
 import { useDesk, type DeskState } from '../../stores/desk-store';
@@ -88,7 +88,9 @@ export function LadderPanel(props: { productId: string; height: number }): React
     offCentre.current = true;
   }, [props.height, keepCentred]);
 
-  useEffect(() => {
+  // Laid out, not after the paint: the rows are written for this product (and step) before the browser shows its
+  // title, never a frame of the previous product's book under it.
+  useLayoutEffect(() => {
     let frame = 0;
     const draw = (): void => {
       frame = 0;
@@ -114,7 +116,7 @@ export function LadderPanel(props: { productId: string; height: number }): React
     const schedule = (): void => {
       if (frame === 0) frame = requestAnimationFrame(draw);
     };
-    schedule();
+    draw();
     const unsubscribe = useDesk.subscribe((state: DeskState, prev: DeskState) => {
       if (state.books[productId] !== prev.books[productId] || state.openOrders !== prev.openOrders || state.products !== prev.products) schedule();
     });

@@ -2,7 +2,7 @@
  * The trades tape, newest at the top, large trades highlighted. Like the ladder it is painted from a store
  * subscription into fixed rows once a frame, never through a React render per trade.
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { PublicTrade } from '../../../src-shared/protocol/records';
 import { useDesk, type DeskState } from '../../stores/desk-store';
 import { Panel } from '../../ui/Panel';
@@ -28,7 +28,9 @@ export function TapePanel(props: { productId: string; height: number }): React.J
   const increments = useMemo(() => productIncrements(productId, products), [productId, products]);
   const body = useRef<HTMLTableSectionElement>(null);
 
-  useEffect(() => {
+  // Laid out, not after the paint: the rows are written for this product before the browser shows its title, never
+  // a frame of the previous product's trades under it.
+  useLayoutEffect(() => {
     let frame = 0;
     const threshold = isDecimal(large) ? large : '';
     // The trade each row shows, so a row still showing its trade is not written again.
@@ -71,7 +73,7 @@ export function TapePanel(props: { productId: string; height: number }): React.J
     const schedule = (): void => {
       if (frame === 0) frame = requestAnimationFrame(draw);
     };
-    schedule();
+    draw();
     const unsubscribe = useDesk.subscribe((s: DeskState, prev: DeskState) => {
       if (s.trades[productId] !== prev.trades[productId]) schedule();
     });
