@@ -8,6 +8,7 @@ import { attempt, currentView, nextView, refreshOrders } from './desk-actions';
 import { useDesk } from './desk-store';
 import { readLayout } from './layout-slice';
 import { notifyFills } from './fill-alerts';
+import { TAPE_LENGTH } from './market-slice';
 
 export type Subscribe = <E extends EventName>(name: E, handler: (payload: EventPayload<E>) => void) => () => void;
 
@@ -44,6 +45,12 @@ async function loadMarket(productId: string): Promise<void> {
       if (candles !== undefined && unchanged(s, 'candles')) s.addCandles(productId, candles);
     }),
   ]);
+}
+
+async function loadTape(productId: string): Promise<void> {
+  const view = currentView();
+  const trades = await call('market.trades', { product_id: productId, limit: TAPE_LENGTH }).catch(() => undefined);
+  if (trades !== undefined && view === currentView() && watchedProducts().includes(productId)) useDesk.getState().addTrades(productId, trades);
 }
 
 let fillsLoading: Promise<void> | undefined;
@@ -200,7 +207,11 @@ export function startFeed(subscribe?: Subscribe): () => void {
         void attempt('keys.list', {}).then((keys) => keys && view === currentView() && useDesk.getState().setKeys(keys));
         void attempt('market.products', {}).then((products) => products && view === currentView() && useDesk.getState().setProducts(products));
       }
+      const backLive = !switched && now.state === 'live' && before !== undefined && before.state !== 'live';
       if (switched || (now.state === 'live' && before?.state !== 'live')) void Promise.all([refreshOrders(), loadFills(false), loadAccount()]);
+      // The desk reads back only the last 100 trades when it reconnects: a busier outage would leave a hole in the
+      // tape. As many as the tape shows are read again; it keeps each trade id once.
+      if (backLive) for (const id of watching) void loadTape(id);
     }),
   );
   rewatch();
