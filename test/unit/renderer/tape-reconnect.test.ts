@@ -22,9 +22,9 @@ beforeAll(() => {
     'orders.fills': () => [],
   };
   const nova = new Proxy({}, {
-    get: (_target, method: string) => async (request: { limit?: number }) => {
+    get: (_target, method: string) => (request: { limit?: number }) => {
       const answer = answers[method];
-      return answer === undefined ? { ok: false, error: { ref: 'E0902_ServiceUnavailable', message: 'E0902_ServiceUnavailable: not scripted' } } : { ok: true, value: answer(request) };
+      return Promise.resolve(answer === undefined ? { ok: false, error: { ref: 'E0902_ServiceUnavailable', message: 'E0902_ServiceUnavailable: not scripted' } } : { ok: true, value: answer(request) });
     },
   });
   (globalThis as Record<string, unknown>).window = { nova, location: { protocol: 'http:', host: 'test' } };
