@@ -31,6 +31,8 @@ export interface MarketPollerOptions {
 
 /** Trades remembered for telling new from already seen; more than one poll's page. */
 const SEEN_TRADES = 2_000;
+/** The most trades one read may ask for (GET /products/{id}/trades). */
+const MAX_TRADES_PAGE = 1_000;
 /** Polls that may go unanswered before the data counts as stale, and the least time that is. */
 const STALE_AFTER_POLLS = 3;
 const MIN_STALE_AFTER_MS = 3_000;
@@ -41,6 +43,8 @@ export class MarketPoller implements Disposable {
   private stopped = false;
   private stale: string | undefined;
   private readonly seen = new Set<string>();
+  /** Whether a poll has read the trades: from then on, what `seen` lacks is new. */
+  private tradesKnown = false;
   private readonly depth: number;
   private readonly tradeLimit: number;
   private readonly staleAfterMs: number;
@@ -79,13 +83,19 @@ export class MarketPoller implements Disposable {
   /** One round: the book, then the trades. */
   async poll(): Promise<void> {
     try {
-      const [book, trades] = await Promise.all([this.rest.getOrderBook(this.productId, this.depth), this.rest.listTrades(this.productId, this.tradeLimit)]);
+      const [book, page] = await Promise.all([this.rest.getOrderBook(this.productId, this.depth), this.rest.listTrades(this.productId, this.tradeLimit)]);
+      // A full page of trades all new since a poll that was answered: more may have been made since than a page
+      // holds (a busy market, polls failing for a while), and the older ones would never be passed on.
+      const behind = this.tradesKnown && page.length >= this.tradeLimit && this.tradeLimit < MAX_TRADES_PAGE && page.every((t) => !this.seen.has(t.id));
+      // A venue that refuses so long a read still has the page passed on: a hole, not a stalled feed.
+      const trades = behind ? await this.rest.listTrades(this.productId, MAX_TRADES_PAGE).catch(() => page) : page;
       if (this.stopped) return;
       this.armWatchdog();
       this.listener.book(book);
       const fresh = trades.filter((t) => !this.seen.has(t.id)).reverse();
       for (const t of fresh) this.seen.add(t.id);
       if (this.seen.size > SEEN_TRADES) for (const id of [...this.seen].slice(0, this.seen.size - SEEN_TRADES)) this.seen.delete(id);
+      this.tradesKnown = true;
       if (fresh.length > 0) this.listener.trades(fresh);
       this.setStale(undefined);
     } catch (err) {
