@@ -92,21 +92,27 @@ async function loadAccount(): Promise<void> {
   // Balances the desk told while this read was out (account.changed, after a fill or an order) are newer than its
   // answer, which the venue may have given before them.
   const asked = useDesk.getState().account;
+  // Likewise a status the desk told since (connection.changed) is newer than this read's: taken, a read answered
+  // before a switch would name the environment the desk left, over the data of the one it is on.
+  const askedConnection = useDesk.getState().connection;
   let problem: string | undefined;
-  const [account, connection] = await Promise.all([
+  const [account] = await Promise.all([
     call('account.get', {}).catch((err: unknown) => {
       problem = err instanceof Error ? err.message : String(err);
       return undefined;
     }),
-    call('connection.status', {}).catch((err: unknown) => {
-      deskUnreachable(err);
-      return undefined;
-    }),
+    // Taken as soon as it answers, not held while a slow venue answers the account read.
+    call('connection.status', {}).then(
+      (connection) => {
+        const s = useDesk.getState();
+        if (s.connection === askedConnection) s.setConnection(connection);
+      },
+      (err: unknown) => deskUnreachable(err),
+    ),
   ]);
   const s = useDesk.getState();
   if (account !== undefined && view === currentView() && s.account === asked) s.setAccount(account);
   if (account === undefined && problem !== undefined && view === currentView()) s.setAccountProblem(problem);
-  if (connection !== undefined) s.setConnection(connection);
 }
 
 /**
