@@ -76,6 +76,15 @@ export class FrameCoalescer implements Disposable {
         this.pending.set(`${event.name}:${event.payload.productId}`, event);
         break;
       case 'connection.changed':
+        // A change of session (another environment or key) clears what the window shows: whatever the old session
+        // sent before it goes out first, or a batch kept in first-arrival order would land the old environment's
+        // trades and book after the change, on the new one's tape and ladder.
+        if (this.pending.size > 0) {
+          this.cancelFrame?.();
+          this.flush();
+        }
+        this.pending.set(event.name, event);
+        break;
       case 'environments.changed':
       case 'account.changed':
         this.pending.set(event.name, event);

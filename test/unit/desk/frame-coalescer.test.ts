@@ -102,4 +102,23 @@ describe('FrameCoalescer', () => {
     expect(delivered[0]?.name === 'book.changed' && delivered[0].payload.sequence).toBe(1000);
     coalescer.dispose();
   });
+
+  it("delivers what the old session sent before a change of session, never after it on the new one's panels", () => {
+    const hub = new DeskEvents();
+    const frames = new ManualFrames();
+    const delivered: DeskEvent[] = [];
+    new FrameCoalescer(hub.onDidEmit, (e) => delivered.push(e), frames.schedule);
+    const development = { environment: 'development', production: false, state: 'live', apiKey: 'd', detail: '' } as const;
+    const production = { environment: 'production', production: true, state: 'live', apiKey: 'p', detail: '' } as const;
+    hub.emit('connection.changed', development);
+    frames.frame();
+    delivered.length = 0;
+    const trade = { id: 't1', product_id: 'BTC-VND', price: '100', size: '1', side: 'BUY', time: '1' } as const;
+    // In one frame: Development's trade, the switch, then Production's trade of the same product.
+    hub.emit('trades.received', { productId: 'BTC-VND', trades: [trade] });
+    hub.emit('connection.changed', production);
+    hub.emit('trades.received', { productId: 'BTC-VND', trades: [{ ...trade, id: 't2' }] });
+    frames.frame();
+    expect(delivered.map((e) => (e.name === 'trades.received' ? e.payload.trades.map((t) => t.id).join() : e.name))).toEqual(['t1', 'connection.changed', 't2']);
+  });
 });
