@@ -4,34 +4,18 @@
  * not only in a general notice away from the form. The bridge is the real dispatcher.
  */
 import { describe, expect, it } from 'vitest';
-import { dispatch } from '../../../src-main/desk/dispatch';
 import { DeskError } from '../../../src-main/desk/desk-error';
-import type { DeskServices } from '../../../src-main/desk/services';
 import type { Request, Response } from '../../../src-shared/ipc/contract';
-import { bridgeErrorOf } from '../../../src-renderer/bridge';
 import { importRefusal, sendImport } from '../../../src-renderer/features/keys/KeysPanel';
+import { dispatchingBridge, type DispatchingBridge } from './dispatching-bridge';
 
 const STORED: Response<'keys.import'> = {
   key: { environment: 'development', apiKey: 'nk_0123456789abcdef01234567', name: 'Imported key', readOnly: false, expiredAt: '0', createdAt: '0', origin: 'imported', active: false, storedIn: 'keychain' },
   note: 'The secret is stored in the system keychain; it is not shown again.',
 };
 
-function bridge(answer: (request: Request<'keys.import'>) => Response<'keys.import'> = () => STORED): { send: (method: 'keys.import', request: Request<'keys.import'>) => Promise<Response<'keys.import'>>; sent: unknown[] } {
-  const sent: unknown[] = [];
-  const services = {
-    'keys.import': (request: Request<'keys.import'>) => {
-      sent.push(request);
-      return answer(request);
-    },
-  } as unknown as DeskServices;
-  return {
-    sent,
-    send: async (method, request) => {
-      const result = await dispatch(services, method, request);
-      if (!result.ok) throw bridgeErrorOf(result.error);
-      return result.value as Response<'keys.import'>;
-    },
-  };
+function bridge(answer: (request: Request<'keys.import'>) => Response<'keys.import'> = () => STORED): DispatchingBridge<'keys.import'> {
+  return dispatchingBridge('keys.import', answer);
 }
 
 const form = { apiKey: 'nk_0123456789abcdef01234567', apiSecret: 'c2VjcmV0LXRoYXQtaXMtbG9uZy1lbm91Z2g', userId: '', name: '', use: false };

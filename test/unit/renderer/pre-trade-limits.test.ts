@@ -1,31 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { dispatch } from '../../../src-main/desk/dispatch';
-import type { DeskServices } from '../../../src-main/desk/services';
-import type { Request, Settings } from '../../../src-shared/ipc/contract';
-import { bridgeErrorOf } from '../../../src-renderer/bridge';
+import type { Settings } from '../../../src-shared/ipc/contract';
+import { dispatchingBridge, type DispatchingBridge } from './dispatching-bridge';
 import { limitsChange, limitsEdited, limitsRefusal, saveLimits } from '../../../src-renderer/features/environments/pre-trade-limits';
 
 const SETTINGS: Settings = { preTrade: { maxDeviationPercent: '10', maxNotional: '' }, confirmOrders: { local: false, development: false, production: true } };
 
 /** The bridge as a window meets it: the real dispatcher's parsing and refusal, a desk that applies the change. */
-function bridge(): { send: (method: 'settings.update', request: Request<'settings.update'>) => Promise<Settings>; sent: unknown[] } {
+function bridge(): DispatchingBridge<'settings.update'> {
   let settings = structuredClone(SETTINGS);
-  const sent: unknown[] = [];
-  const services = {
-    'settings.update': (change: Request<'settings.update'>) => {
-      sent.push(change);
-      settings = { ...settings, preTrade: { ...settings.preTrade, ...change.preTrade } };
-      return settings;
-    },
-  } as unknown as DeskServices;
-  return {
-    sent,
-    send: async (method, request) => {
-      const result = await dispatch(services, method, request);
-      if (!result.ok) throw bridgeErrorOf(result.error);
-      return result.value as Settings;
-    },
-  };
+  return dispatchingBridge('settings.update', (change) => {
+    settings = { ...settings, preTrade: { ...settings.preTrade, ...change.preTrade } };
+    return settings;
+  });
 }
 
 describe('pre-trade limits', () => {
