@@ -572,6 +572,61 @@ describe('the desk in a browser', () => {
     await page.getByLabel('Price', { exact: true }).fill('');
   });
 
+  it('writes the ladder\'s and the tape\'s sizes and prices at each product\'s increments', { timeout: 60_000 }, async () => {
+    // Before the test that links the Trades panel to ETH-VND: this one and the next read the tape of the desk product.
+    // Sizes one column, one precision: BTC-VND's 0.0001, SOL-VND's 0.01; prices in whole VND.
+    const shown = async (product: string): Promise<string[]> => {
+      const ladder = page.getByRole('region', { name: `Depth ladder ${product}` });
+      await expect.poll(() => ladder.locator('.level.bid .size').evaluateAll((n) => n.filter((e) => e.textContent !== '').length), { timeout: WAIT }).toBeGreaterThan(5);
+      const ladderFigures = await ladder.locator('.level:not(.head)').evaluateAll((rows) =>
+        rows.filter((r) => (r as HTMLElement).style.visibility === 'visible').flatMap((r) => [...r.querySelectorAll('.size, .total')].map((c) => c.textContent ?? '')),
+      );
+      const tape = page.getByRole('table', { name: `Trades ${product}` });
+      await expect.poll(() => tape.locator('tbody tr:not([hidden])').count(), { timeout: WAIT }).toBeGreaterThan(0);
+      const tapeSizes = await tape.locator('tbody tr:not([hidden]) td:nth-child(3)').allTextContents();
+      return [...ladderFigures, ...tapeSizes].map((t) => t.replaceAll('\u202f', ''));
+    };
+    const btc = await shown('BTC-VND');
+    expect(btc.filter((t) => !/^\d+\.\d{4}$/.test(t))).toEqual([]);
+    await page.getByLabel('Desk product').selectOption('SOL-VND');
+    const sol = await shown('SOL-VND');
+    expect(sol.filter((t) => !/^\d+\.\d{2}$/.test(t))).toEqual([]);
+    const prices = await page.getByRole('table', { name: 'Trades SOL-VND' }).locator('tbody tr:not([hidden]) td:nth-child(2)').allTextContents();
+    expect(prices.filter((t) => !/^\d+$/.test(t.replaceAll('\u202f', '')))).toEqual([]);
+    await page.getByLabel('Desk product').selectOption('BTC-VND');
+    await page.getByRole('region', { name: 'Depth ladder BTC-VND' }).waitFor({ timeout: WAIT });
+  });
+
+  it('never shows the previous product\'s book or trades under the product just chosen', { timeout: 60_000 }, async () => {
+    await page.getByRole('button', { name: /^Bid \d/ }).first().waitFor({ timeout: WAIT });
+    await page.getByRole('table', { name: 'Trades BTC-VND' }).locator('tbody tr:not([hidden])').first().waitFor({ timeout: WAIT });
+    // Read in the same task as the DOM change that retitles the panels, before the browser paints it: what the
+    // trader would see in that frame under 'SOL-VND'.
+    const seen = page.evaluate(
+      () =>
+        new Promise<{ ladder: string[]; tape: string[] }>((resolve) => {
+          const observer = new MutationObserver(() => {
+            const ladder = document.querySelector('section[aria-label="Depth ladder SOL-VND"]');
+            const tape = document.querySelector('section[aria-label="Trades SOL-VND"]');
+            if (ladder === null || tape === null) return;
+            observer.disconnect();
+            resolve({
+              ladder: [...ladder.querySelectorAll<HTMLElement>('.level:not(.head)')].filter((r) => r.style.visibility !== 'hidden').map((r) => r.querySelector('.price')?.getAttribute('aria-label') ?? ''),
+              tape: [...tape.querySelectorAll<HTMLTableRowElement>('tbody tr')].filter((r) => !r.hidden).map((r) => r.cells[1]?.textContent ?? ''),
+            });
+          });
+          observer.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+        }),
+    );
+    await page.getByLabel('Desk product').selectOption('SOL-VND');
+    const { ladder, tape } = await seen;
+    // BTC-VND trades near 2 500 000 000 VND, SOL-VND near 4 000 000: any price above 100 000 000 is BTC-VND's.
+    const btc = (price: string): boolean => fixed(price.replaceAll('\u202f', '').replace(/^(Bid|Ask) /, '')) > 100_000_000n * SCALE;
+    expect({ ladder: ladder.filter(btc), tape: tape.filter(btc) }).toEqual({ ladder: [], tape: [] });
+    await page.getByLabel('Desk product').selectOption('BTC-VND');
+    await page.getByRole('region', { name: 'Depth ladder BTC-VND' }).waitFor({ timeout: WAIT });
+  });
+
   it('pops a panel out into its own live window and takes it back', { timeout: 60_000 }, async () => {
     const window = await popOut('Trades');
     await window.getByRole('table', { name: 'Trades BTC-VND' }).waitFor({ timeout: WAIT });
@@ -638,60 +693,6 @@ describe('the desk in a browser', () => {
     const window = await popOut('Depth ladder');
     await window.getByRole('region', { name: 'Depth ladder ETH-VND' }).waitFor({ timeout: WAIT });
     await dockBack(window);
-    await page.getByLabel('Desk product').selectOption('BTC-VND');
-    await page.getByRole('region', { name: 'Depth ladder BTC-VND' }).waitFor({ timeout: WAIT });
-  });
-
-  it('writes the ladder\'s and the tape\'s sizes and prices at each product\'s increments', { timeout: 60_000 }, async () => {
-    // Sizes one column, one precision: BTC-VND's 0.0001, SOL-VND's 0.01; prices in whole VND.
-    const shown = async (product: string): Promise<string[]> => {
-      const ladder = page.getByRole('region', { name: `Depth ladder ${product}` });
-      await expect.poll(() => ladder.locator('.level.bid .size').evaluateAll((n) => n.filter((e) => e.textContent !== '').length), { timeout: WAIT }).toBeGreaterThan(5);
-      const ladderFigures = await ladder.locator('.level:not(.head)').evaluateAll((rows) =>
-        rows.filter((r) => (r as HTMLElement).style.visibility === 'visible').flatMap((r) => [...r.querySelectorAll('.size, .total')].map((c) => c.textContent ?? '')),
-      );
-      const tape = page.getByRole('table', { name: `Trades ${product}` });
-      await expect.poll(() => tape.locator('tbody tr:not([hidden])').count(), { timeout: WAIT }).toBeGreaterThan(0);
-      const tapeSizes = await tape.locator('tbody tr:not([hidden]) td:nth-child(3)').allTextContents();
-      return [...ladderFigures, ...tapeSizes].map((t) => t.replaceAll('\u202f', ''));
-    };
-    const btc = await shown('BTC-VND');
-    expect(btc.filter((t) => !/^\d+\.\d{4}$/.test(t))).toEqual([]);
-    await page.getByLabel('Desk product').selectOption('SOL-VND');
-    const sol = await shown('SOL-VND');
-    expect(sol.filter((t) => !/^\d+\.\d{2}$/.test(t))).toEqual([]);
-    const prices = await page.getByRole('table', { name: 'Trades SOL-VND' }).locator('tbody tr:not([hidden]) td:nth-child(2)').allTextContents();
-    expect(prices.filter((t) => !/^\d+$/.test(t.replaceAll('\u202f', '')))).toEqual([]);
-    await page.getByLabel('Desk product').selectOption('BTC-VND');
-    await page.getByRole('region', { name: 'Depth ladder BTC-VND' }).waitFor({ timeout: WAIT });
-  });
-
-  it('never shows the previous product\'s book or trades under the product just chosen', { timeout: 60_000 }, async () => {
-    await page.getByRole('button', { name: /^Bid \d/ }).first().waitFor({ timeout: WAIT });
-    await page.getByRole('table', { name: 'Trades BTC-VND' }).locator('tbody tr:not([hidden])').first().waitFor({ timeout: WAIT });
-    // Read in the same task as the DOM change that retitles the panels, before the browser paints it: what the
-    // trader would see in that frame under 'SOL-VND'.
-    const seen = page.evaluate(
-      () =>
-        new Promise<{ ladder: string[]; tape: string[] }>((resolve) => {
-          const observer = new MutationObserver(() => {
-            const ladder = document.querySelector('section[aria-label="Depth ladder SOL-VND"]');
-            const tape = document.querySelector('section[aria-label="Trades SOL-VND"]');
-            if (ladder === null || tape === null) return;
-            observer.disconnect();
-            resolve({
-              ladder: [...ladder.querySelectorAll<HTMLElement>('.level:not(.head)')].filter((r) => r.style.visibility !== 'hidden').map((r) => r.querySelector('.price')?.getAttribute('aria-label') ?? ''),
-              tape: [...tape.querySelectorAll<HTMLTableRowElement>('tbody tr')].filter((r) => !r.hidden).map((r) => r.cells[1]?.textContent ?? ''),
-            });
-          });
-          observer.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
-        }),
-    );
-    await page.getByLabel('Desk product').selectOption('SOL-VND');
-    const { ladder, tape } = await seen;
-    // BTC-VND trades near 2 500 000 000 VND, SOL-VND near 4 000 000: any price above 100 000 000 is BTC-VND's.
-    const btc = (price: string): boolean => fixed(price.replaceAll('\u202f', '').replace(/^(Bid|Ask) /, '')) > 100_000_000n * SCALE;
-    expect({ ladder: ladder.filter(btc), tape: tape.filter(btc) }).toEqual({ ladder: [], tape: [] });
     await page.getByLabel('Desk product').selectOption('BTC-VND');
     await page.getByRole('region', { name: 'Depth ladder BTC-VND' }).waitFor({ timeout: WAIT });
   });
