@@ -13,6 +13,11 @@ export interface BookView {
   readonly sequence: number;
   readonly time: string;
   readonly source: BookSource;
+  /**
+   * A gap was seen in the stream and the fresh snapshot asked for has not come: the levels are the last ones known,
+   * not the venue's book, and must not be shown (or clicked) as live.
+   */
+  readonly inDoubt: boolean;
   /** Best (highest) first. */
   readonly bids: readonly BookLevel[];
   /** Best (lowest) first. */
@@ -39,6 +44,7 @@ export class LocalBook {
   private sequence = 0;
   private time = '0';
   private source: BookSource = 'stream';
+  private inDoubt = false;
 
   constructor(readonly productId: string) {}
 
@@ -50,6 +56,12 @@ export class LocalBook {
     this.sequence = snapshot.sequence;
     this.time = snapshot.time;
     this.source = source;
+    this.inDoubt = false;
+  }
+
+  /** A gap in the stream: held in doubt until the next snapshot (see BookView.inDoubt). */
+  markInDoubt(): void {
+    this.inDoubt = true;
   }
 
   /** The caller passes updates in sequence (VenueSocket does). */
@@ -69,7 +81,7 @@ export class LocalBook {
   view(depth = Number.POSITIVE_INFINITY): BookView {
     const bids = [...this.bids.values()].sort((x, y) => compareDecimals(y.price, x.price)).slice(0, depth);
     const asks = [...this.asks.values()].sort((x, y) => compareDecimals(x.price, y.price)).slice(0, depth);
-    return { productId: this.productId, sequence: this.sequence, time: this.time, source: this.source, bids, asks };
+    return { productId: this.productId, sequence: this.sequence, time: this.time, source: this.source, inDoubt: this.inDoubt, bids, asks };
   }
 }
 

@@ -182,6 +182,15 @@ export class VenueSession implements Disposable {
         this._onDidChangeBook.fire(book.view());
       }),
     );
+    d.add(
+      // The socket asks for a fresh snapshot; until it comes the book shown is the last one known, and says so.
+      this.socket.onDidDetectBookGap(({ productId }) => {
+        const book = this.books.get(productId);
+        if (book === undefined || this.pollers.has(productId)) return;
+        book.markInDoubt();
+        this._onDidChangeBook.fire(book.view());
+      }),
+    );
     d.add(this.socket.onDidReceiveTrades((e) => this._onDidReceiveTrades.fire({ productId: e.product_id, trades: e.data, source: 'stream' })));
     d.add(this.socket.onDidReceiveTicker((e) => this._onDidChangeTicker.fire(e)));
     d.add(this.socket.onDidReceiveCandles((e) => this._onDidChangeCandles.fire(e)));

@@ -1014,6 +1014,7 @@ function snapshotOf(view: BookView, depth: number): BookSnapshot {
     sequence: view.sequence,
     time: view.time,
     source: view.source,
+    ...(view.inDoubt && { inDoubt: true }),
     bids: view.bids.slice(0, depth),
     asks: view.asks.slice(0, depth),
   };

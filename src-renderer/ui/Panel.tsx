@@ -10,16 +10,21 @@ const STALE_TITLE = {
   account: 'The connection is not live: orders may have filled or been canceled since, and balances moved, without showing here',
 } as const;
 
-export function Panel(props: { title: string; tools?: ReactNode; children: ReactNode; market?: boolean; account?: boolean }): React.JSX.Element {
+/**
+ * `inDoubt`: the panel's own data cannot be trusted though the connection is live (a book whose stream had a gap,
+ * read again): marked stale as an outage is, saying why.
+ */
+export function Panel(props: { title: string; tools?: ReactNode; children: ReactNode; market?: boolean; account?: boolean; inDoubt?: string }): React.JSX.Element {
   const production = useDesk((s) => s.connection?.production ?? s.environments?.active === 'production');
   const kind = props.market === true ? 'market' : props.account === true ? 'account' : undefined;
-  const stale = useDesk((s) => (kind === undefined ? undefined : staleness(s.connection)));
+  const outage = useDesk((s) => (kind === undefined ? undefined : staleness(s.connection)));
+  const stale = outage ?? (props.inDoubt === undefined ? undefined : 'stale: resyncing');
   const className = `panel${production ? ' production' : ''}${stale === undefined ? '' : ' stale'}`;
   return (
     <section className={className} aria-label={props.title}>
       <header className="panel-head">
         <h2>{props.title}</h2>
-        {stale !== undefined && kind !== undefined && <span className="stale-mark" role="status" title={STALE_TITLE[kind]}>{stale}</span>}
+        {stale !== undefined && kind !== undefined && <span className="stale-mark" role="status" title={outage === undefined ? props.inDoubt : STALE_TITLE[kind]}>{stale}</span>}
         <div className="panel-tools">{props.tools}</div>
       </header>
       <div className="panel-body">{props.children}</div>

@@ -228,11 +228,16 @@ describe('books', () => {
 
     const gaps: unknown[] = [];
     session.socket.onDidDetectBookGap((g) => gaps.push(g));
+    const views: { inDoubt: boolean }[] = [];
+    session.onDidChangeBook((view) => views.push(view));
     gate.dropNextFrame((text) => text.includes('"l2update"'));
     await session.placeOrder(limit('BUY', -31));
     await session.placeOrder(limit('BUY', -32, '0.02'));
     await eventually(() => (gaps.length > 0 ? true : undefined), 'the gap to be noticed');
     await eventually(sameAsVenue, 'the book after the resync');
+    // Between the gap and the fresh snapshot the book said it was in doubt, and it is trusted again after.
+    expect(views.some((v) => v.inDoubt)).toBe(true);
+    expect(session.book(BTC)?.inDoubt).toBe(false);
     await rest.cancelAllOrders();
   });
 
