@@ -14,8 +14,8 @@ export interface BookView {
   readonly time: string;
   readonly source: BookSource;
   /**
-   * A gap was seen in the stream and the fresh snapshot asked for has not come: the levels are the last ones known,
-   * not the venue's book, and must not be shown (or clicked) as live.
+   * The levels are the last ones known, not the venue's book, and must not be shown (or clicked) as live: a gap was
+   * seen in the stream and the fresh snapshot asked for has not come, or the polls of a polled book fail.
    */
   readonly inDoubt: boolean;
   /** Best (highest) first. */
@@ -59,7 +59,7 @@ export class LocalBook {
     this.inDoubt = false;
   }
 
-  /** A gap in the stream: held in doubt until the next snapshot (see BookView.inDoubt). */
+  /** Held in doubt until the next snapshot or poll answered (see BookView.inDoubt). */
   markInDoubt(): void {
     this.inDoubt = true;
   }

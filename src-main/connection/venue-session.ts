@@ -340,6 +340,12 @@ export class VenueSession implements Disposable {
       },
       trades: (trades) => this._onDidReceiveTrades.fire({ productId, trades, source: 'poll' }),
       failed: (err) => this._onDidFail.fire(err as Error),
+      // Polls that fail or go unanswered leave the last book polled: in doubt until one is answered again.
+      staleness: (reason) => {
+        if (reason === undefined) return;
+        book.markInDoubt();
+        this._onDidChangeBook.fire(book.view());
+      },
     });
     this.pollers.set(productId, poller);
     this._onDidSwitchToPolling.fire({ productId, reason });

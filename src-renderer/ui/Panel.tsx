@@ -11,14 +11,14 @@ const STALE_TITLE = {
 } as const;
 
 /**
- * `inDoubt`: the panel's own data cannot be trusted though the connection is live (a book whose stream had a gap,
- * read again): marked stale as an outage is, saying why.
+ * `inDoubt`: why the panel's own data cannot be trusted though the connection is live (a book whose stream had a
+ * gap, or whose polls fail): marked stale as an outage is, saying why.
  */
 export function Panel(props: { title: string; tools?: ReactNode; children: ReactNode; market?: boolean; account?: boolean; inDoubt?: string }): React.JSX.Element {
   const production = useDesk((s) => s.connection?.production ?? s.environments?.active === 'production');
   const kind = props.market === true ? 'market' : props.account === true ? 'account' : undefined;
   const outage = useDesk((s) => (kind === undefined ? undefined : staleness(s.connection)));
-  const stale = outage ?? (props.inDoubt === undefined ? undefined : 'stale: resyncing');
+  const stale = outage ?? (props.inDoubt === undefined ? undefined : 'stale: not updated');
   const className = `panel${production ? ' production' : ''}${stale === undefined ? '' : ' stale'}`;
   return (
     <section className={className} aria-label={props.title}>

@@ -175,7 +175,7 @@ export const BookSnapshot = z.object({
   sequence: z.number(),
   time: z.string(),
   source: z.enum(['stream', 'poll', 'rest']),
-  /** The stream had a gap and the fresh snapshot has not come: the last levels known, not the venue's book. */
+  /** The last levels known, not the venue's book: a gap in the stream not yet resynced, or polls that fail. */
   inDoubt: z.boolean().optional(),
   bids: z.array(BookLevelSchema),
   asks: z.array(BookLevelSchema),

@@ -65,7 +65,7 @@ export function LadderPanel(props: { productId: string; height: number }): React
   const [keepCentred, setKeepCentred] = useState(true);
   const edit = useDesk((s) => s.editTicket);
   // A frozen book's prices are not offered to the ticket: the market may be anywhere by now.
-  // A gap in the book's stream: the levels are the last known until the fresh snapshot, and are not offered either.
+  // A gap in the book's stream not yet resynced, or its polls failing: the levels are the last known, not offered.
   const inDoubt = useDesk((s) => s.books[productId]?.inDoubt === true);
   const stale = useDesk((s) => staleness(s.connection) !== undefined) || inDoubt;
   const asks = useRef<(RowNodes | undefined)[]>([]);
@@ -140,7 +140,7 @@ export function LadderPanel(props: { productId: string; height: number }): React
     return (
       <div key={`${side}${i}`} className={`level ${side}`} ref={keep('row')}>
         <div className="bar" ref={keep('bar')} aria-hidden="true" />
-        <button type="button" className="price" ref={keep('price')} disabled={stale} title={stale ? (inDoubt ? 'The book is being read again after a gap in its stream: this price is stale' : 'The connection is not live: this price is stale') : 'Use this price in the ticket'} onClick={() => {
+        <button type="button" className="price" ref={keep('price')} disabled={stale} title={stale ? (inDoubt ? 'The book is not being updated: this price is stale' : 'The connection is not live: this price is stale') : 'Use this price in the ticket'} onClick={() => {
           const level = at();
           const now = useDesk.getState();
           if (level === undefined || staleness(now.connection) !== undefined || now.books[productId]?.inDoubt === true) return;
@@ -171,7 +171,7 @@ export function LadderPanel(props: { productId: string; height: number }): React
     </>
   );
   return (
-    <Panel title={`Depth ladder ${productId}`} tools={tools} market {...(inDoubt && { inDoubt: 'The book\'s stream had a gap: these levels are the last known until the venue sends the book again' })}>
+    <Panel title={`Depth ladder ${productId}`} tools={tools} market {...(inDoubt && { inDoubt: 'The book is not being updated (a gap in its stream, or its polls fail): these levels are the last known until the venue sends the book again' })}>
       <div
         className="ladder"
         ref={scroller}

@@ -264,6 +264,11 @@ describe('books', () => {
       return b?.asks[0]?.size === '0.4' ? b : undefined;
     }, 'the polled book');
     expect(book).toMatchObject({ source: 'poll', asks: [{ price: '91000000', size: '0.4', order_count: 1 }] });
+    // Polls that go unanswered leave the book in doubt; answered again, it is trusted again.
+    gate.hold();
+    await eventually(() => (session.book('ETH-VND')?.inDoubt === true ? true : undefined), 'the polled book in doubt');
+    gate.release();
+    await eventually(() => (session.book('ETH-VND')?.inDoubt === false ? true : undefined), 'the polled book trusted again');
     const polled = await eventually(() => trades.find((t) => t.productId === 'ETH-VND' && t.source === 'poll'), 'polled trades');
     expect(polled.trades.at(-1)).toMatchObject({ price: '91000000', size: '0.1', side: 'BUY' });
     await venue.client(alice).cancelAllOrders();

@@ -1,6 +1,6 @@
 /**
- * A book whose stream had a gap, while the desk reads it again: the ladder says its levels are stale (the last
- * known, not the venue's), though the connection is live, and says why.
+ * A book whose stream had a gap (while the desk reads it again) or whose polls fail: the ladder says its levels are
+ * stale (the last known, not the venue's), though the connection is live, and says why.
  */
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
@@ -22,11 +22,11 @@ beforeEach(() => {
 });
 
 describe('the depth ladder of a book in doubt', () => {
-  it('is marked stale, saying the stream had a gap, until the book is read again', () => {
+  it('is marked stale, saying why, until the book is read again', () => {
     useDesk.getState().setBook(book(false));
     expect(draw()).not.toContain('stale');
     useDesk.getState().setBook(book(true));
-    expect(draw()).toMatch(/class="stale-mark" role="status" title="The book&#x27;s stream had a gap[^"]*">stale: resyncing</);
+    expect(draw()).toMatch(/class="stale-mark" role="status" title="The book is not being updated \(a gap in its stream, or its polls fail\)[^"]*">stale: not updated</);
     useDesk.getState().setBook(book(false));
     expect(draw()).not.toContain('stale');
   });
