@@ -41,6 +41,8 @@ export class FrameCoalescer implements Disposable {
   /** Keyed by what a newer event replaces; Map order keeps the order in which kinds first changed. */
   private pending = new Map<string, DeskEvent>();
   private cancelFrame: (() => void) | undefined;
+  /** The environment and key of the last status taken: a new one is a change of session. */
+  private session: string | undefined;
   private readonly subscription: Disposable;
   private disposed = false;
 
@@ -75,16 +77,20 @@ export class FrameCoalescer implements Disposable {
       case 'candles.changed':
         this.pending.set(`${event.name}:${event.payload.productId}`, event);
         break;
-      case 'connection.changed':
+      case 'connection.changed': {
         // A change of session (another environment or key) clears what the window shows: whatever the old session
         // sent before it goes out first, or a batch kept in first-arrival order would land the old environment's
-        // trades and book after the change, on the new one's tape and ladder.
-        if (this.pending.size > 0) {
+        // trades and book after the change, on the new one's tape and ladder. A status of the same session (a
+        // latency measured) waits for the frame like the rest.
+        const session = `${event.payload.environment}/${event.payload.apiKey ?? ''}`;
+        if (session !== this.session && this.pending.size > 0) {
           this.cancelFrame?.();
           this.flush();
         }
+        this.session = session;
         this.pending.set(event.name, event);
         break;
+      }
       case 'environments.changed':
       case 'account.changed':
         this.pending.set(event.name, event);

@@ -120,5 +120,12 @@ describe('FrameCoalescer', () => {
     hub.emit('trades.received', { productId: 'BTC-VND', trades: [{ ...trade, id: 't2' }] });
     frames.frame();
     expect(delivered.map((e) => (e.name === 'trades.received' ? e.payload.trades.map((t) => t.id).join() : e.name))).toEqual(['t1', 'connection.changed', 't2']);
+    // A status of the same session (a latency measured) waits for the frame: one batch, not two.
+    delivered.length = 0;
+    hub.emit('trades.received', { productId: 'BTC-VND', trades: [{ ...trade, id: 't3' }] });
+    hub.emit('connection.changed', { ...production, latencyMs: 3 });
+    expect(delivered).toEqual([]);
+    frames.frame();
+    expect(delivered.map((e) => e.name)).toEqual(['trades.received', 'connection.changed']);
   });
 });
