@@ -32,8 +32,10 @@ export class FillNotices {
     const notices: FillNotice[] = [];
     for (const order of orders) {
       for (const trade of order.trades) {
-        if (this.told.has(trade.id)) continue;
-        this.told.add(trade.id);
+        // Trade ids are each venue's own: one of Local's may be one of Production's too.
+        const key = `${environment}:${trade.id}`;
+        if (this.told.has(key)) continue;
+        this.told.add(key);
         if (!/^\d{1,19}$/.test(trade.time) || BigInt(trade.time) < this.since) continue;
         const verb = order.side === 'BUY' ? 'Bought' : 'Sold';
         notices.push({
