@@ -481,6 +481,8 @@ export class VenueSession implements Disposable {
       this.settlePlacements().then(
         () => {
           this.lookupFailures = 0;
+          // A placement that went unknown while this lookup ran was not in it: looked up at the next round.
+          this.scheduleLookup();
         },
         (err: unknown) => {
           this.lookupFailures++;
