@@ -149,7 +149,10 @@ export const createOrdersSlice: StateCreator<DeskState, [], [], OrdersSlice> = (
   // What the read does not hold is still done: it may have ended after the read was served, or lie beyond its limit.
   setHistory: (orders, cut = false) => set((s) => ({ history: mergeDone(orders.filter((o) => !isOpen(o)), s.history), historyLoaded: true, historyCut: cut })),
   clearAccountData: () => set({ openOrders: {}, cancelling: {}, history: [], historyLoaded: false, historyCut: false, fills: [], fillsProblem: undefined, account: undefined, accountProblem: undefined }),
-  setFillsProblem: (fillsProblem) => set({ fillsProblem }),
+  // Only a change is set: every read of the fills calls it, and each set re-runs every selector of the window.
+  setFillsProblem: (fillsProblem) => {
+    if (get().fillsProblem !== fillsProblem) set({ fillsProblem });
+  },
   addFills: (incoming) => {
     const known = new Set(get().fills.map((f) => `${f.tradeId}/${f.orderId}`));
     const fresh = incoming.filter((f) => !known.has(`${f.tradeId}/${f.orderId}`));

@@ -1,5 +1,5 @@
 // Candles for a product with the trader's open orders as lines and fills as arrows; redrawn once a frame.
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useDesk, type DeskState } from '../../stores/desk-store';
 import { Panel } from '../../ui/Panel';
 import type { FillMark, PriceLine } from './candle-chart';
@@ -15,7 +15,9 @@ export function ChartPanel(props: { productId: string; height: number }): React.
   const host = useRef<HTMLDivElement>(null);
   const [minutes, setMinutes] = useState<ChartInterval>(1);
   // The venue's increment: prices show at its precision, also on a venue whose products differ from the built-in ones.
-  const priceIncrement = useDesk((s) => productIncrements(productId, s.products)?.price ?? '1');
+  // Worked out when the products change, not in a selector that every book frame runs.
+  const products = useDesk((s) => s.products);
+  const priceIncrement = useMemo(() => productIncrements(productId, products)?.price ?? '1', [productId, products]);
 
   // Laid out, not after the paint: the previous product's chart is gone before the browser shows the new title.
   useLayoutEffect(() => {
