@@ -272,12 +272,17 @@ export class MarketSimulator {
       this.guard(() => {
         // As a step would: the makers' base was sized for the old reference, and far below it covered only two or
         // three ask levels against ten bids until the trader resumed.
-        const users = this.roster.filter((u) => u.productId === productId);
-        for (const user of users) this.setBaseTarget(user, simulated.market, simulated.reference, simulated.clipAtoms);
-        this.faucet.topUp(exchange, new Set(users.map((u) => u.userId)));
+        this.faucet.topUp(exchange, new Set(this.sizeMakers(simulated)));
         simulated.quote(this.volatility, this.rng, exchange, this.entry);
       }),
     );
+  }
+
+  /** Sizes the base of the market's simulated users to its reference now; their ids. */
+  private sizeMakers(simulated: SimulatedMarket): string[] {
+    const users = this.roster.filter((u) => u.productId === simulated.market.id);
+    for (const user of users) this.setBaseTarget(user, simulated.market, simulated.reference, simulated.clipAtoms);
+    return users.map((u) => u.userId);
   }
 
   status(): SimStatus {
@@ -374,9 +379,7 @@ export class MarketSimulator {
     const seconds = elapsedMs / pieces / 1000;
     for (let i = 0; i < pieces; i++) {
       this.guard(() => {
-        for (const market of this.markets) {
-          for (const user of this.roster) if (user.productId === market.market.id) this.setBaseTarget(user, market.market, market.reference, market.clipAtoms);
-        }
+        for (const market of this.markets) this.sizeMakers(market);
         this.faucet.topUp(exchange);
       });
       for (const market of this.markets) {
