@@ -78,7 +78,7 @@ const PAGE_SCRIPT = `{
   const settle = async (wait) => {
     const ms = await window.novaAck;
     const { sent, answered } = window.novaWire;
-    for (const row of rows()) row.querySelector('button[aria-label="Cancel"]')?.click();
+    for (const row of rows()) row.querySelector('button[aria-label^="Cancel "]')?.click();
     for (const end = performance.now() + wait; rows().length > 0; ) {
       if (performance.now() > end) throw new Error('the order was not cancelled');
       await new Promise((resolve) => setTimeout(resolve, 2));

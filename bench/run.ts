@@ -58,7 +58,7 @@ try {
   const baseline = store.rows[0]?.perSec ?? Number.NaN;
   figures.push({
     name: 'Orders durably committed per second through exchange + store, no network',
-    value: `${fmt(committed.ordersPerSec)}; per order ${committed.cpuMicros.toFixed(1)} µs of CPU in all threads (20 µs is two cores at 100,000/s), of which ${cpuShares(committed).replaceAll('us', 'µs')}`,
+    value: `${fmt(committed.ordersPerSec)}; per order ${committed.cpuMicros.toFixed(1)} µs of CPU in all threads (20 µs is two cores at 100,000/s), of which ${cpuShares(committed).replaceAll(' us', ' µs')}`,
     baseline: `batched SQLite inserts of order rows ${fmt(baseline)}`,
     ratio: committed.ordersPerSec / baseline,
     target: '>= 0.5x and >= 100,000/s',
