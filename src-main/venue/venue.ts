@@ -425,7 +425,7 @@ export class Venue {
   }
 
   private restore(snapshot: Snapshot): void {
-    this.wallClock?.notBefore(newestTime(snapshot));
+    this.wallClock?.notBefore(snapshot.newestTime);
     for (const user of snapshot.users) this.exchange.addUser(user);
     for (const b of snapshot.balances) this.exchange.ledger.restore(b.userId, b.asset, b.free, b.locked);
     const starting = snapshot.meta[STARTING_BALANCES_KEY];
@@ -523,19 +523,4 @@ function monotonicNanos(): { now: () => bigint; notBefore: (floor: bigint) => vo
       if (floor > last) last = floor;
     },
   };
-}
-
-/** The newest time the folder's restored state holds: its trades, candles, orders and users. */
-function newestTime(snapshot: Snapshot): bigint {
-  let newest = 0n;
-  const see = (time: bigint): void => {
-    if (time > newest) newest = time;
-  };
-  for (const market of snapshot.markets) {
-    for (const trade of market.recentTrades) see(trade.time);
-    for (const candle of market.candles) see(candle.start);
-  }
-  for (const order of snapshot.openOrders) see(order.updatedAt);
-  for (const user of snapshot.users) see(user.createdAt);
-  return newest;
 }

@@ -51,3 +51,33 @@ it('a folder written by a clock ahead of this one: new trades are stamped after 
     await again.close();
   }
 });
+
+it('a folder whose newest event is a cancel, not a trade: the clock starts past the cancel', async () => {
+  const folder = mkdtempSync(join(tmpdir(), 'nova-clock-cancel-'));
+  try {
+    let ahead = 4_102_444_800_000_000_000n;
+    const first = await Venue.open({ dataDir: folder, now: () => (ahead += 1_000n) });
+    const user = await first.run(() => {
+      const u = first.exchange.createUser({ isAdmin: false, makerFeeRate: '0', takerFeeRate: '0' });
+      first.exchange.deposit(u.id, 'VND', 10n ** 18n);
+      return u.id;
+    });
+    const request = parseCreateOrder({ product_id: 'BTC-VND', side: 'BUY', limit_price: '2500000000', base_size: '0.001' }, { now: first.now() });
+    if (request instanceof ApiError) throw request;
+    const { processed } = await first.run(() => first.exchange.place(user, request));
+    // Much later on the same fast clock: the cancel is the folder's newest time, and the order is no longer open.
+    ahead += 10n ** 15n;
+    await first.run(() => first.exchange.cancel(user, { orderId: processed.row.orderId }));
+    const cancelledAt = ahead;
+    await first.close();
+
+    const again = await Venue.open({ dataDir: folder });
+    try {
+      expect(again.now()).toBeGreaterThan(cancelledAt);
+    } finally {
+      await again.close();
+    }
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});

@@ -59,6 +59,8 @@ export interface Snapshot {
   maxOrderSeq: number;
   /** Products that have traded. */
   markets: MarketSnapshot[];
+  /** The newest time any row holds (an order's last change, a user's or key's creation), UNIX ns; 0 when none. */
+  newestTime: bigint;
 }
 
 export type ArchivedOrderSort = 'created_at' | '-created_at' | 'updated_at' | '-updated_at';
@@ -134,6 +136,7 @@ export class VenueStore {
   private readonly selectOpenOrders: Query<[], OrderRow>;
   private readonly selectMaxOrderSeq: Database.Statement<[], unknown>;
   private readonly selectMaxTradeSeq: Database.Statement<[], unknown>;
+  private readonly selectNewestTime: Database.Statement<[], unknown>;
   private readonly selectTradedProducts: Database.Statement<[], unknown>;
   private readonly selectRecentTrades: Query<[string, number], TradeRow>;
   private readonly selectDayOfCandles: Query<[{ product: string }], CandleRow>;
@@ -184,6 +187,16 @@ export class VenueStore {
     this.selectOpenOrders = new Query(db, "SELECT * FROM orders WHERE status != 'DONE' ORDER BY seq", orderFromRow);
     this.selectMaxOrderSeq = db.prepare('SELECT max(seq) FROM orders').pluck();
     this.selectMaxTradeSeq = db.prepare('SELECT max(seq) FROM trades').pluck();
+    // A trade changes both its orders, so their updated_at covers trades and candles. Per user, each max is one
+    // step down orders_by_user_updated: a scan of every order row would cost seconds on a long history.
+    this.selectNewestTime = db
+      .prepare(
+        `SELECT max(
+           coalesce((SELECT max(created_at) FROM api_keys), 0),
+           coalesce((SELECT max(max(u.created_at, coalesce((SELECT max(o.updated_at) FROM orders o WHERE o.user_id = u.id), 0))) FROM users u), 0))`,
+      )
+      .pluck()
+      .safeIntegers(true);
     // Distinct products by hopping through the index: one seek per product, not a scan of every trade.
     this.selectTradedProducts = db
       .prepare(
@@ -428,6 +441,7 @@ export class VenueStore {
       lastTradeSeq: maxSeq('trades', this.selectMaxTradeSeq.get()),
       maxOrderSeq: maxSeq('orders', this.selectMaxOrderSeq.get()),
       markets,
+      newestTime: newestTime(this.selectNewestTime.get()),
     };
   }
 }
@@ -440,6 +454,11 @@ function positiveInteger(name: string, value: number): number {
 function nonNegativeInteger(name: string, value: number): number {
   if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative integer, got ${value}`);
   return value;
+}
+
+function newestTime(value: unknown): bigint {
+  if (typeof value === 'bigint') return value;
+  throw new Error('malformed rows: created_at and updated_at should be integers');
 }
 
 function maxSeq(table: string, value: unknown): number {
