@@ -154,11 +154,8 @@ export class Desk implements Disposable {
   }
 
   async configureEnvironment(request: ParsedRequest<'environments.configure'>): Promise<EnvironmentsView> {
-    if (request.id === 'production') {
-      const plain = plainTextProduction(request);
-      if (plain !== undefined) throw new DeskError('E0101_InvalidArgument', `${plain.field}: ${plain.reason}`);
-    }
-    this.refuseSharedVenue(request.id, request);
+    const refused = this.addressesRefusal(request.id, request);
+    if (refused !== undefined) throw new DeskError('E0101_InvalidArgument', `${refused.field}: ${refused.reason}`);
     this.file.update((draft) => {
       draft.addresses[request.id] = { baseUrl: request.baseUrl, wsUrl: request.wsUrl };
     });
@@ -168,31 +165,34 @@ export class Desk implements Disposable {
   }
 
   /**
-   * Development at Production's venue would trade real money unmarked and unconfirmed, with Development's keys
-   * sent there; Production at Development's would send Production's keys to a venue that is not Production.
+   * Why addresses may not be used for `id`, or undefined: the trader's, and those the desk file holds (an earlier
+   * build, or a hand, may have written them without these checks). Production is reached only over TLS (see
+   * plainTextProduction). Development at Production's venue would trade real money unmarked and unconfirmed,
+   * with Development's keys sent there; Production at Development's would send Production's keys to a venue that
+   * is not Production.
    */
-  private refuseSharedVenue(id: 'development' | 'production', addresses: { baseUrl: string; wsUrl: string }): void {
+  private addressesRefusal(id: 'development' | 'production', addresses: { baseUrl: string; wsUrl: string }): { field: 'baseUrl' | 'wsUrl'; reason: string } | undefined {
+    const plain = id === 'production' ? plainTextProduction(addresses) : undefined;
+    if (plain !== undefined) return plain;
     const other = id === 'production' ? 'development' : 'production';
     const theirs = this.file.get().addresses[other];
     const taken = [theirs.baseUrl, theirs.wsUrl].filter((url) => url !== '').map(venueOf);
     for (const [field, url] of [['baseUrl', addresses.baseUrl], ['wsUrl', addresses.wsUrl]] as const) {
       const venue = venueOf(url);
-      if (taken.includes(venue)) {
-        throw new DeskError('E0101_InvalidArgument', `${field}: ${venue} is ${NAMES[other]}'s venue; ${NAMES[id]} must be another, or its orders and keys would go to ${NAMES[other]}`);
-      }
+      if (taken.includes(venue)) return { field, reason: `${venue} is ${NAMES[other]}'s venue; ${NAMES[id]} must be another, or its orders and keys would go to ${NAMES[other]}` };
     }
+    return undefined;
   }
 
   async switchEnvironment(id: EnvironmentId): Promise<ConnectionStatus> {
-    if (id !== 'local' && this.file.get().addresses[id].baseUrl === '') {
-      throw new DeskError('E0101_InvalidArgument', `id: set the ${NAMES[id]} addresses before switching to it`);
-    }
-    // Addresses an earlier build let both share, kept in the desk file.
-    if (id !== 'local') this.refuseSharedVenue(id, this.file.get().addresses[id]);
-    // Addresses an earlier build took for Production without TLS, kept in the desk file.
-    if (id === 'production') {
-      const plain = plainTextProduction(this.file.get().addresses.production);
-      if (plain !== undefined) throw new DeskError('E0101_InvalidArgument', `id: ${NAMES.production}'s ${plain.field} in the desk file is refused (${plain.reason}): set its addresses again before switching to it`);
+    if (id !== 'local') {
+      if (this.file.get().addresses[id].baseUrl === '') throw new DeskError('E0101_InvalidArgument', `id: set the ${NAMES[id]} addresses before switching to it`);
+      try {
+        this.addresses(id);
+      } catch (err) {
+        if (err instanceof DeskError) throw new DeskError(err.ref, `id: ${err.description}`);
+        throw err;
+      }
     }
     this.file.update((draft) => {
       draft.active = id;
@@ -249,23 +249,19 @@ export class Desk implements Disposable {
     this.sessionEnvironment = environment;
     this.detail = '';
     this.unreachable = false;
-    const local = this.localVenue.status();
-    if (environment === 'local' && local.state !== 'ready') {
+    // A local venue that did not start, or addresses in the desk file refused (an earlier build's, start-up
+    // included): the environment stays unconnected, saying why, and no key, public read or socket goes out.
+    let baseUrl: string;
+    let wsUrl: string;
+    try {
+      ({ baseUrl, wsUrl } = this.addresses(environment));
+    } catch (err) {
+      if (!(err instanceof DeskError)) throw err;
       this.unreachable = true;
-      this.detail = `the local venue is ${local.state}${local.detail === '' ? '' : `: ${local.detail}`}`;
+      this.detail = err.description;
       this.emitStatus();
       return;
     }
-    // A desk file from a build that took Production over plain http opens, but Production stays unconnected,
-    // saying why, until its addresses are set again: no key, public read or socket goes out to it before then.
-    const plain = environment === 'production' ? plainTextProduction(this.file.get().addresses.production) : undefined;
-    if (plain !== undefined) {
-      this.unreachable = true;
-      this.detail = `${NAMES.production}'s ${plain.field} in the desk file is refused (${plain.reason}): set its addresses again under Environments; the desk does not connect to it until then`;
-      this.emitStatus();
-      return;
-    }
-    const { baseUrl, wsUrl } = this.addresses(environment);
     // A keychain that cannot be read now (locked, with no one to type its password) leaves the desk without a
     // session, saying so: the secret is still there, and "no key" or "import it again" would send the trader wrong.
     let keychainTrouble: string | undefined;
@@ -317,6 +313,10 @@ export class Desk implements Disposable {
     });
   }
 
+  /**
+   * Where an environment's venue is: the one way to it for a session, a public read, a key tried or revoked, so
+   * none goes to addresses the desk refuses (addressesRefusal), whatever wrote them to the desk file.
+   */
   private addresses(environment: EnvironmentId): { baseUrl: string; wsUrl: string } {
     if (environment === 'local') {
       const local = this.localVenue.status();
@@ -324,8 +324,10 @@ export class Desk implements Disposable {
       return { baseUrl: local.baseUrl, wsUrl: local.wsUrl };
     }
     const addresses = this.file.get().addresses[environment];
-    const plain = environment === 'production' ? plainTextProduction(addresses) : undefined;
-    if (plain !== undefined) throw new DeskError('E0101_InvalidArgument', `${NAMES.production}'s ${plain.field} in the desk file is refused (${plain.reason}): set its addresses again under Environments`);
+    const refused = this.addressesRefusal(environment, addresses);
+    if (refused !== undefined) {
+      throw new DeskError('E0101_InvalidArgument', `${NAMES[environment]}'s ${refused.field} in the desk file is refused (${refused.reason}): set its addresses again under Environments; the desk sends nothing to it until then`);
+    }
     return addresses;
   }
 

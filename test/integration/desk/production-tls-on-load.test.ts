@@ -1,7 +1,6 @@
 // A desk file written by an earlier build (or by hand) with Production over plain http: the desk opens, says why
 // Production is not connected, and sends its key and secret nowhere until the addresses are set again.
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -10,26 +9,10 @@ import { defaultDeskFile, DESK_FILE, type DeskFileContent } from '../../../src-m
 import { secretId } from '../../../src-main/desk/key-vault';
 import { MemorySecretStore } from '../../../src-main/secrets';
 import { noLocalVenue, removeFolder } from './open-desk';
+import { listeningRecorder } from './request-recorder';
 
 const API_KEY = 'nk_0123456789abcdef01234567';
 const SECRET = 'plain-http-secret-0123456789abcdefghijklmnopq';
-
-/** Every request and upgrade that reaches it, headers included: where a secret sent in clear would show. */
-async function listeningRecorder(): Promise<{ server: Server; port: number; seen: IncomingHttpHeaders[] }> {
-  const seen: IncomingHttpHeaders[] = [];
-  const server = createServer((request, response) => {
-    seen.push(request.headers);
-    response.writeHead(503, { 'content-type': 'application/json' }).end('{"message":"E0902_ServiceUnavailable: recorder"}');
-  });
-  server.on('upgrade', (request, socket) => {
-    seen.push(request.headers);
-    socket.destroy();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return { server, port: address.port, seen };
-}
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -39,7 +22,7 @@ afterEach(async () => {
 describe('Production over plain http in a desk file', () => {
   it('is not connected, says why, and sends no key or secret there until its addresses are set again', async () => {
     const recorder = await listeningRecorder();
-    cleanups.push(() => new Promise<void>((resolve) => recorder.server.close(() => resolve())));
+    cleanups.push(() => recorder.close());
     // The recorder on this machine, at an address the desk does not take for its loopback: it stands for a remote
     // host reached in clear.
     const host = `[::ffff:127.0.0.1]:${recorder.port}`;
