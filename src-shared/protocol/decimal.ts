@@ -44,6 +44,8 @@ function tooLarge(reason: string): Reason {
 function describeMalformed(text: string): string {
   if (text.length === 0) return 'must not be empty';
   if (/\s/.test(text)) return 'must not contain whitespace';
+  // A trader who typed a negative amount learns what is wrong with it, not that a sign is a syntax error.
+  if (/^-(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$/.test(text) && /[1-9]/.test(text)) return 'must not be negative (a decimal is written without a sign)';
   if (/^[+-]/.test(text)) return 'must not have a sign';
   if (/^[0-9.]*[eE]/.test(text)) return 'must not use an exponent';
   if (/^[0-9]*\.?[0-9]*$/.test(text)) {

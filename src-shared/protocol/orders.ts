@@ -159,16 +159,10 @@ function oneOfMessage(field: string, allowed: readonly string[]): string {
   return `${field}: must be one of ${allowed.join(', ')}`;
 }
 
-/** A price or an amount refused as text: one written negative is told so, not only that it has a sign. */
-function amountRefused(field: string, text: string, reason: Reason): ApiError {
-  if (/^-(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$/.test(text) && /[1-9]/.test(text)) return invalid(`${field}: must not be negative (a decimal is written without a sign)`);
-  return fromReason(field, reason);
-}
-
 function ticks(text: Maybe<string>, field: string, rules: ProductRules): number | ApiError {
   if (text == null) return 0;
   const units = toUnits(text, rules.spec.priceIncrement);
-  if (isReason(units)) return amountRefused(field, text, units);
+  if (isReason(units)) return fromReason(field, units);
   if (units > rules.maxTicks) return outOfRange(`${field}: above the maximum price ${rules.spec.maxPrice}`);
   return units;
 }
@@ -176,7 +170,7 @@ function ticks(text: Maybe<string>, field: string, rules: ProductRules): number 
 function lots(text: Maybe<string>, field: string, rules: ProductRules): number | ApiError {
   if (text == null) return 0;
   const units = toUnits(text, rules.spec.sizeIncrement);
-  if (isReason(units)) return amountRefused(field, text, units);
+  if (isReason(units)) return fromReason(field, units);
   if (units === 0) return 0;
   if (units < rules.minLots) return outOfRange(`${field}: below the minimum size ${rules.spec.minSize}`);
   if (units > rules.maxLots) return outOfRange(`${field}: above the maximum size ${rules.spec.maxSize}`);
@@ -186,7 +180,7 @@ function lots(text: Maybe<string>, field: string, rules: ProductRules): number |
 function quoteAmount(text: Maybe<string>, field: string, rules: ProductRules): bigint | ApiError {
   if (text == null) return 0n;
   const atoms = toAtoms(text, rules.quote.decimals);
-  if (isReason(atoms)) return amountRefused(field, text, atoms);
+  if (isReason(atoms)) return fromReason(field, atoms);
   if (atoms === 0n) return 0n;
   if (atoms < BigInt(rules.minNotionalAtoms)) {
     return outOfRange(`${field}: below the minimum notional ${rules.spec.minNotional}`);

@@ -37,7 +37,7 @@ describe('toUnits', () => {
   });
 
   it('refuses a sign, even on zero', () => {
-    expect(reasonOf(toUnits('-1', '1'))).toBe('must not have a sign');
+    expect(reasonOf(toUnits('-1', '1'))).toBe('must not be negative (a decimal is written without a sign)');
     expect(reasonOf(toUnits('-0', '1'))).toBe('must not have a sign');
     expect(reasonOf(toUnits('+1', '1'))).toBe('must not have a sign');
   });
@@ -205,7 +205,7 @@ describe('fee rates', () => {
   it('refuse more than six decimals, more than 1, and malformed text', () => {
     expect(reasonOf(parseRate('0.0000001'))).toBe('must have at most 6 decimal places');
     expect((parseRate('1.5') as Reason).outOfRange).toBe(true);
-    expect(reasonOf(parseRate('-0.001'))).toBe('must not have a sign');
+    expect(reasonOf(parseRate('-0.001'))).toBe('must not be negative (a decimal is written without a sign)');
   });
 });
 

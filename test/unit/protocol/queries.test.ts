@@ -273,7 +273,7 @@ describe('simulator bodies', () => {
     refused(parseSimUserBody(JSON.parse('{"balances": {"__proto__": "1"}}')), 'E0101_InvalidArgument', 'unknown asset');
     refused(parseSimUserBody({ balances: { VND: '1.5' } }), 'E0101_InvalidArgument', 'balances.VND: must have at most 0 decimal places');
     refused(parseSimUserBody({ balances: { BTC: 1 } }), 'E0101_InvalidArgument', 'balances.BTC: expected a decimal string');
-    refused(parseSimUserBody({ balances: { BTC: '-1' } }), 'E0101_InvalidArgument', 'must not have a sign');
+    refused(parseSimUserBody({ balances: { BTC: '-1' } }), 'E0101_InvalidArgument', 'must not be negative');
     refused(parseSimUserBody({ balances: ['BTC'] }), 'E0101_InvalidArgument', 'balances: expected an object');
   });
 
