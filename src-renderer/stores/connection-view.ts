@@ -1,5 +1,8 @@
-// What the connection's state means for what the windows show: whether the market data is live, and the latency.
-import type { ConnectionStatus } from '../../src-shared/ipc/contract';
+// What the connection's state means for what the windows show: whether the market data is live, the latency, and
+// which environment (Production, real money, or not) the window's orders and keys act on.
+import type { ConnectionStatus, EnvironmentId } from '../../src-shared/ipc/contract';
+import { ENVIRONMENT_NAMES } from '../../src-shared/ipc/environment-names';
+import { useDesk, type DeskState } from './desk-store';
 
 /**
  * Why what a window shows from the venue is stale, or undefined while it is current. Only a live session streams
@@ -18,4 +21,37 @@ export function staleness(connection: ConnectionStatus | undefined): string | un
 export function shownLatency(connection: ConnectionStatus | undefined): string | undefined {
   if (connection?.state !== 'live' || connection.latencyMs === undefined) return undefined;
   return `${Math.round(connection.latencyMs)} ms`;
+}
+
+/**
+ * The environment this window's orders and keys go to: the desk's session, which the environments list can lag by
+ * an event; the list's active one before the window has heard of a session. Every red frame, badge and question
+ * reads it here, so none of them can name another environment than the one the next order goes to.
+ */
+export function actingEnvironment(s: Pick<DeskState, 'connection' | 'environments'>): EnvironmentId {
+  return s.connection?.environment ?? s.environments?.active ?? 'local';
+}
+
+/** Real money: drawn in red and asked about in capitals wherever the trader acts on it. */
+export function isProduction(environment: EnvironmentId): boolean {
+  return environment === 'production';
+}
+
+/** How the desk bar and each window's badge name the environment: Production in capitals. */
+export function badgeName(environment: EnvironmentId): string {
+  return isProduction(environment) ? 'PRODUCTION' : ENVIRONMENT_NAMES[environment];
+}
+
+/**
+ * The acting environment for a component. The selector returns the id alone, not the connection: a new connection
+ * comes with every latency measured, and every window (a pop-out's whole panel included) re-rendered with it.
+ */
+export function useActingEnvironment(): { environment: EnvironmentId; production: boolean; name: string } {
+  const environment = useDesk(actingEnvironment);
+  return { environment, production: isProduction(environment), name: badgeName(environment) };
+}
+
+/** Whether the window acts on Production, for a frame that only needs to know that. */
+export function useProduction(): boolean {
+  return useDesk((s) => isProduction(actingEnvironment(s)));
 }

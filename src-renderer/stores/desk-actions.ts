@@ -4,8 +4,10 @@
  */
 import { MAX_ARCHIVED_LIMIT, MAX_IDS_PER_BULK_CANCEL } from '../../src-shared/protocol/queries';
 import type { EnvironmentId, MethodName, Request, Response } from '../../src-shared/ipc/contract';
+import { environmentLabel } from '../../src-shared/ipc/environment-names';
 import type { Order } from '../../src-shared/protocol/records';
 import { BridgeError, call } from '../bridge';
+import { isProduction } from './connection-view';
 import { useDesk } from './desk-store';
 import { errorNotice } from './notices-slice';
 import { beginOrdersRead, endOrdersRead } from './orders-slice';
@@ -112,7 +114,7 @@ export function showPlacedOrder(order: Order, sentInView: number): boolean {
 /** What the trader is asked before every open order (of one product) is cancelled on Production. */
 export function productionCancelAllQuestion(productId: string | undefined, openOrders: number): string {
   const which = productId === undefined ? 'every open order' : `every open ${productId} order`;
-  return `PRODUCTION (real money): cancel ${which} on Production (${openOrders} shown open)?`;
+  return `${environmentLabel('production')}: cancel ${which} on Production (${openOrders} shown open)?`;
 }
 
 /**
@@ -122,7 +124,7 @@ export function productionCancelAllQuestion(productId: string | undefined, openO
 export async function cancelAll(productId?: string): Promise<void> {
   const s = useDesk.getState();
   const environment = s.connection?.environment;
-  if (environment === 'production') {
+  if (environment !== undefined && isProduction(environment)) {
     const open = Object.values(s.openOrders).filter((o) => productId === undefined || o.product_id === productId).length;
     if (!window.confirm(productionCancelAllQuestion(productId, open))) return;
   }

@@ -2,7 +2,7 @@
 // A market panel (`market`) or one of the trader's orders, fills or balances (`account`) is marked stale, its
 // content dimmed, while the connection is not live.
 import type { ReactNode } from 'react';
-import { staleness } from '../stores/connection-view';
+import { staleness, useProduction } from '../stores/connection-view';
 import { useDesk } from '../stores/desk-store';
 
 const STALE_TITLE = {
@@ -15,7 +15,7 @@ const STALE_TITLE = {
  * gap, or whose polls fail): marked stale as an outage is, saying why.
  */
 export function Panel(props: { title: string; tools?: ReactNode; children: ReactNode; market?: boolean; account?: boolean; inDoubt?: string }): React.JSX.Element {
-  const production = useDesk((s) => s.connection?.production ?? s.environments?.active === 'production');
+  const production = useProduction();
   const kind = props.market === true ? 'market' : props.account === true ? 'account' : undefined;
   const outage = useDesk((s) => (kind === undefined ? undefined : staleness(s.connection)));
   const stale = outage ?? (props.inDoubt === undefined ? undefined : 'stale: not updated');

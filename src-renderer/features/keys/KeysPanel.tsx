@@ -5,7 +5,8 @@
  */
 import { useState } from 'react';
 import type { BridgeErrorIssue, EnvironmentId, Request, Response, StoredKey } from '../../../src-shared/ipc/contract';
-import { ENVIRONMENT_NAMES } from '../../../src-shared/ipc/environment-names';
+import { ENVIRONMENT_NAMES, environmentLabel } from '../../../src-shared/ipc/environment-names';
+import { actingEnvironment, isProduction } from '../../stores/connection-view';
 import { BridgeError, call } from '../../bridge';
 import { attempt } from '../../stores/desk-actions';
 import { useDesk } from '../../stores/desk-store';
@@ -102,7 +103,7 @@ export async function sendImport(form: ImportForm, environment: EnvironmentId, s
 export function productionKeyQuestion(create: { name: string; readOnly: boolean; use: boolean }): string {
   const scope = create.readOnly ? 'read-only' : 'trading';
   const use = create.use ? ' The desk will trade with it from now on.' : '';
-  return `PRODUCTION (real money): create the ${scope} key ${JSON.stringify(create.name)} on Production?${use}`;
+  return `${environmentLabel('production')}: create the ${scope} key ${JSON.stringify(create.name)} on Production?${use}`;
 }
 
 /**
@@ -113,7 +114,7 @@ export function removeKeyQuestion(k: Pick<StoredKey, 'environment' | 'apiKey' | 
   const named = k.name === '' ? k.apiKey : `${JSON.stringify(k.name)} (${k.apiKey})`;
   const inUse = k.active ? ' The desk is trading with it now and will stop.' : '';
   const question = `remove the ${ENVIRONMENT_NAMES[k.environment]} key ${named} from the desk? It stays valid on the venue; the desk forgets its secret.${inUse}`;
-  return k.environment === 'production' ? `PRODUCTION (real money): ${question}` : `${question.charAt(0).toUpperCase()}${question.slice(1)}`;
+  return isProduction(k.environment) ? `${environmentLabel(k.environment)}: ${question}` : `${question.charAt(0).toUpperCase()}${question.slice(1)}`;
 }
 
 /**
@@ -166,7 +167,7 @@ export function KeysPanel(): React.JSX.Element {
   const [create, setCreate] = useState({ name: '', readOnly: false, expires: '', use: true });
   const [imp, setImp] = useState<ImportForm>({ apiKey: '', apiSecret: '', userId: '', name: '', use: true });
   const [importErrors, setImportErrors] = useState<ImportErrors>({});
-  const active = useDesk((s) => s.connection?.environment ?? s.environments?.active ?? 'local');
+  const active = useDesk(actingEnvironment);
   // Until the trader picks one, the environment the desk is on, shown in the form as it changes.
   const [picked, setPicked] = useState<EnvironmentId | undefined>();
   const importFor = picked ?? active;
@@ -176,13 +177,13 @@ export function KeysPanel(): React.JSX.Element {
     // Asked here and named in the call: the desk makes no key on Production without it, nor on a yes given
     // for another environment than the one it is on when the call arrives.
     const on = active;
-    if (on === 'production' && !window.confirm(productionKeyQuestion(create))) return;
+    if (isProduction(on) && !window.confirm(productionKeyQuestion(create))) return;
     const made = await attempt('keys.create', {
       name: create.name,
       read_only: create.readOnly,
       use: create.use,
       ...(expiration !== undefined && { expiration_time: expiration }),
-      ...(on === 'production' && { confirmed: on }),
+      ...(isProduction(on) && { confirmed: on }),
     });
     if (made === undefined) return;
     setNote(`Created ${made.key.apiKey}. ${made.note}`);

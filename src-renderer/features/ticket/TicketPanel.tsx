@@ -9,7 +9,7 @@ import { ENVIRONMENT_NAMES } from '../../../src-shared/ipc/environment-names';
 import type { Order } from '../../../src-shared/protocol/records';
 import { ORDER_TYPES, STOP_TYPES, TIMES_IN_FORCE, REST_STP_MODES } from '../../../src-shared/protocol/vocabulary';
 import { attempt, currentView, showPlacedOrder } from '../../stores/desk-actions';
-import { staleness } from '../../stores/connection-view';
+import { actingEnvironment, isProduction, staleness } from '../../stores/connection-view';
 import { useDesk } from '../../stores/desk-store';
 import { Panel } from '../../ui/Panel';
 import { statusOf } from '../blotters/order-columns';
@@ -67,24 +67,17 @@ function FieldError(props: { id: string; text: string | undefined }): React.JSX.
 /** An order the trader is asked to confirm, on the environment the desk was on when it was asked. */
 type Pending = { request: PlaceOrderRequest; issues: PreTradeIssue[]; environment: EnvironmentId };
 
-
-function environmentNow(): EnvironmentId {
-  const s = useDesk.getState();
-  return s.connection?.environment ?? s.environments?.active ?? 'local';
-}
-
 /** What the confirmation says first: where the order goes, Production in capitals, as the desk bar shows it. */
 export function confirmationHeading(environment: EnvironmentId): string {
-  return environment === 'production' ? 'PRODUCTION: real money. Confirm this order' : `${ENVIRONMENT_NAMES[environment]}: confirm this order`;
+  return isProduction(environment) ? 'PRODUCTION: real money. Confirm this order' : `${ENVIRONMENT_NAMES[environment]}: confirm this order`;
 }
 
 export function TicketPanel(props: { productId: string }): React.JSX.Element {
   const form = useDesk((s) => s.ticket);
   const edit = useDesk((s) => s.editTicket);
   const products = useDesk((s) => s.products);
-  // The desk's session is what an order goes to; the environments list can lag it by an event.
-  const environment = useDesk(environmentNow);
-  const confirmHere = useDesk((s) => s.settings?.confirmOrders[environment] ?? environment === 'production');
+  const environment = useDesk(actingEnvironment);
+  const confirmHere = useDesk((s) => s.settings?.confirmOrders[environment] ?? isProduction(environment));
   // The ticket reads the book and balances the connection last brought: while it is down they may be far off.
   const stale = useDesk((s) => staleness(s.connection));
   const productId = props.productId;
@@ -145,7 +138,7 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
     if (result === undefined) return;
     if (result.status === 'held') {
       // Held by one environment, answered after a switch to another: that question is no longer the trader's.
-      if (sentOn !== environmentNow()) return;
+      if (sentOn !== actingEnvironment(useDesk.getState())) return;
       setPending({ request, issues: result.issues, environment: sentOn });
       return;
     }
@@ -334,7 +327,7 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
           onKeyDownCapture={(e) => e.key === 'Enter' && e.repeat && e.preventDefault()}
           onKeyDown={(e) => e.key === 'Escape' && (e.preventDefault(), setPending(undefined))}
         >
-          <p className={pending.environment === 'production' ? 'production-text' : undefined} aria-label="Confirming on">{confirmationHeading(pending.environment)}</p>
+          <p className={isProduction(pending.environment) ? 'production-text' : undefined} aria-label="Confirming on">{confirmationHeading(pending.environment)}</p>
           <p>{describeOrder(pending.request, heldAssets?.base ?? base, heldAssets?.quote ?? quote)}</p>
           {pending.issues.map((issue) => <p key={issue.check} className="field-error">{issue.message}</p>)}
           {pending.issues.some((issue) => issue.check !== 'confirmation') && <p className="muted">The limits are set under Environments, Pre-trade limits.</p>}

@@ -1,10 +1,11 @@
 // A panel in its own window: linked to a product or following the desk's, and able to go back into the workspace.
 import { useEffect, useRef, useState } from 'react';
+import { useActingEnvironment } from '../../stores/connection-view';
 import { useDesk } from '../../stores/desk-store';
 import { followDeskProduct } from '../../stores/feed';
 import { PANEL_TITLES } from '../../stores/layout-slice';
 import { NoticesBar } from '../errors/NoticesBar';
-import { EnvironmentBadge, useEnvironment } from './DeskBar';
+import { EnvironmentBadge } from './DeskBar';
 import type { TicketForm } from '../ticket/ticket-check';
 import { PanelView } from './PanelView';
 import { ProductPicker } from './ProductPicker';
@@ -51,7 +52,7 @@ export function PoppedOutPanel(props: { target: PopOutTarget }): React.JSX.Eleme
     };
   }, [target]);
 
-  const { name: environmentName } = useEnvironment();
+  const { name: environmentName } = useActingEnvironment();
   useEffect(() => {
     // The title names the environment too: it is what the taskbar and the window switcher show of this window.
     document.title = `${PANEL_TITLES[target.kind]} · ${environmentName} · Nova Desk`;
