@@ -4,6 +4,7 @@ import { useDesk } from '../../stores/desk-store';
 import { Panel } from '../../ui/Panel';
 import { ReadFailed } from '../../ui/ReadFailed';
 import { formatDecimal, multiplyDecimal } from '../../ui/decimal-text';
+import { alignedBalances, assetDecimals } from './balance-precision';
 import { volumeUnit } from './volume-unit';
 
 const percent = (rate: string): string => `${formatDecimal(multiplyDecimal(rate, '100'))}%`;
@@ -26,14 +27,17 @@ export function AccountPanel(): React.JSX.Element {
           <tr><th scope="col">Asset</th><th scope="col" className="num">Free</th><th scope="col" className="num">Locked</th><th scope="col" className="num">Total</th></tr>
         </thead>
         <tbody>
-          {account.asset_balances.map((b) => (
-            <tr key={b.asset}>
-              <th scope="row">{b.asset}</th>
-              <td className="num">{formatDecimal(b.free)}</td>
-              <td className="num">{formatDecimal(b.locked)}</td>
-              <td className="num">{formatDecimal(b.balance)}</td>
-            </tr>
-          ))}
+          {account.asset_balances.map((b) => {
+            const [free, locked, total] = alignedBalances([b.free, b.locked, b.balance], assetDecimals(b.asset, products));
+            return (
+              <tr key={b.asset}>
+                <th scope="row">{b.asset}</th>
+                <td className="num">{free}</td>
+                <td className="num">{locked}</td>
+                <td className="num">{total}</td>
+              </tr>
+            );
+          })}
         </tbody>
       </table>
       <dl className="facts">
