@@ -257,6 +257,14 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
     }
   });
 
+  // And again once the body is in, as the request is about to act: a body may take up to a minute to arrive, and
+  // a key revoked or expired meanwhile (a leaked key its owner just revoked) must not place an order or mint a key.
+  app.addHook('preHandler', (request, _reply, done) => {
+    const caller = callers.get(request);
+    const refusal = caller === undefined ? undefined : keys.refusal(caller.apiKey, venue.now());
+    done(refusal);
+  });
+
   /** The caller the onRequest hook let through: a route with access() options has one. */
   function callerOf(request: FastifyRequest): Caller {
     const caller = callers.get(request);
