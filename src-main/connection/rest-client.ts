@@ -195,6 +195,8 @@ interface Call<S extends z.ZodType> {
   readonly maxRateWaitMs?: number;
   /** The latest time (epoch ms) the rate limits may hold it back to, given by the caller; else maxRateWaitMs's. */
   readonly latest?: number | undefined;
+  /** Told when each attempt starts its timeout (epoch ms): an order placement's lifetime counts from there. */
+  readonly onAttempt?: (startedAt: number) => void;
 }
 
 /** For a call made on an order's behalf: no later than this (epoch ms) may the rate limits hold it back. */
@@ -297,32 +299,51 @@ export class VenueRestClient {
    * by its client_order_id once the venue has had time to place it: found, it is returned. Not found, it is not
    * sent again: "not found" cannot tell a request that never arrived from one still on its way, and an order
    * that traded at once frees its client_order_id, so a resend could trade a second time. OutcomeUnknownError
-   * then carries the client_order_id, for the caller to look for later (the session reconciles it).
+   * then carries the client_order_id, for the caller to look for later (the session reconciles it), and the time
+   * past which the request can no longer arrive: only a lookup after it that finds nothing means "not placed".
    */
   async placeOrder(request: PlaceOrderRequest, bound: RateBound = {}): Promise<Order> {
     const clientOrderId = request.client_order_id ?? newClientOrderId();
     const body = { ...request, client_order_id: clientOrderId };
     const startedNs = BigInt(Date.now()) * 1_000_000n;
+    let attemptedAt = Date.now();
     try {
-      const answer = await this.send({ method: 'POST', path: '/api/v1/orders', schema: OrderResponseSchema, body, auth: true, idempotent: false, budgets: ['requests', 'orders'], maxRateWaitMs: this.orderRateWaitMs, latest: bound.latest });
+      const answer = await this.send({
+        method: 'POST',
+        path: '/api/v1/orders',
+        schema: OrderResponseSchema,
+        body,
+        auth: true,
+        idempotent: false,
+        budgets: ['requests', 'orders'],
+        maxRateWaitMs: this.orderRateWaitMs,
+        latest: bound.latest,
+        onAttempt: (at) => {
+          attemptedAt = at;
+        },
+      });
       return answer.order;
     } catch (err) {
       if (!(err instanceof OutcomeUnknownError)) throw err;
+      // An answer lost early (a dropped connection, a gateway's 502) says nothing of the request itself: a slow
+      // link or a gateway may still hand it to the venue until this client gives up on it, at its timeout.
+      const lost = { reason: err.reason, settlesBy: attemptedAt + this.timeoutMs + this.settleMs };
       await sleep(this.settleMs);
-      const found = await this.findPlacement(clientOrderId, body, startedNs, err.reason);
+      const found = await this.findPlacement(clientOrderId, body, startedNs, lost);
       if (found !== undefined) return found;
-      throw new OutcomeUnknownError('POST /api/v1/orders', err.reason, clientOrderId, 'not_found');
+      throw new OutcomeUnknownError('POST /api/v1/orders', lost.reason, clientOrderId, 'not_found', lost.settlesBy);
     }
   }
 
   /** The order placed under `clientOrderId` by this placement, or undefined when the venue has none. */
-  private async findPlacement(clientOrderId: string, body: PlaceOrderRequest, startedNs: bigint, reason: UnknownOutcomeReason): Promise<Order | undefined> {
+  private async findPlacement(clientOrderId: string, body: PlaceOrderRequest, startedNs: bigint, lost: { reason: UnknownOutcomeReason; settlesBy: number }): Promise<Order | undefined> {
+    const { reason } = lost;
     let order: Order | undefined;
     try {
       order = await this.getOrder(clientOrderId);
     } catch (err) {
       if (!(err instanceof VenueError && err.ref === 'E0301_OrderNotFound')) {
-        throw new OutcomeUnknownError('POST /api/v1/orders', reason, clientOrderId, 'failed');
+        throw new OutcomeUnknownError('POST /api/v1/orders', reason, clientOrderId, 'failed', lost.settlesBy);
       }
     }
     // An older order that happened to use the same client_order_id is not ours.
@@ -499,6 +520,7 @@ export class VenueRestClient {
       body = JSON.stringify(call.body);
     }
     const controller = new AbortController();
+    call.onAttempt?.(Date.now());
     const timer = setTimeout(() => controller.abort(), this.timeoutMs);
     let status: number;
     let retryAfter: string | null;

@@ -85,6 +85,12 @@ export class OutcomeUnknownError extends Error {
     /** Set for an order placement, so the caller can find the order later. */
     readonly clientOrderId?: string,
     readonly lookup?: PlacementLookup,
+    /**
+     * For an order placement: the time (epoch ms) past which the request can no longer reach the venue and be
+     * acted on (the client's own timeout for it, and the time let for the venue to act). A lookup made before it
+     * that finds no order says nothing yet: the request may still be on its way.
+     */
+    readonly settlesBy?: number,
   ) {
     super(`${operation}: ${UNKNOWN_OUTCOME_TEXT[reason]}; the venue may or may not have acted on it`);
     this.name = 'OutcomeUnknownError';

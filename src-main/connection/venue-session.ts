@@ -99,8 +99,11 @@ export class VenueSession implements Disposable {
   private readonly books = new Map<string, LocalBook>();
   private readonly pollers = new Map<string, MarketPoller>();
   private readonly watched = new Set<string>();
-  /** client_order_ids of placements whose outcome is unknown, until a reconcile settles them. */
-  private readonly unresolved = new Set<string>();
+  /**
+   * client_order_ids of placements whose outcome is unknown, until a lookup settles them, each with the time
+   * (epoch ms) from which "no such order" settles it: before then the request may still be on its way.
+   */
+  private readonly unresolved = new Map<string, number>();
   private accountRecord: Account | undefined;
   private sync: SyncState = 'connecting';
   private reconciling: Promise<void> | undefined;
@@ -230,7 +233,7 @@ export class VenueSession implements Disposable {
 
   /** client_order_ids of placements whose outcome is still unknown: looked up until the session is disposed. */
   unresolvedPlacements(): string[] {
-    return [...this.unresolved];
+    return [...this.unresolved.keys()];
   }
 
   /** Products fed by REST polling rather than the socket. */
@@ -266,7 +269,7 @@ export class VenueSession implements Disposable {
       // answers, and onDidResolvePlacement reports what it found. Waiting for a reconnection would leave the
       // trader, told to wait, without an answer for as long as the socket stays up.
       if (err instanceof OutcomeUnknownError && err.clientOrderId !== undefined) {
-        this.unresolved.add(err.clientOrderId);
+        this.unresolved.set(err.clientOrderId, err.settlesBy ?? 0);
         this.scheduleLookup();
       }
       throw err;
@@ -475,7 +478,11 @@ export class VenueSession implements Disposable {
 
   private scheduleLookup(): void {
     if (this.lookupTimer !== undefined || this.disposed || this.unresolved.size === 0) return;
-    const delay = Math.min(this.placementLookupMs * 2 ** this.lookupFailures, 60_000);
+    // Also as soon as a placement's request can no longer arrive, when that comes first: the lookup that may
+    // say "not placed" is not left waiting a whole round.
+    const now = Date.now();
+    const settling = [...this.unresolved.values()].filter((at) => at > now).map((at) => at - now + 1);
+    const delay = Math.min(this.placementLookupMs * 2 ** this.lookupFailures, 60_000, ...settling);
     this.lookupTimer = setTimeout(() => {
       this.lookupTimer = undefined;
       this.settlePlacements().then(
@@ -502,14 +509,18 @@ export class VenueSession implements Disposable {
   }
 
   private async lookUpPlacements(): Promise<void> {
-    for (const clientOrderId of [...this.unresolved]) {
+    for (const [clientOrderId, settlesBy] of [...this.unresolved]) {
       if (this.disposed) return;
+      const askedAt = Date.now();
       let order: Order | undefined;
       try {
         order = await this.rest.getOrder(clientOrderId);
       } catch (err) {
         if (!(err instanceof VenueError && err.ref === 'E0301_OrderNotFound')) throw err;
       }
+      // No such order yet, while the request may still be on its way (a slow link, a gateway still holding it):
+      // "not placed" now could be wrong, and invite the trader to send it twice. Looked up again.
+      if (order === undefined && askedAt < settlesBy) continue;
       this.unresolved.delete(clientOrderId);
       if (order !== undefined) this.take(this.blotter.upsert(order));
       this._onDidResolvePlacement.fire({ clientOrderId, order });

@@ -131,7 +131,9 @@ describe('the desk’s orders after a venue restart', () => {
     expect(session.order(filledMeanwhile.order_id)).toMatchObject({ status: 'DONE', done_reason: 'FILLED' });
     expect(session.order(sellHigh.order_id)).toMatchObject({ status: 'DONE', done_reason: 'FILLED', filled_base_size: '0.02' });
     expect(session.order(buyLow.order_id)).toMatchObject({ status: 'DONE', done_reason: 'CANCELED' });
-    // The placement tried during the outage never reached the venue, and the desk says so.
+    // The placement tried during the outage never reached the venue, and the desk says so, once its request can
+    // no longer arrive (its timeout, 1 s here): the reconcile may look it up before then.
+    await eventually(() => (resolutions.length > 0 ? true : undefined), 'the lost placement to be settled');
     expect(resolutions).toEqual([{ clientOrderId: lostId, order: undefined }]);
     expect(session.orders().some((o) => o.client_order_id === lostId)).toBe(false);
     expect(session.account()?.id).toBe(alice.userId);

@@ -1,6 +1,7 @@
 // A real HTTP relay in front of a real venue, as Development and Production sit behind one (a load balancer, a
 // CDN). Each request is passed on unless the test's rule says otherwise: answer in the venue's place without
-// passing it on, or pass it on and replace the venue's answer. WebSocket upgrades are not relayed: the desk's
+// passing it on, pass it on and replace the venue's answer, or answer at once and pass it on only later (a
+// gateway that gave up on the request while it still sits in a queue on its way to the venue). WebSocket upgrades are not relayed: the desk's
 // socket goes to the venue directly.
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,8 +15,11 @@ export interface GatewayAnswer {
 
 export const GATEWAY_TIMEOUT: GatewayAnswer = { status: 504, headers: { 'content-type': 'text/html' }, body: '<html><body><h1>504 Gateway Time-out</h1></body></html>' };
 
-/** What to do with one request: pass it on, answer instead of the venue, or pass it on and answer instead. */
-export type GatewayRule = (request: { method: string; path: string }) => 'pass' | { instead: GatewayAnswer } | { after: GatewayAnswer };
+/**
+ * What to do with one request: pass it on, answer instead of the venue, pass it on and answer instead, or answer
+ * instead now and pass it on once `until` resolves (the venue's answer to it then goes nowhere).
+ */
+export type GatewayRule = (request: { method: string; path: string }) => 'pass' | { instead: GatewayAnswer } | { after: GatewayAnswer } | { late: GatewayAnswer; until: Promise<void> };
 
 export interface HttpGateway {
   readonly baseUrl: string;
@@ -36,8 +40,21 @@ export async function openHttpGateway(venuePort: number): Promise<HttpGateway> {
       answer(outgoing, decision.instead);
       return;
     }
+    if (decision !== 'pass' && 'late' in decision) {
+      const chunks: Buffer[] = [];
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      incoming.on('end', () => {
+        answer(outgoing, decision.late);
+        void decision.until.then(() => {
+          const upstream = httpRequest({ host: '127.0.0.1', port: venuePort, method: incoming.method, path: incoming.url, headers: incoming.headers }, (reply) => reply.resume());
+          upstream.on('error', () => undefined);
+          upstream.end(Buffer.concat(chunks));
+        });
+      });
+      return;
+    }
     const upstream = httpRequest({ host: '127.0.0.1', port: venuePort, method: incoming.method, path: incoming.url, headers: incoming.headers }, (reply) => {
-      if (decision !== 'pass') {
+      if (decision !== 'pass' && 'after' in decision) {
         reply.resume();
         answer(outgoing, decision.after);
         return;

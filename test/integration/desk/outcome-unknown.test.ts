@@ -1,6 +1,7 @@
 // An order sent whose answer is lost (here a gateway's 504, as Development and Production sit behind one) may be
 // live at the venue. The trader is told it MAY have been placed and not to send it again, and the desk looks it
-// up until the venue answers, saying what it found: placed (it is among the orders) or not placed.
+// up until the venue answers, saying what it found: placed (it is among the orders) or not placed, which it says
+// only once the request can no longer reach the venue.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Desk } from '../../../src-main/desk/desk';
 import { dispatch } from '../../../src-main/desk/dispatch';
@@ -15,10 +16,16 @@ let desk: Desk;
 let services: DeskServices;
 let closeDesk: () => Promise<void>;
 
-/** What the gateway does to the next order placement: answer 504 without passing it on, or pass it on and answer 504. */
-let nextPlacement: 'pass' | 'lose_request' | 'lose_answer' = 'pass';
+/**
+ * What the gateway does to the next order placement: answer 504 without passing it on, pass it on and answer 504,
+ * or answer 504 and pass it on only once `heldUntil` resolves.
+ */
+let nextPlacement: 'pass' | 'lose_request' | 'lose_answer' | 'hold_request' = 'pass';
+let heldUntil: Promise<void> = Promise.resolve();
 /** Lookups of one order (GET /api/v1/order/archived) the gateway answers 504 without passing on. */
 let lookupsToFail = 0;
+/** Lookups of one order the gateway has seen. */
+let lookupsSeen = 0;
 
 beforeAll(async () => {
   venue = await LocalVenue.start();
@@ -27,8 +34,10 @@ beforeAll(async () => {
     if (method === 'POST' && path === '/api/v1/orders' && nextPlacement !== 'pass') {
       const what = nextPlacement;
       nextPlacement = 'pass';
+      if (what === 'hold_request') return { late: GATEWAY_TIMEOUT, until: heldUntil };
       return what === 'lose_request' ? { instead: GATEWAY_TIMEOUT } : { after: GATEWAY_TIMEOUT };
     }
+    if (method === 'GET' && path === '/api/v1/order/archived') lookupsSeen++;
     if (method === 'GET' && path === '/api/v1/order/archived' && lookupsToFail > 0) {
       lookupsToFail--;
       return { instead: GATEWAY_TIMEOUT };
@@ -77,6 +86,38 @@ describe('an order placement whose answer a gateway lost', () => {
     const placed = (await desk.activeOrders(BTC)).filter((o) => o.client_order_id === 'unknown-placed');
     expect(placed).toHaveLength(1);
     await desk.cancelOrder({ order_id: placed[0]?.order_id ?? '' });
+  });
+});
+
+describe('an order placement whose answer a gateway gave up on while the request is still on its way', () => {
+  it('is not said to be not placed before the request can no longer arrive, and is reported placed once it arrives', async () => {
+    // Its own desk, whose requests may take a minute: the request the gateway holds could arrive until then.
+    const { desk: patient, close } = await deskOnDevelopment(venue, {
+      label: 'outcome-unknown-held',
+      address: { baseUrl: gateway.baseUrl, wsUrl: venue.wsUrl },
+      session: { rest: { timeoutMs: 60_000, settleMs: 50, maxRetries: 0 }, placementLookupMs: 50 },
+    });
+    let letThrough = (): void => undefined;
+    heldUntil = new Promise<void>((resolve) => (letThrough = resolve));
+    try {
+      nextPlacement = 'hold_request';
+      const result = await dispatch(deskServices(patient), 'orders.place', { product_id: BTC, side: 'BUY', limit_price: px(-400), base_size: '0.001', client_order_id: 'unknown-held', override_checks: true });
+      expect(result).toMatchObject({ ok: false, error: { message: expect.stringMatching(/^E0802_OrderOutcomeUnknown: the order MAY have been placed/) } });
+      // The desk looks it up round after round, finding nothing, while the gateway still holds the request; it
+      // must not conclude from that.
+      const seen = lookupsSeen;
+      const notPlaced = /unknown-held, whose outcome was unknown, was not placed/;
+      await eventually(() => (lookupsSeen >= seen + 3 || notPlaced.test(patient.status().detail) ? true : undefined), 'three lookups while the request is held');
+      expect(patient.status().detail).not.toMatch(notPlaced);
+      letThrough();
+      const detail = await eventually(() => (/unknown-held,/.test(patient.status().detail) ? patient.status().detail : undefined), 'the lookup to be reported');
+      expect(detail).toMatch(/the order unknown-held, whose outcome was unknown, was placed: order \S+, (ACTIVE|SUBMITTED)/);
+    } finally {
+      letThrough();
+      const held = await eventually(async () => (await venue.client(venue.admin).listActiveOrders({ client_order_id: 'unknown-held' }))[0], 'the held order to reach the venue');
+      await venue.client(venue.admin).cancelOrder({ order_id: held.order_id });
+      await close();
+    }
   });
 });
 
