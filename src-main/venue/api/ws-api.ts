@@ -445,7 +445,16 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
    * Requests taken and not yet answered. A cancel of an order no longer working is answered from the tables,
    * after the venue's last commits: closing the sockets once those commits settled lost that answer.
    */
-  const inFlight = new Set<Promise<void>>();
+  let inFlight = 0;
+  /** Waiters of answered(), called when inFlight falls to 0. */
+  let whenAnswered: (() => void)[] = [];
+  const answeredOne = (): void => {
+    inFlight -= 1;
+    if (inFlight > 0) return;
+    const waiters = whenAnswered;
+    whenAnswered = [];
+    for (const resolve of waiters) resolve();
+  };
   const SHUTTING_DOWN = 'the venue is shutting down: this request was not taken';
   // With a listener, ws leaves a handshake it refuses to us instead of answering it in text/html.
   wss.on('wsClientError', (err: Error, socket: Duplex) => {
@@ -482,11 +491,14 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
       if (isBinary) return fail(session, null, apiError('E0101_InvalidArgument', 'frames must be JSON text'));
       const frame = parseFrame(data);
       if (frame === NOT_JSON) return fail(session, null, apiError('E0102_MalformedJson', 'frame is not valid JSON'));
-      const answering = handle(session, frame).catch((err: unknown) => {
-        fail(session, frame, err instanceof ApiError ? err : apiError('E0901_InternalError', 'the venue could not complete this request'));
+      inFlight += 1;
+      handle(session, frame).then(answeredOne, (err: unknown) => {
+        try {
+          fail(session, frame, err instanceof ApiError ? err : apiError('E0901_InternalError', 'the venue could not complete this request'));
+        } finally {
+          answeredOne();
+        }
       });
-      inFlight.add(answering);
-      void answering.finally(() => inFlight.delete(answering));
     });
     socket.on('close', () => {
       sessions.delete(session);
@@ -528,8 +540,8 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
     stopTaking() {
       stopping = true;
     },
-    async answered() {
-      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    answered() {
+      return inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => whenAnswered.push(resolve));
     },
     close() {
       stopping = true;

@@ -39,9 +39,13 @@ it('a cancel_order the venue is working on when it is told to stop is answered b
     const { venue } = v.running;
     const cancelRefusal = venue.cancelRefusal.bind(venue);
     let closing: Promise<void> | undefined;
-    venue.cancelRefusal = (userId, target) => {
+    venue.cancelRefusal = async (userId, target) => {
       const answer = cancelRefusal(userId, target);
       closing ??= v.running.close();
+      // The answer comes after the venue's commits have settled and a turn of the event loop has passed: a close
+      // that did not wait for answers taken would have sent its close frame by then.
+      await venue.settle();
+      await new Promise((resolve) => setImmediate(resolve));
       return answer;
     };
     const from = socket.mark();
