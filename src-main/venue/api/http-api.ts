@@ -3,6 +3,7 @@
  * Fastify. Every input arrives as unknown and goes through one parser of src-shared/protocol; every failure is
  * the interface's error object with the catalogue's HTTP status. Nothing here decides trading: the exchange does.
  */
+import { isUtf8 } from 'node:buffer';
 import http from 'node:http';
 import net, { type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -198,14 +199,20 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
   // Fastify's JSON parser, except that a blank body is no body, and valid JSON refused only for its __proto__
   // or constructor keys is E0101 (Fastify 5 reports both as invalid JSON with the same message).
   const secureJson = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = body as string;
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const bytes = body as Buffer;
     // The venue reads bodies as sent: a compressed one would be parsed as if it were JSON text.
     const encoding = request.headers['content-encoding'];
     if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
       done(apiError('E0106_UnsupportedMediaType', `content-encoding ${encoding.slice(0, 20)} is not accepted: send the JSON body uncompressed`));
       return;
     }
+    // Decoded as a string, bytes that are not UTF-8 became U+FFFD: the venue stored text the client never sent.
+    if (!isUtf8(bytes)) {
+      done(apiError('E0102_MalformedJson', 'request body is not valid UTF-8 (JSON bodies are UTF-8)'));
+      return;
+    }
+    const text = bytes.toString('utf8');
     if (BLANK_JSON.test(text)) {
       done(null, undefined);
       return;

@@ -1,0 +1,41 @@
+// JSON bodies are UTF-8 (RFC 8259 8.1). Bytes that are not were decoded with U+FFFD in their place, so the venue
+// stored text the client never sent (an API key named "caf\uFFFD"); they are refused instead, like a WebSocket text
+// frame that is not UTF-8 (1007).
+import { describe, expect, it } from 'vitest';
+import { expectError, expectOk, useVenue } from '../harness';
+
+const venue = useVenue();
+
+async function post(path: string, bytes: Buffer, contentType = 'application/json') {
+  const v = venue();
+  const response = await fetch(new URL(path, v.baseUrl), {
+    method: 'POST',
+    headers: { 'NOVA-KEY': v.admin.creds.key, 'NOVA-SECRET': v.admin.creds.secret, 'content-type': contentType },
+    body: new Uint8Array(bytes),
+  });
+  return { status: response.status, headers: response.headers, body: (await response.json()) as unknown };
+}
+
+describe('a request body that is not UTF-8', () => {
+  it('is 400 E0102, whatever charset it names, and creates nothing', async () => {
+    // "café" in Latin-1: 0xE9 alone is no UTF-8 sequence.
+    const latin1 = Buffer.concat([Buffer.from('{"name":"caf'), Buffer.from([0xe9]), Buffer.from('"}')]);
+    for (const contentType of ['application/json', 'application/json; charset=utf-8', 'application/json; charset=iso-8859-1']) {
+      expectError(await post('/api-keys', latin1, contentType), 400, 'E0102_MalformedJson', 'InvalidArgument');
+    }
+    // A lone surrogate's bytes, and an overlong encoding of '"'.
+    expectError(await post('/api-keys', Buffer.from([0x7b, 0x22, 0x6e, 0x22, 0x3a, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x7d])), 400, 'E0102_MalformedJson');
+    expectError(await post('/api-keys', Buffer.from([0x7b, 0x22, 0x6e, 0x22, 0x3a, 0xc0, 0xa2, 0x7d])), 400, 'E0102_MalformedJson');
+
+    const order = Buffer.concat([Buffer.from('{"side":"BUY","product_id":"BTC-VND","limit_price":"1000000000","base_size":"0.01","x":"'), Buffer.from([0xff]), Buffer.from('"}')]);
+    expectError(await post('/api/v1/orders', order), 400, 'E0102_MalformedJson');
+    const v = venue();
+    const active = expectOk(await v.call<{ orders: unknown[] }>('GET', '/api/v1/orders/active', { key: v.admin.creds }));
+    expect(active.orders).toEqual([]);
+  });
+
+  it('is read as sent when it is UTF-8: a name outside ASCII comes back whole', async () => {
+    const reply = expectOk(await post('/api-keys', Buffer.from('{"name":"café ₫ 🚀"}', 'utf8'))) as { api_key: { name: string } };
+    expect(reply.api_key.name).toBe('café ₫ 🚀');
+  });
+});
