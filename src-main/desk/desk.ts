@@ -123,7 +123,8 @@ export class Desk implements Disposable {
       await desk.localVenue.ready().catch(() => undefined);
       await desk.connect();
     } catch (err) {
-      await desk.close();
+      // What stopped the opening is the news; a close that fails after it would only hide it.
+      await desk.close().catch(() => undefined);
       throw err;
     }
     return desk;

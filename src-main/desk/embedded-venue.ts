@@ -17,6 +17,7 @@ export interface EmbeddedVenue {
    * again on the same folder and port, and the desk's session reconnects and reconciles.
    */
   terminate(): Promise<void>;
+  /** Resolves once the worker has ended; rejects, once it has, if the venue's close failed, saying why. */
   stop(): Promise<void>;
 }
 
@@ -49,6 +50,8 @@ export function startEmbeddedVenue(entry: WorkerScript, given: EmbeddedVenueOpti
   // A failure nobody awaited yet must not crash the process; ready() still reports it.
   started.catch(() => undefined);
   let stopping = false;
+  /** Why the venue's close failed, as its worker reported it stopping. */
+  let closeFailure: string | undefined;
   let port = options.port ?? 0;
   const restarts: number[] = [];
   let worker = launch();
@@ -70,7 +73,8 @@ export function startEmbeddedVenue(entry: WorkerScript, given: EmbeddedVenueOpti
           break;
         }
         case 'stopped':
-          status = { ...status, state: 'stopped' };
+          closeFailure = report.error;
+          status = { ...status, state: 'stopped', detail: report.error === undefined ? '' : `closing the local venue failed: ${report.error}` };
           break;
       }
     });
@@ -108,10 +112,11 @@ export function startEmbeddedVenue(entry: WorkerScript, given: EmbeddedVenueOpti
       await worker.terminate();
     },
     stop: () =>
-      new Promise<void>((resolve) => {
+      new Promise<void>((resolve, reject) => {
         stopping = true;
         if (status.state === 'stopped' || status.state === 'failed') return resolve();
-        worker.once('exit', () => resolve());
+        // Said to the one stopping it (the app's shutdown logs it): its last flush may not have reached the disk.
+        worker.once('exit', () => (closeFailure === undefined ? resolve() : reject(new Error(`the local venue stopped, but closing it failed: ${closeFailure}`))));
         worker.postMessage({ type: 'stop' });
       }),
   };

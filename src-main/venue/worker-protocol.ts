@@ -12,7 +12,8 @@ export type WorkerReport =
   /** `local`: the local user's credentials, handed over in memory so they never sit in a file. */
   | { type: 'ready'; baseUrl: string; wsUrl: string; local: LocalCredentials | undefined }
   | { type: 'failed'; reason: string }
-  | { type: 'stopped' };
+  /** `error`: the venue's close failed (its last flush, say); it is stopped all the same. */
+  | { type: 'stopped'; error?: string };
 
 export type WorkerCommand = { type: 'stop' };
 

@@ -21,10 +21,18 @@ startVenue({ port: options.port ?? 0, dataDir: options.dataDir, simulate: option
     report({ type: 'ready', baseUrl: venue.baseUrl, wsUrl: venue.wsUrl, local: venue.venue.localCredentials() });
     port.on('message', (command: WorkerCommand) => {
       if (command.type === 'stop') {
-        void venue.close().then(() => {
-          report({ type: 'stopped' });
-          port.close();
-        });
+        venue.close().then(
+          () => {
+            report({ type: 'stopped' });
+            port.close();
+          },
+          (err: unknown) => {
+            // The desk waits for this report, and should learn what failed: the journal lets the next start
+            // apply what the close could not flush. What the failed close left open must not keep the thread.
+            report({ type: 'stopped', error: err instanceof Error ? err.message : String(err) });
+            process.exit(1);
+          },
+        );
       }
     });
   })
