@@ -2,6 +2,7 @@
 // bridge stops taking calls so no order is sent to a venue that is going away, the desk closes its venue
 // sessions and then stops the embedded venue, whose worker lets requests in flight finish, flushes its store's
 // last group commit and closes SQLite. Only then does the app exit. Pure: index.ts supplies the parts.
+import { withinTime } from '../../src-shared/time-limit';
 
 export interface ShutdownParts {
   saveWindows(): void;
@@ -27,13 +28,9 @@ export function shutdownSteps(parts: ShutdownParts): ShutdownStep[] {
   ];
 }
 
-function withDeadline(work: Promise<void>, ms: number | undefined, name: string): Promise<void> {
+async function withDeadline(work: Promise<void>, ms: number | undefined, name: string): Promise<void> {
   if (ms === undefined) return work;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`${name}: still running after ${ms} ms`)), ms);
-  });
-  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+  if ((await withinTime(work, ms)) === 'overran') throw new Error(`${name}: still running after ${ms} ms`);
 }
 
 /** Every step in order, each awaited; one that fails or overruns is reported and the next runs all the same. */

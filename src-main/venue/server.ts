@@ -9,6 +9,7 @@ import { createWsApi, type WsApiOptions } from './api/ws-api';
 import { MarketSimulator } from './sim/market-simulator';
 import { SIM_ROSTER_META_KEY, withdrawSimulatedQuotes } from './sim/sim-users';
 import { Venue } from './venue';
+import { withinTime } from '../../src-shared/time-limit';
 import { DEFAULT_ORDER_RATE, DEFAULT_REQUEST_RATE, DEFAULT_SEED } from './defaults';
 
 export interface StartVenueOptions {
@@ -114,7 +115,7 @@ export async function startVenue(options: StartVenueOptions): Promise<RunningVen
       ws.stopTaking();
       await simulator?.stop();
       await venue.settle();
-      await withinGrace(ws.answered());
+      await withinTime(ws.answered(), CLOSE_GRACE_MS);
       ws.close();
       // Stop accepting, let requests in flight finish (they await their commits), then flush and close.
       const cutOff = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS);
@@ -136,19 +137,6 @@ export async function startVenue(options: StartVenueOptions): Promise<RunningVen
     );
   });
   return { venue, baseUrl, wsUrl, port, close };
-}
-
-/** `work`, or CLOSE_GRACE_MS if it takes longer. */
-async function withinGrace(work: Promise<void>): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const grace = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, CLOSE_GRACE_MS);
-  });
-  try {
-    await Promise.race([work, grace]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /**
