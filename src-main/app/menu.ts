@@ -3,6 +3,7 @@
 // commands sit in File on every platform, with their shortcuts. Pure: index.ts builds the menu from it.
 import type { MenuItemConstructorOptions, MessageBoxOptions } from 'electron';
 import type { EnvironmentId } from '../../src-shared/ipc/contract';
+import { environmentLabel } from '../../src-shared/ipc/environment-names';
 import { PAGE_SHORTCUTS } from '../../src-preload/shortcuts';
 
 export interface DeskMenuActions {
@@ -124,9 +125,12 @@ export function menuTemplate(platform: NodeJS.Platform, state: MenuState, action
   ];
 }
 
-/** The question before "cancel all": how many orders, where, and that it cannot be undone. */
+/**
+ * The question before "cancel all": how many orders, where, and that it cannot be undone. Production is named as
+ * every Production question names it (environmentLabel), so this one is never read as another environment's.
+ */
 export function cancelAllQuestion(environmentName: string, production: boolean, openOrders: number): MessageBoxOptions {
-  const where = production ? `${environmentName} (real money)` : environmentName;
+  const where = production ? environmentLabel('production') : environmentName;
   return {
     type: 'warning',
     title: 'Cancel all orders',

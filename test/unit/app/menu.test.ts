@@ -118,7 +118,7 @@ describe('the desk shortcuts', () => {
 describe('cancel all', () => {
   it('asks first, says how many and where, and defaults to keeping the orders', () => {
     const question = cancelAllQuestion('Production', true, 3);
-    expect(question.message).toBe('Cancel all 3 open orders on Production (real money)?');
+    expect(question.message).toBe('Cancel all 3 open orders on PRODUCTION (real money)?');
     expect(question.buttons?.[CANCEL_ALL_CONFIRMED]).toBe('Cancel All Orders');
     expect(question.defaultId).not.toBe(CANCEL_ALL_CONFIRMED);
     expect(question.cancelId).not.toBe(CANCEL_ALL_CONFIRMED);
