@@ -42,7 +42,8 @@ function mainThreadCpuMicros(): number | undefined {
 }
 
 
-export async function benchCommittedOrders(opts: { orders: number; inFlight?: number; seed?: number }): Promise<CommittedOrdersResult> {
+/** `started`: awaited once the orders are built, just before the timed run (a probe starts its profiler there). */
+export async function benchCommittedOrders(opts: { orders: number; inFlight?: number; seed?: number; started?: () => Promise<void> }): Promise<CommittedOrdersResult> {
   const dir = mkdtempSync(join(tmpdir(), 'nova-bench-committed-'));
   const venue = await Venue.open({ dataDir: dir, maxOpenOrders: 10_000_000 });
   try {
@@ -66,6 +67,7 @@ export async function benchCommittedOrders(opts: { orders: number; inFlight?: nu
       return { user: users[i % 2] as string, request };
     });
     const inFlight = opts.inFlight ?? 2_000;
+    await opts.started?.();
     const before = venue.store.stats();
     const start = process.hrtime.bigint();
     const cpuBefore = process.cpuUsage();
