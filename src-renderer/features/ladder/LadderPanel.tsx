@@ -9,47 +9,12 @@ import { cancelOrders } from '../../stores/desk-actions';
 import { useDesk, type DeskState } from '../../stores/desk-store';
 import { Panel } from '../../ui/Panel';
 import { formatDecimal } from '../../ui/decimal-text';
-import { formatToIncrement, productIncrements, type Increments } from './increments';
+import { productIncrements } from './increments';
+import { ladderFormats, paint, setText, type RowNodes } from './ladder-paint';
 import { buildLadder, groupingSteps, type LadderRow } from './ladder-levels';
 import { editTicketElsewhere } from '../workspace/pop-out';
 
 const DEPTH = 20;
-
-interface RowNodes {
-  row: HTMLDivElement;
-  bar: HTMLDivElement;
-  price: HTMLButtonElement;
-  size: HTMLSpanElement;
-  total: HTMLSpanElement;
-  mine: HTMLButtonElement;
-}
-
-// Every write dirties layout even when the value is the same, so only what changed is written.
-function setText(node: HTMLElement, text: string): void {
-  if (node.textContent !== text) node.textContent = text;
-}
-
-function setLabel(node: HTMLElement, label: string): void {
-  if (node.getAttribute('aria-label') !== label) node.setAttribute('aria-label', label);
-}
-
-function paint(nodes: RowNodes, row: LadderRow | undefined, increments: Increments | undefined): void {
-  const visibility = row === undefined ? 'hidden' : 'visible';
-  if (nodes.row.style.visibility !== visibility) nodes.row.style.visibility = visibility;
-  if (row === undefined) return;
-  setText(nodes.price, formatToIncrement(row.price, increments?.price));
-  setLabel(nodes.price, `${row.side === 'bid' ? 'Bid' : 'Ask'} ${row.price}`);
-  setText(nodes.size, formatToIncrement(row.size, increments?.size));
-  setText(nodes.total, formatToIncrement(row.total, increments?.size));
-  const width = `${(row.barRatio * 100).toFixed(1)}%`;
-  if (nodes.bar.style.width !== width) nodes.bar.style.width = width;
-  const noneMine = row.mine.length === 0;
-  if (nodes.mine.hidden !== noneMine) nodes.mine.hidden = noneMine;
-  if (!noneMine) {
-    setText(nodes.mine, `✕ mine ${row.mine.map((m) => formatToIncrement(m.size, increments?.size)).join('+')}`);
-    setLabel(nodes.mine, `Cancel my orders at ${row.price}`);
-  }
-}
 
 export function LadderPanel(props: { productId: string; height: number }): React.JSX.Element {
   const { productId } = props;
@@ -92,15 +57,16 @@ export function LadderPanel(props: { productId: string; height: number }): React
 
   // Laid out, not after the paint: the rows are written for this product (and step) before the browser shows its
   // title, never a frame of the previous product's book under it.
+  // Made again only when the product's increments change (a new listing, another product): drawn again then, at once.
   useLayoutEffect(() => {
+    const formats = ladderFormats(increments);
     let frame = 0;
     const draw = (): void => {
       frame = 0;
       const s = useDesk.getState();
       const book = s.books[productId];
-      const shownIncrements = productIncrements(productId, s.products);
       const ladder = buildLadder({
-        increments: shownIncrements,
+        increments,
         productId,
         bids: book?.bids ?? [],
         asks: book?.asks ?? [],
@@ -110,9 +76,9 @@ export function LadderPanel(props: { productId: string; height: number }): React
       });
       shown.current = ladder;
       // Asks are drawn worst at the top, so the best ask sits just above the spread.
-      asks.current.forEach((nodes, i) => nodes && paint(nodes, ladder.asks[DEPTH - 1 - i], shownIncrements));
-      bids.current.forEach((nodes, i) => nodes && paint(nodes, ladder.bids[i], shownIncrements));
-      if (spread.current !== null) setText(spread.current, ladder.spread === '' ? '—' : `spread ${formatToIncrement(ladder.spread, shownIncrements?.price)}`);
+      asks.current.forEach((nodes, i) => nodes && paint(nodes, ladder.asks[DEPTH - 1 - i], formats));
+      bids.current.forEach((nodes, i) => nodes && paint(nodes, ladder.bids[i], formats));
+      if (spread.current !== null) setText(spread.current, ladder.spread === '' ? '—' : `spread ${formats.price(ladder.spread)}`);
       if (centredRef.current && offCentre.current) centre();
     };
     const schedule = (): void => {
@@ -120,13 +86,13 @@ export function LadderPanel(props: { productId: string; height: number }): React
     };
     draw();
     const unsubscribe = useDesk.subscribe((state: DeskState, prev: DeskState) => {
-      if (state.books[productId] !== prev.books[productId] || state.openOrders !== prev.openOrders || state.products !== prev.products) schedule();
+      if (state.books[productId] !== prev.books[productId] || state.openOrders !== prev.openOrders) schedule();
     });
     return () => {
       unsubscribe();
       if (frame !== 0) cancelAnimationFrame(frame);
     };
-  }, [productId, step]);
+  }, [productId, step, increments]);
 
   const row = (side: 'ask' | 'bid', i: number): React.JSX.Element => {
     const refs = side === 'ask' ? asks : bids;
