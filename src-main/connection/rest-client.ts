@@ -216,6 +216,29 @@ const DEFAULTS = {
 /** A generous clock difference between the desk and the venue, for telling our order from an older namesake. */
 const CLOCK_SKEW_NS = 60_000_000_000n;
 
+/** What tells the order a placement made from an older one that used the same client_order_id. */
+export interface PlacementIdentity {
+  readonly clientOrderId: string;
+  readonly productId: string;
+  readonly side: OrderSide;
+  /** UNIX nanoseconds on this machine's clock, taken before the placement was sent. */
+  readonly sentAfterNs: bigint;
+}
+
+/**
+ * Whether `order` (the venue's newest under the client_order_id) is the one `placement` made. An older order
+ * that used the same client_order_id (free again once that order is done) is not: taken for it, a placement
+ * that never happened would be reported placed.
+ */
+export function isPlacementOf(order: Order, placement: PlacementIdentity): boolean {
+  return (
+    order.client_order_id.toLowerCase() === placement.clientOrderId.toLowerCase() &&
+    order.product_id === placement.productId &&
+    order.side === placement.side &&
+    BigInt(order.created_at) >= placement.sentAfterNs - CLOCK_SKEW_NS
+  );
+}
+
 /** 'desk-' and 24 hex digits: inside the interface's client_order_id alphabet, never UUID-shaped. */
 export function newClientOrderId(): string {
   return `desk-${randomBytes(12).toString('hex')}`;
@@ -346,14 +369,7 @@ export class VenueRestClient {
         throw new OutcomeUnknownError('POST /api/v1/orders', reason, clientOrderId, 'failed', lost.settlesBy);
       }
     }
-    // An older order that happened to use the same client_order_id is not ours.
-    const ours =
-      order !== undefined &&
-      order.client_order_id.toLowerCase() === clientOrderId.toLowerCase() &&
-      order.product_id === body.product_id &&
-      order.side === body.side &&
-      BigInt(order.created_at) >= startedNs - CLOCK_SKEW_NS;
-    const found = ours ? order : undefined;
+    const found = order !== undefined && isPlacementOf(order, { clientOrderId, productId: body.product_id, side: body.side, sentAfterNs: startedNs }) ? order : undefined;
     this._onDidRecoverPlacement.fire({ clientOrderId, reason, found });
     return found;
   }

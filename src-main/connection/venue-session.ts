@@ -20,7 +20,9 @@ import { MarketPoller } from './market-poller';
 import { OrderBlotter, isDone, type UpdateResult } from './order-blotter';
 import {
   VenueRestClient,
+  isPlacementOf,
   type OrderSelection,
+  type PlacementIdentity,
   type PlaceOrderRequest,
   type RateBound,
   type VenueCredentials,
@@ -101,9 +103,10 @@ export class VenueSession implements Disposable {
   private readonly watched = new Set<string>();
   /**
    * client_order_ids of placements whose outcome is unknown, until a lookup settles them, each with the time
-   * (epoch ms) from which "no such order" settles it: before then the request may still be on its way.
+   * (epoch ms) from which "no such order" settles it (before then the request may still be on its way), and
+   * what tells its order from an older one under the same client_order_id.
    */
-  private readonly unresolved = new Map<string, number>();
+  private readonly unresolved = new Map<string, { settlesBy: number; placement: PlacementIdentity }>();
   private accountRecord: Account | undefined;
   private sync: SyncState = 'connecting';
   private reconciling: Promise<void> | undefined;
@@ -260,6 +263,7 @@ export class VenueSession implements Disposable {
   // ---- trading (REST: it has the unknown-outcome safety of VenueRestClient.placeOrder)
 
   async placeOrder(request: PlaceOrderRequest, bound: RateBound = {}): Promise<Order> {
+    const sentAfterNs = BigInt(Date.now()) * 1_000_000n;
     try {
       const order = await this.rest.placeOrder(request, bound);
       this.take(this.blotter.upsert(order));
@@ -269,7 +273,8 @@ export class VenueSession implements Disposable {
       // answers, and onDidResolvePlacement reports what it found. Waiting for a reconnection would leave the
       // trader, told to wait, without an answer for as long as the socket stays up.
       if (err instanceof OutcomeUnknownError && err.clientOrderId !== undefined) {
-        this.unresolved.set(err.clientOrderId, err.settlesBy ?? 0);
+        const placement = { clientOrderId: err.clientOrderId, productId: request.product_id, side: request.side, sentAfterNs };
+        this.unresolved.set(err.clientOrderId, { settlesBy: err.settlesBy ?? 0, placement });
         this.scheduleLookup();
       }
       throw err;
@@ -481,7 +486,7 @@ export class VenueSession implements Disposable {
     // Also as soon as a placement's request can no longer arrive, when that comes first: the lookup that may
     // say "not placed" is not left waiting a whole round.
     const now = Date.now();
-    const settling = [...this.unresolved.values()].filter((at) => at > now).map((at) => at - now + 1);
+    const settling = [...this.unresolved.values()].filter(({ settlesBy }) => settlesBy > now).map(({ settlesBy }) => settlesBy - now + 1);
     const delay = Math.min(this.placementLookupMs * 2 ** this.lookupFailures, 60_000, ...settling);
     this.lookupTimer = setTimeout(() => {
       this.lookupTimer = undefined;
@@ -509,7 +514,7 @@ export class VenueSession implements Disposable {
   }
 
   private async lookUpPlacements(): Promise<void> {
-    for (const [clientOrderId, settlesBy] of [...this.unresolved]) {
+    for (const [clientOrderId, { settlesBy, placement }] of [...this.unresolved]) {
       if (this.disposed) return;
       const askedAt = Date.now();
       let order: Order | undefined;
@@ -518,6 +523,8 @@ export class VenueSession implements Disposable {
       } catch (err) {
         if (!(err instanceof VenueError && err.ref === 'E0301_OrderNotFound')) throw err;
       }
+      // The newest order under the client_order_id, an older one's when this placement made none.
+      if (order !== undefined && !isPlacementOf(order, placement)) order = undefined;
       // No such order yet, while the request may still be on its way (a slow link, a gateway still holding it):
       // "not placed" now could be wrong, and invite the trader to send it twice. Looked up again.
       if (order === undefined && askedAt < settlesBy) continue;

@@ -370,7 +370,7 @@ export class Desk implements Disposable {
         this.placementNote = {
           text:
             order === undefined
-              ? `the order ${clientOrderId}, whose outcome was unknown, was not placed: ${NAMES[environment]} holds no order under that client order id`
+              ? `the order ${clientOrderId}, whose outcome was unknown, was not placed: ${NAMES[environment]} holds no order from it under that client order id`
               : `the order ${clientOrderId}, whose outcome was unknown, was placed: order ${order.order_id}, ${order.status}`,
           at: Date.now(),
         };

@@ -72,8 +72,19 @@ describe('an order placement whose answer a gateway lost', () => {
     expect(said).toMatch(/Development held no order under its client order id when asked/);
     expect(said).toMatch(/looking it up by its client order id unknown-never-placed.*Do not send it again until then/);
     const detail = await eventually(() => (/unknown-never-placed/.test(desk.status().detail) ? desk.status().detail : undefined), 'the lookup to be reported');
-    expect(detail).toMatch(/the order unknown-never-placed, whose outcome was unknown, was not placed: Development holds no order under that client order id/);
+    expect(detail).toMatch(/the order unknown-never-placed, whose outcome was unknown, was not placed: Development holds no order from it under that client order id/);
     expect((await desk.activeOrders(BTC)).some((o) => o.client_order_id === 'unknown-never-placed')).toBe(false);
+  });
+
+  it('is not taken for an older order that used the same client order id', async () => {
+    // The older order: placed and cancelled, which frees its client order id for the next.
+    const admin = venue.client(venue.admin);
+    const older = await admin.placeOrder({ product_id: BTC, side: 'SELL', limit_price: px(400), base_size: '0.001', client_order_id: 'unknown-reused' });
+    await admin.cancelOrder({ order_id: older.order_id });
+    nextPlacement = 'lose_request';
+    expect(await placeRefused('unknown-reused')).toMatch(/^E0802_OrderOutcomeUnknown: the order MAY have been placed/);
+    const detail = await eventually(() => (/unknown-reused,/.test(desk.status().detail) ? desk.status().detail : undefined), 'the lookup to be reported');
+    expect(detail).toMatch(/the order unknown-reused, whose outcome was unknown, was not placed/);
   });
 
   it('is looked up again after a failed lookup, and reported placed when the venue had it', async () => {
