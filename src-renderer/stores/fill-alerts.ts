@@ -3,7 +3,7 @@ import type { Fill } from '../../src-shared/ipc/contract';
 import { environmentLabel } from '../../src-shared/ipc/environment-names';
 import { formatDecimal } from '../ui/decimal-text';
 import { useDesk } from './desk-store';
-import { popOutTarget } from '../features/workspace/pop-out';
+import { isPopOut } from '../features/workspace/pop-out';
 
 const SOUND_KEY = 'nova.fillSound';
 
@@ -27,6 +27,15 @@ function beep(): void {
   tone.onended = () => void audio.close();
 }
 
+/** This window's address and whether it is a pop-out, worked out once, not on every fill. */
+let role: { search: string; poppedOut: boolean } | undefined;
+
+function poppedOut(): boolean {
+  const search = location.search;
+  if (role?.search !== search) role = { search, poppedOut: isPopOut(search) };
+  return role.poppedOut;
+}
+
 export function notifyFills(fills: readonly Fill[]): void {
   if (fills.length === 0) return;
   const first = fills[0];
@@ -37,7 +46,7 @@ export function notifyFills(fills: readonly Fill[]): void {
   useDesk.getState().notify({ kind: 'info', ref: '', title: 'Filled', detail: text, explanation: '', action: '' });
   // Every window runs its own feed: the notification and the tone come from the workspace alone, or a fill rang and
   // popped up once more for every popped-out panel. (In the app, main raises the native one and pages may not.)
-  if (popOutTarget(location.search) !== undefined) return;
+  if (poppedOut()) return;
   if (typeof Notification !== 'undefined') {
     if (Notification.permission === 'granted') new Notification(`${environment === undefined ? 'Nova Desk' : environmentLabel(environment)}: filled`, { body: text });
     else if (Notification.permission === 'default') void Notification.requestPermission();

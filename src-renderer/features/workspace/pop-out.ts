@@ -58,6 +58,15 @@ export function popOutTarget(search: string): PopOutTarget | undefined {
   };
 }
 
+/**
+ * Whether this window is a popped-out panel: its address names one. The forms it carries (a ticket, a history
+ * search) are not read: a question asked on every fill only needs the panel's name.
+ */
+export function isPopOut(search: string): boolean {
+  const params = new URLSearchParams(search);
+  return params.has('panel') && params.has('kind');
+}
+
 function parseJson(text: string | null): unknown {
   if (text === null) return undefined;
   try {

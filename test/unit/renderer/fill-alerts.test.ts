@@ -62,3 +62,19 @@ describe('a fill told to the trader', () => {
     expect(raised).toEqual(['PRODUCTION (real money): filled', 'Local: filled']);
   });
 });
+
+describe('the window a fill is told in', () => {
+  it('is worked out from its address once, not on every fill', () => {
+    let reads = 0;
+    vi.stubGlobal('URLSearchParams', class extends URLSearchParams {
+      constructor(init?: string) {
+        super(init);
+        reads += 1;
+      }
+    });
+    windowAt(`?panel=ticket&kind=ticket&ticket=${encodeURIComponent(JSON.stringify({ side: 'BUY', size: '0.1' }))}`);
+    for (let i = 0; i < 5; i++) notifyFills([fill]);
+    expect(raised).toEqual([]);
+    expect(reads).toBeLessThanOrEqual(1);
+  });
+});
