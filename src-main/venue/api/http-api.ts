@@ -90,6 +90,20 @@ function onConnect(request: http.IncomingMessage, socket: Duplex): void {
 }
 
 /**
+ * Node answers an `Expect` other than 100-continue by itself, before any route, with a bare 417 and no body; with
+ * a listener, the listener answers instead: the same 417, with the API's error object. The request is not run, and
+ * the connection closes, since a body may follow that no route reads.
+ */
+function onUnmetExpectation(request: http.IncomingMessage, response: http.ServerResponse): void {
+  const expectation = String(request.headers.expect ?? '').slice(0, 50);
+  const failure = apiError('E0101_InvalidArgument', `Expect: ${expectation} is not supported (only 100-continue is)`, 417);
+  const body = JSON.stringify(errorBody(failure));
+  response.shouldKeepAlive = false;
+  response.writeHead(417, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+  response.end(body);
+}
+
+/**
  * A request to one of the API's routes that also asks to upgrade the connection (curl --http2 sends
  * `Upgrade: h2c` with every plain-http request; some clients and proxies send `Upgrade: websocket`). Node hands
  * every such request to the server's 'upgrade' listener, so no route sees it, and it was answered 404 as if the
@@ -211,6 +225,7 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
     clientErrorHandler: onClientError,
   });
   app.server.on('connect', onConnect);
+  app.server.on('checkExpectation', onUnmetExpectation);
   // Bodies are JSON only (interface section 4): without this, text/plain would reach a route as a string.
   app.removeContentTypeParser('text/plain');
   // Fastify's JSON parser, except that a blank body is no body, and valid JSON refused only for its __proto__
