@@ -347,10 +347,13 @@ export class VenueRestClient {
       });
       return answer.order;
     } catch (err) {
-      if (!(err instanceof OutcomeUnknownError)) throw err;
+      // A success whose body is not an order (a proxy's page, a venue newer than this build) tells no more than
+      // a lost answer: the order may be live, and "internal error" would have the trader send it again.
+      const reason = err instanceof OutcomeUnknownError ? err.reason : err instanceof VenueProtocolError ? 'unreadable' : undefined;
+      if (reason === undefined) throw err;
       // An answer lost early (a dropped connection, a gateway's 502) says nothing of the request itself: a slow
       // link or a gateway may still hand it to the venue until this client gives up on it, at its timeout.
-      const lost = { reason: err.reason, settlesBy: attemptedAt + this.timeoutMs + this.settleMs };
+      const lost = { reason, settlesBy: attemptedAt + this.timeoutMs + this.settleMs };
       await sleep(this.settleMs);
       const found = await this.findPlacement(clientOrderId, body, startedNs, lost);
       if (found !== undefined) return found;

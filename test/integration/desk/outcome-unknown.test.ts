@@ -20,7 +20,7 @@ let closeDesk: () => Promise<void>;
  * What the gateway does to the next order placement: answer 504 without passing it on, pass it on and answer 504,
  * or answer 504 and pass it on only once `heldUntil` resolves.
  */
-let nextPlacement: 'pass' | 'lose_request' | 'lose_answer' | 'hold_request' = 'pass';
+let nextPlacement: 'pass' | 'lose_request' | 'lose_answer' | 'hold_request' | 'garble_answer' = 'pass';
 let heldUntil: Promise<void> = Promise.resolve();
 /** Lookups of one order (GET /api/v1/order/archived) the gateway answers 504 without passing on. */
 let lookupsToFail = 0;
@@ -35,6 +35,7 @@ beforeAll(async () => {
       const what = nextPlacement;
       nextPlacement = 'pass';
       if (what === 'hold_request') return { late: GATEWAY_TIMEOUT, until: heldUntil };
+      if (what === 'garble_answer') return { after: { status: 200, headers: { 'content-type': 'text/html' }, body: '<html><body>Please sign in to the network</body></html>' } };
       return what === 'lose_request' ? { instead: GATEWAY_TIMEOUT } : { after: GATEWAY_TIMEOUT };
     }
     if (method === 'GET' && path === '/api/v1/order/archived') lookupsSeen++;
@@ -74,6 +75,15 @@ describe('an order placement whose answer a gateway lost', () => {
     const detail = await eventually(() => (/unknown-never-placed/.test(desk.status().detail) ? desk.status().detail : undefined), 'the lookup to be reported');
     expect(detail).toMatch(/the order unknown-never-placed, whose outcome was unknown, was not placed: Development holds no order from it under that client order id/);
     expect((await desk.activeOrders(BTC)).some((o) => o.client_order_id === 'unknown-never-placed')).toBe(false);
+  });
+
+  it('is looked up, and answered placed, when a success came back in a body that is not an order', async () => {
+    nextPlacement = 'garble_answer';
+    const result = await dispatch(services, 'orders.place', { product_id: BTC, side: 'BUY', limit_price: px(-400), base_size: '0.001', client_order_id: 'unreadable-placed', override_checks: true });
+    expect(result).toMatchObject({ ok: true, value: { status: 'placed', order: { client_order_id: 'unreadable-placed' } } });
+    const placed = (await desk.activeOrders(BTC)).filter((o) => o.client_order_id === 'unreadable-placed');
+    expect(placed).toHaveLength(1);
+    await desk.cancelOrder({ order_id: placed[0]?.order_id ?? '' });
   });
 
   it('is not taken for an older order that used the same client order id', async () => {
