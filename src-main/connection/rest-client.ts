@@ -347,9 +347,17 @@ export class VenueRestClient {
       });
       return answer.order;
     } catch (err) {
-      // A success whose body is not an order (a proxy's page, a venue newer than this build) tells no more than
-      // a lost answer: the order may be live, and "internal error" would have the trader send it again.
-      const reason = err instanceof OutcomeUnknownError ? err.reason : err instanceof VenueProtocolError ? 'unreadable' : undefined;
+      // A success whose body is not an order (a proxy's page, a venue newer than this build), or the venue's
+      // E0901 (a fault inside the command keeps what it did before: docs/api.md), tells no more than a lost
+      // answer: the order may be live, and "internal error, retry allowed" would have the trader send it again.
+      const reason =
+        err instanceof OutcomeUnknownError
+          ? err.reason
+          : err instanceof VenueProtocolError
+            ? 'unreadable'
+            : err instanceof VenueError && err.code === 'E0901'
+              ? 'venue_fault'
+              : undefined;
       if (reason === undefined) throw err;
       // An answer lost early (a dropped connection, a gateway's 502) says nothing of the request itself: a slow
       // link or a gateway may still hand it to the venue until this client gives up on it, at its timeout.

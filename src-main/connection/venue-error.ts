@@ -67,14 +67,16 @@ export class VenueError extends Error {
 /**
  * gateway: a proxy in front of the venue (502, 504) answered in its place, after passing the request on or not.
  * unreadable: a success answered with a body that is not the API's record (a proxy's page, a newer venue).
+ * venue_fault: the venue answered E0901, a fault inside the command, which keeps what the command did before it.
  */
-export type UnknownOutcomeReason = 'timeout' | 'connection_lost' | 'gateway' | 'unreadable';
+export type UnknownOutcomeReason = 'timeout' | 'connection_lost' | 'gateway' | 'unreadable' | 'venue_fault';
 
 const UNKNOWN_OUTCOME_TEXT: Readonly<Record<UnknownOutcomeReason, string>> = {
   timeout: 'no answer in time',
   connection_lost: 'the connection was lost',
   gateway: "a gateway answered in the venue's place",
   unreadable: "its success answer is not in the API's format",
+  venue_fault: 'the venue failed while handling it (E0901_InternalError), keeping what it did before the fault',
 };
 
 /** For an order placement: what looking it up by its client_order_id found: no order yet, or no answer. */

@@ -20,7 +20,7 @@ let closeDesk: () => Promise<void>;
  * What the gateway does to the next order placement: answer 504 without passing it on, pass it on and answer 504,
  * or answer 504 and pass it on only once `heldUntil` resolves.
  */
-let nextPlacement: 'pass' | 'lose_request' | 'lose_answer' | 'hold_request' | 'garble_answer' = 'pass';
+let nextPlacement: 'pass' | 'lose_request' | 'lose_answer' | 'hold_request' | 'garble_answer' | 'fault_answer' = 'pass';
 let heldUntil: Promise<void> = Promise.resolve();
 /** Lookups of one order (GET /api/v1/order/archived) the gateway answers 504 without passing on. */
 let lookupsToFail = 0;
@@ -35,6 +35,7 @@ beforeAll(async () => {
       const what = nextPlacement;
       nextPlacement = 'pass';
       if (what === 'hold_request') return { late: GATEWAY_TIMEOUT, until: heldUntil };
+      if (what === 'fault_answer') return { after: { status: 500, headers: { 'content-type': 'application/json' }, body: '{"message":"E0901_InternalError: a fault after the order was taken"}' } };
       if (what === 'garble_answer') return { after: { status: 200, headers: { 'content-type': 'text/html' }, body: '<html><body>Please sign in to the network</body></html>' } };
       return what === 'lose_request' ? { instead: GATEWAY_TIMEOUT } : { after: GATEWAY_TIMEOUT };
     }
@@ -82,6 +83,15 @@ describe('an order placement whose answer a gateway lost', () => {
     const result = await dispatch(services, 'orders.place', { product_id: BTC, side: 'BUY', limit_price: px(-400), base_size: '0.001', client_order_id: 'unreadable-placed', override_checks: true });
     expect(result).toMatchObject({ ok: true, value: { status: 'placed', order: { client_order_id: 'unreadable-placed' } } });
     const placed = (await desk.activeOrders(BTC)).filter((o) => o.client_order_id === 'unreadable-placed');
+    expect(placed).toHaveLength(1);
+    await desk.cancelOrder({ order_id: placed[0]?.order_id ?? '' });
+  });
+
+  it('is looked up, and answered placed, when the venue answered E0901 after taking it', async () => {
+    nextPlacement = 'fault_answer';
+    const result = await dispatch(services, 'orders.place', { product_id: BTC, side: 'BUY', limit_price: px(-400), base_size: '0.001', client_order_id: 'fault-placed', override_checks: true });
+    expect(result).toMatchObject({ ok: true, value: { status: 'placed', order: { client_order_id: 'fault-placed' } } });
+    const placed = (await desk.activeOrders(BTC)).filter((o) => o.client_order_id === 'fault-placed');
     expect(placed).toHaveLength(1);
     await desk.cancelOrder({ order_id: placed[0]?.order_id ?? '' });
   });
