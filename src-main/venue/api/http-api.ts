@@ -218,6 +218,9 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
     // A request whose body stalls is answered 408 rather than held open for good (Node checks every 30 s).
     requestTimeout: REQUEST_TIMEOUT_MS,
     routerOptions: { maxParamLength: MAX_PATH_PARAM },
+    // Node answers an HTTP/1.1 request without a Host header by itself with a bare 400 and no body: the onRequest
+    // hook below refuses it instead, with the error object.
+    http: { requireHostHeader: false },
     // Failures before routing still answer with the interface's error object (7.1), not Fastify's own body.
     frameworkErrors: (error, request, reply) => {
       void fail(routingFailure(error.code, request.url), reply);
@@ -285,6 +288,10 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
   app.addHook('onRequest', (request, reply, done) => {
     const who = accessOf(request.routeOptions.config);
     try {
+      if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+        void reply.header('connection', 'close');
+        throw apiError('E0101_InvalidArgument', 'request: an HTTP/1.1 request needs a Host header (RFC 9112 3.2)');
+      }
       if (closing) {
         void reply.header('connection', 'close');
         throw apiError('E0902_ServiceUnavailable', 'the venue is shutting down');

@@ -1,6 +1,6 @@
-// An `Expect` header other than 100-continue: Node answers it by itself, before any route runs, with a bare 417
-// and no body, which no client of the interface's error object (7.1) can read. The venue answers it with that
-// object, like every other failure before routing.
+// What Node would answer by itself, before any route runs, with a bare status and no body that no client of the
+// interface's error object (7.1) can read: an `Expect` header other than 100-continue (417), an HTTP/1.1 request
+// without a Host header (400). The venue answers them with that object, like every other failure before routing.
 import { describe, expect, it } from 'vitest';
 import { expectError, useVenue } from '../harness';
 import { rawExchange, rawRequest } from '../raw-http';
@@ -31,5 +31,33 @@ describe('an Expect header the venue cannot meet', () => {
     const text = await rawExchange(v.baseUrl, 'GET /products HTTP/1.1\r\nHost: venue\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n', { halfClose: true });
     expect(text).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 OK\r\n/);
     expect(text).toContain('"products":[');
+  });
+});
+
+// The same for an HTTP/1.1 request without a Host header: RFC 9112 3.2 has the server answer 400, and Node did,
+// by itself, with no body.
+describe('an HTTP/1.1 request without a Host header', () => {
+  it('is 400 E0101 with the error object, and nothing of it runs', async () => {
+    const v = venue();
+    const reply = await rawRequest(v.baseUrl, 'GET /products HTTP/1.1\r\n\r\n', { halfClose: true });
+    expectError({ status: reply.status, headers: new Headers(), body: reply.body }, 400, 'E0101_InvalidArgument', 'InvalidArgument');
+    expect((reply.body as { error: { message: string } }).error.message).toContain('Host');
+
+    const body = '{"side":"BUY","product_id":"BTC-VND","limit_price":"1000000000","base_size":"0.01"}';
+    const order = await rawRequest(
+      v.baseUrl,
+      `POST /api/v1/orders HTTP/1.1\r\nNOVA-KEY: ${v.admin.creds.key}\r\nNOVA-SECRET: ${v.admin.creds.secret}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      { halfClose: true },
+    );
+    expectError({ status: order.status, headers: new Headers(), body: order.body }, 400, 'E0101_InvalidArgument');
+    const active = await v.call<{ orders: unknown[] }>('GET', '/api/v1/orders/active', { key: v.admin.creds });
+    expect(active.body.orders).toEqual([]);
+  });
+
+  it('HTTP/1.0, which has no Host header to require, is answered', async () => {
+    const reply = await rawRequest(venue().baseUrl, 'GET /products HTTP/1.0\r\n\r\n', { halfClose: true });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toHaveProperty('products');
   });
 });
