@@ -572,6 +572,38 @@ describe('the desk in a browser', () => {
     await page.getByLabel('Price', { exact: true }).fill('');
   });
 
+  it('reloads a popped-out ticket, history and linked panel as the trader last left them, not as they popped out', { timeout: 60_000 }, async () => {
+    await page.getByLabel('Size', { exact: true }).fill('0.002');
+    const ticketWindow = await popOut('Order ticket');
+    const ticket = ticketWindow.getByRole('form', { name: 'Order ticket BTC-VND' });
+    await ticket.waitFor({ timeout: WAIT });
+    await ticket.getByLabel('Size', { exact: true }).fill('0.005');
+    await ticket.getByLabel('Client order id', { exact: true }).fill('e2e-typed-there');
+    // Ctrl+R: the window opens again from its address.
+    await ticketWindow.reload();
+    await ticket.waitFor({ timeout: WAIT });
+    expect(await ticket.getByLabel('Size', { exact: true }).inputValue()).toBe('0.005');
+    expect(await ticket.getByLabel('Client order id', { exact: true }).inputValue()).toBe('e2e-typed-there');
+    await ticket.getByLabel('Client order id', { exact: true }).fill('');
+    await ticket.getByLabel('Size', { exact: true }).fill('');
+    await dockBack(ticketWindow);
+    await expect.poll(() => page.getByLabel('Size', { exact: true }).inputValue(), { timeout: WAIT }).toBe('');
+
+    const historyWindow = await popOut('Order history');
+    const history = historyWindow.getByRole('region', { name: 'Order history' });
+    await history.waitFor({ timeout: WAIT });
+    await history.getByLabel('History client order id').fill('e2e-filter-there');
+    await historyWindow.getByLabel('Linked product').selectOption('SOL-VND');
+    await historyWindow.reload();
+    await history.waitFor({ timeout: WAIT });
+    expect(await history.getByLabel('History client order id').inputValue()).toBe('e2e-filter-there');
+    expect(await historyWindow.getByLabel('Linked product').inputValue()).toBe('SOL-VND');
+    await history.getByLabel('History client order id').fill('');
+    await historyWindow.getByLabel('Linked product').selectOption('');
+    await dockBack(historyWindow);
+    await page.getByRole('region', { name: 'Order history' }).waitFor({ timeout: WAIT });
+  });
+
   it('writes the ladder\'s and the tape\'s sizes and prices at each product\'s increments', { timeout: 60_000 }, async () => {
     // Before the test that links the Trades panel to ETH-VND: this one and the next read the tape of the desk product.
     // Sizes one column, one precision: BTC-VND's 0.0001, SOL-VND's 0.01; prices in whole VND.

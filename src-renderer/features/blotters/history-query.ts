@@ -31,8 +31,17 @@ export interface HistorySearch {
 // the filters the trader had typed, rather than empty ones.
 const searches = new Map<string, HistorySearch>();
 
+const watchers = new Set<(panelId: string, search: HistorySearch) => void>();
+
 export function rememberHistorySearch(panelId: string, search: HistorySearch): void {
   searches.set(panelId, search);
+  for (const watch of watchers) watch(panelId, search);
+}
+
+/** Told each search a panel remembers (a popped-out window keeps it in its address); returns the way to stop. */
+export function watchHistorySearches(watch: (panelId: string, search: HistorySearch) => void): () => void {
+  watchers.add(watch);
+  return () => void watchers.delete(watch);
 }
 
 export function historySearchOf(panelId: string): HistorySearch | undefined {

@@ -9,7 +9,8 @@ import { EnvironmentBadge } from './DeskBar';
 import type { TicketForm } from '../ticket/ticket-check';
 import { PanelView } from './PanelView';
 import { ProductPicker } from './ProductPicker';
-import { dockMessage, workspaceChannel, type PopOutTarget, type WorkspaceMessage } from './pop-out';
+import { watchHistorySearches } from '../blotters/history-query';
+import { dockMessage, keepInAddress, workspaceChannel, type PopOutTarget, type WorkspaceMessage } from './pop-out';
 
 /** The form of this window's order ticket, which goes back to the workspace with it. */
 function ticketOf(target: PopOutTarget): TicketForm | undefined {
@@ -52,6 +53,13 @@ export function PoppedOutPanel(props: { target: PopOutTarget }): React.JSX.Eleme
     };
   }, [target]);
 
+  useEffect(() => {
+    // What the trader changes here goes into the address, which a reload opens the window from.
+    const stopTicket = target.kind !== 'ticket' ? undefined : useDesk.subscribe((s, prev) => s.ticket !== prev.ticket && keepInAddress('ticket', s.ticket));
+    const stopHistory = target.kind !== 'history' ? undefined : watchHistorySearches((id, search) => id === target.id && keepInAddress('history', search));
+    return () => (stopTicket?.(), stopHistory?.());
+  }, [target]);
+
   const { name: environmentName } = useActingEnvironment();
   useEffect(() => {
     // The title names the environment too: it is what the taskbar and the window switcher show of this window.
@@ -71,6 +79,7 @@ export function PoppedOutPanel(props: { target: PopOutTarget }): React.JSX.Eleme
         <ProductPicker label="Linked product" value={linked ?? ''} followLabel="Desk product" onChange={(id) => {
           const next = id === '' ? undefined : id;
           setLinked(next);
+          keepInAddress('product', next);
           post({ type: 'link', id: target.id, productId: next });
         }} />
         <button type="button" onClick={() => (post(dockMessage(target.id, ticketOf(target))), window.close())}>Back to workspace</button>

@@ -85,6 +85,24 @@ export function popOutUrl(target: PopOutTarget): string {
   return `${location.pathname}?${params.toString()}`;
 }
 
+/**
+ * Keeps what the trader changes in a popped-out window (its ticket's form, its history search, its linked product)
+ * in the window's address: a reload (Ctrl+R) opens the window again from its address, which otherwise still held
+ * the form as it popped out, so the order the trader had written since came back as the one from before.
+ */
+export function keepInAddress(param: 'ticket' | 'history' | 'product', value: unknown): void {
+  const url = new URL(location.href);
+  if (value === undefined) url.searchParams.delete(param);
+  else url.searchParams.set(param, typeof value === 'string' ? value : JSON.stringify(value));
+  if (url.href === location.href) return;
+  try {
+    history.replaceState(history.state, '', url);
+  } catch {
+    // A browser that limits how often an address is rewritten keeps the last one written: a reload then restores
+    // a form a keystroke or two older, and nothing else is lost.
+  }
+}
+
 export function openPopOut(target: PopOutTarget): Window | null {
   return window.open(popOutUrl(target), `nova-${target.id}`, 'popup,width=720,height=640');
 }
