@@ -84,6 +84,9 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
   const ticket: TicketForm = { ...form, productId };
   const needsBook = ticket.type === 'MARKET' || ticket.sizeMode === 'exact_quote' || (ticket.type !== 'LIMIT' && ticket.price.trim() === '');
   const ctx = useTicketContext(productId, needsBook);
+  // A book live over a live connection can still be in doubt (a gap in its stream, its polls failing): the ladder
+  // is marked stale then, and an estimate from that book is no more current than one from a dropped connection.
+  const bookInDoubt = useDesk((s) => needsBook && s.books[productId]?.inDoubt === true);
   const check = checkTicket(ticket, ctx);
   const least = check.estimate?.leastFee;
   const [pending, setPending] = useState<Pending | undefined>();
@@ -301,6 +304,11 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
         {stale !== undefined && !pristine && (
           <p className="note" role="status" aria-label="Ticket figures stale">
             {stale}: the book and balances these figures and checks use are the last ones heard, and may have moved since.
+          </p>
+        )}
+        {stale === undefined && bookInDoubt && !pristine && (
+          <p className="note" role="status" aria-label="Ticket figures stale">
+            stale: not updated: the book these figures and checks use is the last one heard (a gap in its stream, or its polls fail), and may have moved since.
           </p>
         )}
         {check.estimate?.shortfall !== undefined && !pristine && <p className="field-error" role="status" aria-label="Book shortfall">{check.estimate.shortfall}</p>}

@@ -37,4 +37,16 @@ describe('the order ticket while the connection is not live', () => {
     useDesk.setState({ connection: connection('reconnecting'), ticket: EMPTY_TICKET });
     expect(draw()).not.toContain('Ticket figures stale');
   });
+
+  it('says so of a book in doubt though the connection is live, when its figures come from the book', () => {
+    const book = useDesk.getState().books['BTC-VND'];
+    if (book === undefined) throw new Error('the test book is missing');
+    useDesk.setState({ books: { 'BTC-VND': { ...book, inDoubt: true } } });
+    expect(draw()).toMatch(/aria-label="Ticket figures stale">stale: not updated: the book these figures/);
+    // A limit order's figures are its own price's: the book is not what they come from.
+    useDesk.setState({ ticket: { ...EMPTY_TICKET, type: 'LIMIT', price: '2450000000', size: '0.001' } });
+    expect(draw()).not.toContain('Ticket figures stale');
+    useDesk.setState({ ticket: { ...EMPTY_TICKET, type: 'MARKET', size: '0.001' }, books: { 'BTC-VND': { ...book, inDoubt: false } } });
+    expect(draw()).not.toContain('stale');
+  });
 });
