@@ -178,6 +178,53 @@ function isJson(text: string): boolean {
   }
 }
 
+interface JsonFrame {
+  /** The object's keys so far; undefined for an array. */
+  readonly keys?: Set<string>;
+  /** Where the frame sits, for the message: `balances` for the object under that key. */
+  readonly path: string;
+  /** In an object: the next string is a key. */
+  expectKey: boolean;
+  /** The key whose value is being read, for the path of a frame opened as that value. */
+  key?: string;
+}
+
+/**
+ * The path of the first key an object of this JSON text names twice (`side`, `balances.BTC`), cut short for the
+ * message, or undefined. JSON.parse keeps the last value, so {"side":"BUY",...,"side":"SELL"} placed a SELL: the
+ * venue would guess which the client meant, where a query parameter given twice is refused. Keys are compared
+ * as parsed, so an escaped spelling ("s\u0069de") is the same key. Only called on text that parsed as JSON.
+ */
+function repeatedKey(text: string): string | undefined {
+  const stack: JsonFrame[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    const top = stack[stack.length - 1];
+    if (c === '"') {
+      let j = i + 1;
+      while (text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      if (top?.keys !== undefined && top.expectKey) {
+        const raw = text.slice(i + 1, j);
+        const key = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
+        const path = top.path === '' ? key : `${top.path}.${key}`;
+        if (top.keys.has(key)) return path.slice(0, 100);
+        top.keys.add(key);
+        top.key = key;
+        top.expectKey = false;
+      }
+      i = j;
+    } else if (c === '{' || c === '[') {
+      const path = top === undefined ? '' : top.keys === undefined ? `${top.path}[]` : top.path === '' ? (top.key ?? '') : `${top.path}.${top.key ?? ''}`;
+      stack.push(c === '{' ? { keys: new Set(), path, expectKey: true } : { path, expectKey: false });
+    } else if (c === '}' || c === ']') {
+      stack.pop();
+    } else if (c === ',' && top?.keys !== undefined) {
+      top.expectKey = true;
+    }
+  }
+  return undefined;
+}
+
 function ok<T>(value: T | ApiError): T {
   if (value instanceof ApiError) throw value;
   return value;
@@ -255,6 +302,11 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
     void secureJson(request, text, (error: Error | null, value?: unknown) => {
       if (error !== null && (error as { code?: unknown }).code === 'FST_ERR_CTP_INVALID_JSON_BODY' && isJson(text)) {
         done(apiError('E0101_InvalidArgument', 'request body: __proto__ and constructor keys are not allowed'));
+        return;
+      }
+      const repeated = error === null ? repeatedKey(text) : undefined;
+      if (repeated !== undefined) {
+        done(apiError('E0101_InvalidArgument', `${repeated}: given more than once in the request body`));
         return;
       }
       done(error, value);
