@@ -217,7 +217,9 @@ export class Desk implements Disposable {
       ...(key?.userId === undefined ? {} : { userId: key.userId }),
       ...(key === undefined ? {} : { apiKey: key.apiKey, readOnly: key.readOnly }),
       ...(socket?.latencyMs === undefined ? {} : { latencyMs: socket.latencyMs }),
-      detail: this.keys.scrub(lastError ?? [this.detail || this.failureNote(), this.shownNote(this.placementNote), stale].filter((part) => part !== '').join('; ')),
+      // What a placement's lookup found is shown beside a socket's error, not hidden by it: the trader was told to
+      // wait for it here, and REST may settle it while the socket cannot reconnect.
+      detail: this.keys.scrub([lastError ?? (this.detail || this.failureNote()), this.shownNote(this.placementNote), stale].filter((part) => part !== '').join('; ')),
     };
   }
 

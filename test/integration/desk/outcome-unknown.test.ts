@@ -7,6 +7,7 @@ import type { Desk } from '../../../src-main/desk/desk';
 import { dispatch } from '../../../src-main/desk/dispatch';
 import { deskServices, type DeskServices } from '../../../src-main/desk/services';
 import { BTC, LocalVenue, px } from '../connection/local-venue';
+import { LoopbackGate } from '../connection/loopback-gate';
 import { GATEWAY_TIMEOUT, openHttpGateway, type HttpGateway } from './http-gateway';
 import { deskOnDevelopment, eventually } from './open-desk';
 
@@ -148,6 +149,32 @@ describe('an order placement whose answer a gateway gave up on while the request
       const held = await eventually(async () => (await venue.client(venue.admin).listActiveOrders({ client_order_id: 'unknown-held' }))[0], 'the held order to reach the venue');
       await venue.client(venue.admin).cancelOrder({ order_id: held.order_id });
       await close();
+    }
+  });
+});
+
+describe('an order placement whose answer was lost while the socket cannot reconnect', () => {
+  it('is reported not placed in the status beside the socket\'s error', async () => {
+    // REST through the gateway, the socket through a relay the test cuts and keeps shut.
+    const socketGate = await LoopbackGate.open(venue.port);
+    const { desk: cutOff, close } = await deskOnDevelopment(venue, {
+      label: 'outcome-unknown-socket-down',
+      address: { baseUrl: gateway.baseUrl, wsUrl: socketGate.wsUrl },
+      session: { rest: { timeoutMs: 2_000, settleMs: 50, maxRetries: 0 }, placementLookupMs: 50, socket: { reconnect: { initialMs: 50, maxMs: 200 } } },
+    });
+    try {
+      socketGate.block();
+      socketGate.cut();
+      await eventually(() => (cutOff.status().state === 'reconnecting' && cutOff.status().detail !== '' ? true : undefined), 'the socket to be reconnecting, with its error');
+      nextPlacement = 'lose_request';
+      const result = await dispatch(deskServices(cutOff), 'orders.place', { product_id: BTC, side: 'BUY', limit_price: px(-400), base_size: '0.001', client_order_id: 'unknown-socket-down', override_checks: true });
+      expect(result).toMatchObject({ ok: false, error: { message: expect.stringMatching(/MAY have been placed/) } });
+      const detail = await eventually(() => (/unknown-socket-down,/.test(cutOff.status().detail) ? cutOff.status().detail : undefined), 'the lookup to be reported');
+      expect(detail).toMatch(/the order unknown-socket-down, whose outcome was unknown, was not placed/);
+      expect(cutOff.status().state).toBe('reconnecting');
+    } finally {
+      await close();
+      await socketGate.close();
     }
   });
 });
