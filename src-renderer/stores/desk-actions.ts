@@ -4,7 +4,7 @@
  */
 import { MAX_ARCHIVED_LIMIT, MAX_IDS_PER_BULK_CANCEL } from '../../src-shared/protocol/queries';
 import type { EnvironmentId, MethodName, Request, Response } from '../../src-shared/ipc/contract';
-import { environmentLabel } from '../../src-shared/ipc/environment-names';
+import { ENVIRONMENT_NAMES, environmentLabel } from '../../src-shared/ipc/environment-names';
 import type { Order } from '../../src-shared/protocol/records';
 import { BridgeError, call } from '../bridge';
 import { isProduction } from './connection-view';
@@ -102,13 +102,43 @@ async function cancelOnVenue(orderIds: readonly string[], view: number, environm
 
 /**
  * An order this window placed, into its store, unless the window moved to another venue or account while it was
- * on its way: it is the previous one's order, and shown here it would stand in this one's open orders. Returns
+ * on its way: it is the previous one's order, and shown here it would stand in this one's open orders. `sentOn`:
+ * the environment the ticket sent it on, named in the notice that tells the trader of an order not shown. Returns
  * whether it was shown.
  */
-export function showPlacedOrder(order: Order, sentInView: number): boolean {
-  if (sentInView !== currentView()) return false;
-  useDesk.getState().applyOrders([order], true);
-  return true;
+export function showPlacedOrder(order: Order, sentInView: number, sentOn?: EnvironmentId): boolean {
+  if (sentInView === currentView()) {
+    useDesk.getState().applyOrders([order], true);
+    return true;
+  }
+  // Not shown here, but the trader must hear of it: a Buy that seemed to do nothing may be working on a venue the
+  // window no longer shows. Which one is not certain: a switch the window had not yet heard of when it sent the
+  // order would have taken it to the new environment, so the notice names the one it was sent on and says so.
+  if (sentOn !== undefined) {
+    const size = order.base_size !== '0' ? `${order.base_size} ${order.product_id}` : `${order.quote_size} quote of ${order.product_id}`;
+    const state = order.status === 'DONE' ? `done (${order.done_reason})` : 'working';
+    useDesk.getState().notify({
+      kind: 'error',
+      ref: '',
+      title: 'Placed as the desk switched',
+      detail: `${order.side} ${size} (${order.client_order_id || order.order_id}), sent on ${environmentLabel(sentOn)}, was placed as the desk switched environment: it is ${state} on the venue that took it.`,
+      explanation: '',
+      action: `Look for it in the open orders here and on ${ENVIRONMENT_NAMES[sentOn]}.`,
+    });
+  }
+  return false;
+}
+
+/** What the trader is told of an order the desk held for a question on one environment, answered after a switch. */
+export function tellHeldAfterSwitch(sentOn: EnvironmentId): void {
+  useDesk.getState().notify({
+    kind: 'error',
+    ref: '',
+    title: 'Order not sent',
+    detail: `The desk held the order, sent on ${environmentLabel(sentOn)}, for a question, and has switched environment since: it was not sent.`,
+    explanation: '',
+    action: 'Check the ticket and send it again on the environment shown.',
+  });
 }
 
 /** What the trader is asked before every open order (of one product) is cancelled on Production. */

@@ -8,7 +8,7 @@ import type { EnvironmentId, PlaceOrderRequest, PreTradeIssue } from '../../../s
 import { ENVIRONMENT_NAMES } from '../../../src-shared/ipc/environment-names';
 import type { Order } from '../../../src-shared/protocol/records';
 import { ORDER_TYPES, STOP_TYPES, TIMES_IN_FORCE, REST_STP_MODES } from '../../../src-shared/protocol/vocabulary';
-import { attempt, currentView, showPlacedOrder } from '../../stores/desk-actions';
+import { attempt, currentView, showPlacedOrder, tellHeldAfterSwitch } from '../../stores/desk-actions';
 import { actingEnvironment, isProduction, staleness } from '../../stores/connection-view';
 import { useDesk } from '../../stores/desk-store';
 import { Panel } from '../../ui/Panel';
@@ -141,12 +141,12 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
     if (result === undefined) return;
     if (result.status === 'held') {
       // Held by one environment, answered after a switch to another: that question is no longer the trader's.
-      if (sentOn !== actingEnvironment(useDesk.getState())) return;
+      if (sentOn !== actingEnvironment(useDesk.getState())) return tellHeldAfterSwitch(sentOn);
       setPending({ request, issues: result.issues, environment: sentOn });
       return;
     }
     setPending(undefined);
-    if (!showPlacedOrder(result.order, view)) return;
+    if (!showPlacedOrder(result.order, view, sentOn)) return;
     setSent(result.order);
     edit({ clientOrderId: '' });
   };
