@@ -42,12 +42,19 @@ export class MarketMaker {
   private readonly quotes: Record<Side, Map<number, string>> = { BUY: new Map(), SELL: new Map() };
   /** Price in ticks → nominal lots of the ladder worked out by the last withdrawStale. */
   private ladder: Record<Side, Map<number, number>> = { BUY: new Map(), SELL: new Map() };
+  /**
+   * Levels a side may have: the profile's, or fewer once the venue refused a quote for the account's open-order
+   * cap (--max-open-orders), which then holds as many levels on each side as it allows in all.
+   */
+  private levels: number;
 
   constructor(
     readonly userId: string,
     readonly market: Market,
     readonly profile: MakerProfile,
-  ) {}
+  ) {
+    this.levels = profile.levels;
+  }
 
   /**
    * Work out the ladder for this reference, then cancel every quote that is not on it, is mostly eaten, or is
@@ -58,7 +65,7 @@ export class MarketMaker {
     const { grid, referenceTicks } = ctx;
     const offset = Math.floor((grid.step * this.profile.offsetPercent) / 100);
     const bestLots = Math.max(1, Math.floor((ctx.clipLots * this.profile.sizePercent) / 100));
-    const sizes = ladderSizes(bestLots, this.profile.levels);
+    const sizes = ladderSizes(bestLots, this.levels);
     for (const side of SIDES) {
       const ladder = new Map<number, number>();
       sizes.forEach((lots, level) => {
@@ -86,35 +93,51 @@ export class MarketMaker {
     return tradableLots(this.market.rules, price, Math.floor((nominal * (100 + SIZE_JITTER_PERCENT)) / 100));
   }
 
-  /** Quote the ladder's empty levels. Runs after every maker has withdrawn, so no new quote meets a stale one. */
+  /**
+   * Quote the ladder's empty levels, nearest the mid first on both sides in turn. Runs after every maker has
+   * withdrawn, so no new quote meets a stale one. Under a small --max-open-orders the allowance is shared by both
+   * sides: filled bids first, a maker at a cap of 10 quoted ten bids and no ask, and the book stayed one-sided.
+   */
   fillGaps(ctx: QuoteContext): void {
-    const { market } = this;
-    const book = market.book;
-    for (const side of SIDES) {
-      for (const [price, nominal] of this.ladder[side]) {
-        if (this.quotes[side].has(price)) continue;
-        const jitter = ctx.rng.int(100 - SIZE_JITTER_PERCENT, 100 + SIZE_JITTER_PERCENT);
-        // Only a trader's order can rest where this level would cross (every maker withdrew its stale quotes, takers
-        // never rest). Skipping the level left that side of the book empty for as long as a bid through the asks
-        // rested, waiting for takers; a maker sells into it instead, at most this level's size and down to its price,
-        // as one would into a bid above its own ask. The level is quoted at the next step once nothing crosses it.
-        const opposite = side === 'BUY' ? book.bestAsk() : book.bestBid();
-        const crosses = opposite !== undefined && (side === 'BUY' ? price >= opposite : price <= opposite);
-        if (crosses && !ctx.trading) continue;
-        const lots = tradableLots(market.rules, price, Math.floor((nominal * jitter) / 100));
-        if (!this.canAfford(ctx.exchange, side, price, lots)) continue;
-        const order = ctx.entry.place(this.userId, {
-          type: 'LIMIT',
-          side,
-          product_id: market.id,
-          limit_price: market.price(price),
-          base_size: market.size(lots),
-          time_in_force: crosses ? 'IOC' : 'GTC',
-          post_only: !crosses,
-        });
-        if (order?.row.status === 'ACTIVE') this.quotes[side].set(price, order.row.orderId);
+    const bids = [...this.ladder.BUY];
+    const asks = [...this.ladder.SELL];
+    for (let level = 0; level < Math.max(bids.length, asks.length); level++) {
+      for (const [side, rung] of [['BUY', bids[level]], ['SELL', asks[level]]] as const) {
+        if (rung === undefined || this.quotes[side].has(rung[0])) continue;
+        if (this.quoteLevel(ctx, side, rung[0], rung[1])) continue;
+        // At the cap: every further level would be refused too, at every step. The ladder shrinks to what the cap
+        // holds on both sides, and the next withdrawStale takes the deepest quotes off to make room near the mid.
+        this.levels = Math.max(1, Math.floor((this.quotes.BUY.size + this.quotes.SELL.size) / 2));
+        return;
       }
     }
+  }
+
+  /** Quote one level; false once the account may hold no more open orders. */
+  private quoteLevel(ctx: QuoteContext, side: Side, price: number, nominal: number): boolean {
+    const { market } = this;
+    const book = market.book;
+    const jitter = ctx.rng.int(100 - SIZE_JITTER_PERCENT, 100 + SIZE_JITTER_PERCENT);
+    // Only a trader's order can rest where this level would cross (every maker withdrew its stale quotes, takers
+    // never rest). Skipping the level left that side of the book empty for as long as a bid through the asks
+    // rested, waiting for takers; a maker sells into it instead, at most this level's size and down to its price,
+    // as one would into a bid above its own ask. The level is quoted at the next step once nothing crosses it.
+    const opposite = side === 'BUY' ? book.bestAsk() : book.bestBid();
+    const crosses = opposite !== undefined && (side === 'BUY' ? price >= opposite : price <= opposite);
+    if (crosses && !ctx.trading) return true;
+    const lots = tradableLots(market.rules, price, Math.floor((nominal * jitter) / 100));
+    if (!this.canAfford(ctx.exchange, side, price, lots)) return true;
+    const order = ctx.entry.place(this.userId, {
+      type: 'LIMIT',
+      side,
+      product_id: market.id,
+      limit_price: market.price(price),
+      base_size: market.size(lots),
+      time_in_force: crosses ? 'IOC' : 'GTC',
+      post_only: !crosses,
+    });
+    if (order?.row.status === 'ACTIVE') this.quotes[side].set(price, order.row.orderId);
+    return !ctx.entry.atOrderLimit;
   }
 
   private canAfford(exchange: Exchange, side: Side, price: number, lots: number): boolean {

@@ -21,6 +21,8 @@ export interface OrderBody {
 export class OrderEntry {
   placed = 0;
   rejected = 0;
+  /** Set when the last place() was refused because the account holds as many open orders as the venue allows. */
+  atOrderLimit = false;
 
   constructor(
     private readonly exchange: Exchange,
@@ -29,6 +31,7 @@ export class OrderEntry {
 
   /** The order as the exchange left it, or undefined when it was refused. */
   place(userId: string, body: OrderBody): LiveOrder | undefined {
+    this.atOrderLimit = false;
     const request = parseCreateOrder(body, { now: this.now() });
     if (request instanceof ApiError) {
       this.rejected += 1;
@@ -45,6 +48,7 @@ export class OrderEntry {
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       this.rejected += 1;
+      this.atOrderLimit = err.ref === 'E0210_OrderLimitExceeded';
       return undefined;
     }
   }
