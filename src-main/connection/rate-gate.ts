@@ -13,6 +13,8 @@ export interface RateGateOptions {
   /** Upper bound of the random delay added to each Retry-After. */
   readonly jitterMs?: number;
   readonly random?: () => number;
+  /** Epoch ms; `latest` of admit() is on this clock. */
+  readonly now?: () => number;
 }
 
 /** A request that may not wait as long as the rate gate stays closed: `budget` reopens in `waitMs`. */
@@ -33,15 +35,17 @@ export class RateGate {
   private holder: Promise<void> | undefined;
   private readonly jitterMs: number;
   private readonly random: () => number;
+  private readonly now: () => number;
 
   constructor(options: RateGateOptions = {}) {
     this.jitterMs = options.jitterMs ?? 250;
     this.random = options.random ?? Math.random;
+    this.now = options.now ?? Date.now;
   }
 
   /** The budget of `budgets` that reopens last, and in how many milliseconds; undefined when all are open. */
   closedLongest(budgets: readonly RateBudget[]): { budget: RateBudget; waitMs: number } | undefined {
-    const now = Date.now();
+    const now = this.now();
     let longest: { budget: RateBudget; waitMs: number } | undefined;
     for (const budget of budgets) {
       const waitMs = (this.reopensAt.get(budget) ?? 0) - now;
@@ -59,15 +63,15 @@ export class RateGate {
     for (;;) {
       const closed = this.closedLongest(budgets);
       if (closed !== undefined) {
-        if (latest !== undefined && Date.now() + closed.waitMs > latest) throw new RateWaitTooLong(closed.budget, closed.waitMs);
+        if (latest !== undefined && this.now() + closed.waitMs > latest) throw new RateWaitTooLong(closed.budget, closed.waitMs);
         await sleep(closed.waitMs);
         continue;
       }
-      if (Date.now() >= this.cautiousUntil) return () => undefined;
+      if (this.now() >= this.cautiousUntil) return () => undefined;
       if (this.holder !== undefined) {
         // Behind a request whose answer may be slow: bounded too, or an order held here went out long after `latest`.
-        if (latest !== undefined && !(await settlesWithin(this.holder, latest - Date.now()))) {
-          throw new RateWaitTooLong(budgets[0] ?? 'requests', Math.max(0, this.cautiousUntil - Date.now()));
+        if (latest !== undefined && !(await settlesWithin(this.holder, latest - this.now()))) {
+          throw new RateWaitTooLong(budgets[0] ?? 'requests', Math.max(0, this.cautiousUntil - this.now()));
         }
         if (latest === undefined) await this.holder;
         continue;
@@ -85,7 +89,7 @@ export class RateGate {
 
   /** The venue refused a request for rate: close the budget for `retryAfterMs`. */
   refused(budget: RateBudget, retryAfterMs: number): void {
-    const reopen = Date.now() + retryAfterMs + Math.floor(this.random() * this.jitterMs);
+    const reopen = this.now() + retryAfterMs + Math.floor(this.random() * this.jitterMs);
     this.reopensAt.set(budget, Math.max(this.reopensAt.get(budget) ?? 0, reopen));
     this.cautiousUntil = Math.max(this.cautiousUntil, reopen + retryAfterMs);
   }
