@@ -1,5 +1,5 @@
 // The top bar: desk product, environment (Production in red) and connection state with latency.
-import { shownLatency, useActingEnvironment } from '../../stores/connection-view';
+import { shownLatency, staleness, useActingEnvironment } from '../../stores/connection-view';
 import { useDesk } from '../../stores/desk-store';
 import { formatDecimal } from '../../ui/decimal-text';
 import { ProductPicker } from './ProductPicker';
@@ -21,11 +21,18 @@ export function DeskBar(): React.JSX.Element {
   const { production } = useActingEnvironment();
   const ticker = useDesk((s) => s.tickers[productId]);
   const latency = shownLatency(connection);
+  const stale = staleness(connection);
   return (
     <header className={production ? 'desk-bar production' : 'desk-bar'}>
       <strong>Nova Desk</strong>
       <ProductPicker label="Desk product" value={productId} onChange={setProduct} />
-      {ticker !== undefined && <span className="muted">last {formatDecimal(ticker.price)}</span>}
+      {ticker !== undefined && (
+        // The last trade heard, which stops moving with the connection: marked as the market panels are.
+        <span className="muted" aria-label="Last price">
+          last {formatDecimal(ticker.price)}
+          {stale !== undefined && <> <span className="stale-mark" title="The connection is not live: this is the last price heard, not the market's now">{stale}</span></>}
+        </span>
+      )}
       <EnvironmentBadge />
       <span aria-label="Connection state">
         {connection?.state ?? 'starting'}

@@ -1,0 +1,28 @@
+/**
+ * The desk bar's last price is the last trade heard: while the connection is not live it stops moving, and says
+ * it is stale as the market panels do, rather than reading as the market's price now. Drawn with react-dom/server.
+ */
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it, vi } from 'vitest';
+import type { ConnectionStatus } from '../../../src-shared/ipc/contract';
+import { DeskBar } from '../../../src-renderer/features/workspace/DeskBar';
+import { useDesk } from '../../../src-renderer/stores/desk-store';
+
+vi.mock('zustand', async (importOriginal) => (await import('./fixtures')).serverDrawnZustand(await importOriginal()));
+
+const connection = (state: ConnectionStatus['state']): ConnectionStatus => ({ environment: 'local', production: false, state, apiKey: 'k', detail: '' });
+/** The desk bar's last price as drawn, with its mark if any. */
+const lastPrice = (): string => /<span class="muted" aria-label="Last price">last 2\u202f500\u202f000\u202f000(?: <span class="stale-mark"[^>]*>([^<]*)<\/span>)?<\/span>/.exec(renderToStaticMarkup(createElement(DeskBar)))?.[1] ?? 'no mark';
+
+describe('the desk bar\'s last price', () => {
+  it('is marked stale while the connection is not live, and not once it is live again', () => {
+    useDesk.setState({ tickers: { 'BTC-VND': { productId: 'BTC-VND', price: '2500000000', bestBid: '', bestAsk: '', volume24h: '0', time: '1' } } });
+    useDesk.setState({ connection: connection('live') });
+    expect(lastPrice()).toBe('no mark');
+    useDesk.setState({ connection: connection('reconnecting') });
+    expect(lastPrice()).toBe('stale: reconnecting');
+    useDesk.setState({ connection: connection('no_key') });
+    expect(lastPrice()).toBe('no mark');
+  });
+});
