@@ -40,10 +40,17 @@ async function main(): Promise<void> {
   const stop = (): void => {
     if (stopping) return;
     stopping = true;
-    void web
+    // A venue whose close failed kept its journal for the next start; the trader is still told, and the exit says so.
+    web
       .close()
       .then(() => desk.close())
-      .finally(() => process.exit(0));
+      .then(
+        () => process.exit(0),
+        (err: unknown) => {
+          console.error(`npm run web: stopping failed: ${desk.keys.scrub(err instanceof Error ? err.message : String(err))}`);
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
