@@ -8,7 +8,7 @@ import { useDesk } from '../../stores/desk-store';
 import { Panel } from '../../ui/Panel';
 import { VirtualTable } from '../../ui/VirtualTable';
 import { downloadCsv, toCsv } from '../../ui/csv';
-import { DEFAULT_HISTORY_FILTERS, asTheyStandNow, historyRequest, historySearchOf, nextPageRequest, rememberHistorySearch, type HistoryFilters, type HistoryRequest } from './history-query';
+import { DEFAULT_HISTORY_FILTERS, asTheyStandNow, historyRequest, historySearchOf, lastSearchOnly, nextPageRequest, rememberHistorySearch, type HistoryFilters, type HistoryRequest } from './history-query';
 import { ORDER_COLUMNS, ORDER_CSV } from './order-columns';
 
 /** A search's answer so far: its pages in order, and the read that would fetch the next one, if any can. */
@@ -47,10 +47,12 @@ export function OrderHistoryPanel(props: { panelId?: string; height: number }): 
   const [shown, setShown] = useState<readonly Order[]>([]);
   const set = (patch: Partial<HistoryFilters>): void => setFilters((f) => ({ ...f, ...patch }));
 
+  const searches = useRef(lastSearchOnly());
   async function read(request: HistoryRequest, before: readonly Order[]): Promise<void> {
     const asked = currentView();
+    const stillLast = searches.current.begin();
     const found = await attempt('orders.history', request);
-    if (found === undefined || asked !== currentView()) return;
+    if (found === undefined || asked !== currentView() || !stillLast()) return;
     const known = new Set(before.map((o) => o.order_id));
     const full = found.length >= (request.limit ?? MAX_ARCHIVED_LIMIT);
     setSearched({ rows: [...before, ...found.filter((o) => !known.has(o.order_id))], full, next: full ? nextPageRequest(request, found) : undefined });
@@ -75,7 +77,7 @@ export function OrderHistoryPanel(props: { panelId?: string; height: number }): 
       </select>
       <button type="submit">Search</button>
       {searched !== undefined && more !== undefined && <button type="button" onClick={() => void read(more, searched.rows)}>Next {MAX_ARCHIVED_LIMIT.toLocaleString()}</button>}
-      {searched !== undefined && <button type="button" onClick={() => setSearched(undefined)}>Live</button>}
+      {searched !== undefined && <button type="button" onClick={() => (searches.current.begin(), setSearched(undefined))}>Live</button>}
       <button type="button" onClick={() => downloadCsv('order-history.csv', toCsv(ORDER_CSV, shown))}>Export CSV</button>
     </form>
   );

@@ -127,3 +127,19 @@ export function asTheyStandNow(rows: readonly Order[], open: Readonly<Record<str
   });
   return changed ? now : rows;
 }
+
+/**
+ * A panel's searches, of which only the last asked is shown: answers can come back out of order (a wide search
+ * slower than the narrower one typed after it), and one answered after the trader went back to Live, or searched
+ * again, would replace what the panel shows with results for filters it no longer shows. `begin` as a search (or
+ * Live) starts; the check it returns says whether that one is still the last.
+ */
+export function lastSearchOnly(): { begin: () => () => boolean } {
+  let asked = 0;
+  return {
+    begin: () => {
+      const mine = ++asked;
+      return () => mine === asked;
+    },
+  };
+}

@@ -83,3 +83,18 @@ describe('a search\'s rows as the orders stand now', () => {
     expect(query.asTheyStandNow(rows, { a: older }, new Map([['b', { ...other, updated_at: '10' }]]))).toBe(rows);
   });
 });
+
+describe('a panel\'s history searches', () => {
+  it('shows only the last one asked: an earlier answer coming later, or one after going back to Live, is dropped', () => {
+    const searches = query.lastSearchOnly();
+    const wide = searches.begin();
+    const narrow = searches.begin();
+    // The narrower search, typed after, answers first; the wide one's answer comes after it.
+    expect(narrow()).toBe(true);
+    expect(wide()).toBe(false);
+    const again = searches.begin();
+    // Live pressed before that search answered.
+    searches.begin();
+    expect(again()).toBe(false);
+  });
+});
