@@ -328,6 +328,28 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
     return caller;
   }
 
+  // Requests pipelined on one connection run in the order sent, each once the one before it is answered. Node
+  // parses each as it arrives and orders only the answers, so an order list sent after an order ran before the
+  // order was placed and missed it, and a cancel-all could run before the orders sent ahead of it (RFC 9112 9.3.2
+  // lets a server process pipelined requests in parallel only when all are safe).
+  const lastOnConnection = new WeakMap<object, Promise<void>>();
+  app.addHook('onRequest', (request, reply, done) => {
+    const connection: object | null = request.raw.socket;
+    if (connection === null) {
+      done();
+      return;
+    }
+    const previous = lastOnConnection.get(connection);
+    // A response emits 'close' once it is sent, or once its connection is gone: either way, the next may run.
+    const answered = new Promise<void>((resolve) => reply.raw.once('close', () => resolve()));
+    lastOnConnection.set(connection, answered);
+    void answered.then(() => {
+      if (lastOnConnection.get(connection) === answered) lastOnConnection.delete(connection);
+    });
+    if (previous === undefined) done();
+    else void previous.then(() => done());
+  });
+
   // A request that arrives once the venue is stopping (pipelined behind one in flight) is refused, not started.
   let closing = false;
   app.addHook('preClose', (done) => {

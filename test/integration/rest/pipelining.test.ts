@@ -1,0 +1,65 @@
+// Requests pipelined on one connection run in the order they were sent (RFC 9112 9.3.2 lets a server process
+// pipelined requests in parallel only when they are all safe). Node parses each as it arrives and the venue ran
+// each at once, ordering only the answers: an order list sent after an order saw none, and a cancel-all sent
+// after an order could run first and leave the order working.
+import net from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { BTC, activeOrders, px, useVenue, type Credentials, type TestVenue } from '../harness';
+
+const venue = useVenue({ cleanBooks: true });
+
+function request(method: string, path: string, creds: Credentials, body?: string): string {
+  const head = `${method} ${path} HTTP/1.1\r\nHost: venue\r\nNOVA-KEY: ${creds.key}\r\nNOVA-SECRET: ${creds.secret}\r\n`;
+  return body === undefined ? `${head}\r\n` : `${head}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+}
+
+/** Writes every request in one go, the last asking to close, and returns each answer's JSON body in order. */
+async function pipelined(v: TestVenue, requests: string[]): Promise<unknown[]> {
+  const { port } = new URL(v.baseUrl);
+  const text = await new Promise<string>((resolve, reject) => {
+    const socket = net.connect(Number(port), '127.0.0.1');
+    let received = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (received += chunk));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(received));
+    const last = requests.length - 1;
+    socket.write(requests.map((r, i) => (i === last ? r.replace('\r\n', '\r\nConnection: close\r\n') : r)).join(''));
+  });
+  const bodies: unknown[] = [];
+  let rest = text;
+  while (rest.length > 0) {
+    const split = rest.indexOf('\r\n\r\n');
+    const length = Number(/content-length: (\d+)/i.exec(rest.slice(0, split))?.[1]);
+    bodies.push(JSON.parse(rest.slice(split + 4, split + 4 + length)));
+    rest = rest.slice(split + 4 + length);
+  }
+  return bodies;
+}
+
+const order = (clientOrderId: string) =>
+  JSON.stringify({ product_id: BTC, side: 'BUY', limit_price: px(-100), base_size: '0.001', client_order_id: clientOrderId });
+
+describe('requests pipelined on one connection', () => {
+  it('an order list sent after an order sees it', async () => {
+    const v = venue();
+    const t = await v.newTrader({ VND: '1000000000' });
+    const [placed, listed] = (await pipelined(v, [
+      request('POST', '/api/v1/orders', t.creds, order('pipe-1')),
+      request('GET', '/api/v1/orders/active?client_order_id=pipe-1', t.creds),
+    ])) as [{ order: { order_id: string } }, { orders: { order_id: string }[] }];
+    expect(listed.orders.map((o) => o.order_id)).toEqual([placed.order.order_id]);
+  });
+
+  it('a cancel-all sent after orders cancels them', async () => {
+    const v = venue();
+    const t = await v.newTrader({ VND: '1000000000' });
+    const answers = (await pipelined(v, [
+      request('POST', '/api/v1/orders', t.creds, order('pipe-2')),
+      request('POST', '/api/v1/orders', t.creds, order('pipe-3')),
+      request('DELETE', '/api/v1/orders/active/all', t.creds),
+    ])) as [{ order: { order_id: string } }, { order: { order_id: string } }, { cancel_requested_orders: { order_id: string }[] }];
+    expect(answers[2].cancel_requested_orders.map((o) => o.order_id).sort()).toEqual([answers[0].order.order_id, answers[1].order.order_id].sort());
+    expect(await activeOrders(v, t)).toEqual([]);
+  });
+});
