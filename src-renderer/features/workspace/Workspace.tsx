@@ -20,7 +20,7 @@ const ROW_PX = 200;
 const SAVE_DELAY_MS = 500;
 
 /** A panel that follows the desk product goes on following it in its own window. */
-function popOut(panel: PanelPlacement): void {
+export function popOut(panel: PanelPlacement): void {
   const history = panel.kind === 'history' ? historySearchOf(panel.id) : undefined;
   const target = {
     id: panel.id, kind: panel.kind, deskProductId: useDesk.getState().layout.productId,
@@ -29,7 +29,19 @@ function popOut(panel: PanelPlacement): void {
     // The order the trader was writing goes with the ticket.
     ...(panel.kind === 'ticket' && { ticket: useDesk.getState().ticket }),
   };
-  if (openPopOut(target) !== null) useDesk.getState().updatePanel(panel.id, { poppedOut: true });
+  if (openPopOut(target) !== null) {
+    useDesk.getState().updatePanel(panel.id, { poppedOut: true });
+    return;
+  }
+  // A browser that blocks pop-up windows answers with none: the button would otherwise seem to do nothing.
+  useDesk.getState().notify({
+    kind: 'error',
+    ref: '',
+    title: 'Not popped out',
+    detail: `The browser did not open a window for ${PANEL_TITLES[panel.kind]}: it blocks pop-up windows from this page. The panel stays in the workspace.`,
+    explanation: '',
+    action: 'Allow pop-up windows for this page in the browser, then pop the panel out again.',
+  });
 }
 
 /** The panel the trader is in: the one holding focus, else the one last clicked. */
