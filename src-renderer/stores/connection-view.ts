@@ -29,7 +29,12 @@ export function shownLatency(connection: ConnectionStatus | undefined): string |
  * reads it here, so none of them can name another environment than the one the next order goes to.
  */
 export function actingEnvironment(s: Pick<DeskState, 'connection' | 'environments'>): EnvironmentId {
-  return s.connection?.environment ?? s.environments?.active ?? 'local';
+  return knownEnvironment(s) ?? 'local';
+}
+
+/** The acting environment as far as the window has heard of one: for a call that names it, never a guess. */
+export function knownEnvironment(s: Pick<DeskState, 'connection' | 'environments'>): EnvironmentId | undefined {
+  return s.connection?.environment ?? s.environments?.active;
 }
 
 /** Real money: drawn in red and asked about in capitals wherever the trader acts on it. */

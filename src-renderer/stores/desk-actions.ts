@@ -7,7 +7,7 @@ import type { EnvironmentId, MethodName, Request, Response } from '../../src-sha
 import { ENVIRONMENT_NAMES, environmentLabel } from '../../src-shared/ipc/environment-names';
 import type { Order } from '../../src-shared/protocol/records';
 import { BridgeError, call } from '../bridge';
-import { isProduction } from './connection-view';
+import { isProduction, knownEnvironment } from './connection-view';
 import { useDesk } from './desk-store';
 import { errorNotice } from './notices-slice';
 import { beginOrdersRead, endOrdersRead } from './orders-slice';
@@ -63,7 +63,7 @@ export async function cancelOrders(requested: readonly string[]): Promise<void> 
   if (orderIds.length === 0) return;
   const view = currentView();
   // Named in the call, as cancel all is: a click made just before a switch must not act on the next environment.
-  const environment = useDesk.getState().connection?.environment;
+  const environment = knownEnvironment(useDesk.getState());
   useDesk.getState().cancelSent(orderIds);
   try {
     await cancelOnVenue(orderIds, view, environment);
@@ -153,7 +153,9 @@ export function productionCancelAllQuestion(productId: string | undefined, openO
  */
 export async function cancelAll(productId?: string): Promise<void> {
   const s = useDesk.getState();
-  const environment = s.connection?.environment;
+  // The one the window shows, red frame and all: before the first connection status that is the environments
+  // list's, and a Production shown there was cancelled on without the question.
+  const environment = knownEnvironment(s);
   if (environment !== undefined && isProduction(environment)) {
     const open = Object.values(s.openOrders).filter((o) => productId === undefined || o.product_id === productId).length;
     if (!window.confirm(productionCancelAllQuestion(productId, open))) return;

@@ -46,4 +46,18 @@ describe('cancel all from a window', () => {
     expect(asked).toEqual([]);
     expect(sent.filter((c) => c.method === 'orders.cancelAll')).toEqual([{ method: 'orders.cancelAll', request: { product_id: 'ETH-VND', environment: 'local' } }]);
   });
+
+  it('asks about Production the window shows from the environments list before any connection status came', async () => {
+    useDesk.setState({
+      connection: undefined,
+      environments: { active: 'production', environments: [], secretStorage: { kind: 'keychain' } },
+    });
+    answer = false;
+    await cancelAll();
+    expect(asked).toEqual([expect.stringMatching(/^PRODUCTION \(real money\): cancel every open order on Production/)]);
+    expect(sent.filter((c) => c.method === 'orders.cancelAll')).toEqual([]);
+    answer = true;
+    await cancelAll();
+    expect(sent.filter((c) => c.method === 'orders.cancelAll')).toEqual([{ method: 'orders.cancelAll', request: { environment: 'production' } }]);
+  });
 });
