@@ -189,13 +189,20 @@ interface JsonFrame {
   key?: string;
 }
 
+/** A UTF-16 half of a pair standing alone: in unicode mode a well-formed pair is one code point and never matches. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
 /**
- * The path of the first key an object of this JSON text names twice (`side`, `balances.BTC`), cut short for the
- * message, or undefined. JSON.parse keeps the last value, so {"side":"BUY",...,"side":"SELL"} placed a SELL: the
- * venue would guess which the client meant, where a query parameter given twice is refused. Keys are compared
- * as parsed, so an escaped spelling ("s\u0069de") is the same key. Only called on text that parsed as JSON.
+ * What this JSON text holds that JSON.parse takes without a word, as an E0101, or undefined. Only called on text
+ * that parsed as JSON; one pass over it.
+ *
+ * - A key an object names twice (`side`, `balances.BTC`): JSON.parse keeps the last value, so
+ *   {"side":"BUY",...,"side":"SELL"} placed a SELL; the venue would guess which the client meant, where a query
+ *   parameter given twice is refused. Keys are compared as parsed, so an escaped spelling ("s\u0069de") is the same.
+ * - A \u escape of a lone surrogate, in a key or a value: it names no character. It was echoed as JSON that strict
+ *   parsers refuse, and stored as bytes that came back after a restart as U+FFFD.
  */
-function repeatedKey(text: string): string | undefined {
+function bodyTextRefusal(text: string): ApiError | undefined {
   const stack: JsonFrame[] = [];
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
@@ -203,18 +210,25 @@ function repeatedKey(text: string): string | undefined {
     if (c === '"') {
       let j = i + 1;
       while (text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
-      if (top?.keys !== undefined && top.expectKey) {
-        const raw = text.slice(i + 1, j);
-        const key = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
-        const path = top.path === '' ? key : `${top.path}.${key}`;
-        if (top.keys.has(key)) return path.slice(0, 100);
-        top.keys.add(key);
-        top.key = key;
+      const raw = text.slice(i + 1, j);
+      const value = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
+      const isKey = top?.keys !== undefined && top.expectKey;
+      if (LONE_SURROGATE.test(value)) {
+        // Where it is: the object whose key it is, the key whose value it is, or the array it is in.
+        const where = top === undefined ? '' : isKey ? top.path : top.keys === undefined ? `${top.path}[]` : joinPath(top.path, top.key ?? '');
+        const name = where === '' || where === '[]' ? 'request body' : where.slice(0, 100);
+        return apiError('E0101_InvalidArgument', `${name}: a \\u escape of a lone surrogate is no character (escape both halves of a pair)`);
+      }
+      if (top?.keys !== undefined && isKey) {
+        const path = joinPath(top.path, value);
+        if (top.keys.has(value)) return apiError('E0101_InvalidArgument', `${path.slice(0, 100)}: given more than once in the request body`);
+        top.keys.add(value);
+        top.key = value;
         top.expectKey = false;
       }
       i = j;
     } else if (c === '{' || c === '[') {
-      const path = top === undefined ? '' : top.keys === undefined ? `${top.path}[]` : top.path === '' ? (top.key ?? '') : `${top.path}.${top.key ?? ''}`;
+      const path = top === undefined ? '' : top.keys === undefined ? `${top.path}[]` : joinPath(top.path, top.key ?? '');
       stack.push(c === '{' ? { keys: new Set(), path, expectKey: true } : { path, expectKey: false });
     } else if (c === '}' || c === ']') {
       stack.pop();
@@ -223,6 +237,10 @@ function repeatedKey(text: string): string | undefined {
     }
   }
   return undefined;
+}
+
+function joinPath(parent: string, key: string): string {
+  return parent === '' ? key : `${parent}.${key}`;
 }
 
 function ok<T>(value: T | ApiError): T {
@@ -304,9 +322,9 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
         done(apiError('E0101_InvalidArgument', 'request body: __proto__ and constructor keys are not allowed'));
         return;
       }
-      const repeated = error === null ? repeatedKey(text) : undefined;
-      if (repeated !== undefined) {
-        done(apiError('E0101_InvalidArgument', `${repeated}: given more than once in the request body`));
+      const refusal = error === null ? bodyTextRefusal(text) : undefined;
+      if (refusal !== undefined) {
+        done(refusal);
         return;
       }
       done(error, value);

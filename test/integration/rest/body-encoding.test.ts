@@ -39,3 +39,28 @@ describe('a request body that is not UTF-8', () => {
     expect(reply.api_key.name).toBe('café ₫ 🚀');
   });
 });
+
+// A \u escape of a lone surrogate (half of a pair) names no character: JSON.parse keeps it, the answer echoed it as
+// JSON that strict parsers refuse (jq, Rust's serde_json), and SQLite stored it as bytes that came back after a
+// restart as three U+FFFD: a key named "a\ud800b" became "a\ufffd\ufffd\ufffdb".
+describe('a request body with a lone surrogate escape', () => {
+  it('is 400 E0101 naming where it is, in a value or a key, and creates nothing', async () => {
+    for (const [raw, where] of [
+      ['{"name":"a\\ud800b"}', 'name'],
+      ['{"name":"\\udfff"}', 'name'],
+      ['{"name":"ok","x":{"\\udc00":1}}', 'x'],
+      ['{"name":"ok","x":["\\ud83d"]}', 'x[]'],
+    ] as const) {
+      const reply = await post('/api-keys', Buffer.from(raw, 'utf8'));
+      expectError(reply, 400, 'E0101_InvalidArgument', 'InvalidArgument');
+      expect((reply.body as { error: { message: string } }).error.message).toContain(`${where}: `);
+    }
+  });
+
+  it('takes a pair written as escapes, and an escaped backslash before a u', async () => {
+    const rocket = expectOk(await post('/api-keys', Buffer.from('{"name":"\\ud83d\\ude80"}', 'utf8'))) as { api_key: { name: string } };
+    expect(rocket.api_key.name).toBe('🚀');
+    const text = expectOk(await post('/api-keys', Buffer.from('{"name":"\\\\ud800"}', 'utf8'))) as { api_key: { name: string } };
+    expect(text.api_key.name).toBe('\\ud800');
+  });
+});
