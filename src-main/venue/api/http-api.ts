@@ -25,6 +25,7 @@ import {
   parseSimDepositBody,
   parseSimUserBody,
   parseTradesQuery,
+  isUuid,
 } from '../../../src-shared/protocol/queries';
 import type { Caller } from '../accounts/key-ring';
 import { FEE_ACCOUNT_ID } from '../exchange/exchange';
@@ -241,6 +242,11 @@ function bodyTextRefusal(text: string): ApiError | undefined {
 
 function joinPath(parent: string, key: string): string {
   return parent === '' ? key : `${parent}.${key}`;
+}
+
+/** User ids are UUIDs the venue writes in lowercase; a UUID's case means nothing (RFC 9562 4), as for order ids. */
+function userIdOf(text: string): string {
+  return isUuid(text) ? text.toLowerCase() : text;
 }
 
 function ok<T>(value: T | ApiError): T {
@@ -588,7 +594,7 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
   // ---- account (4.9) ---------------------------------------------------------------------------------------
   app.get('/accounts/:user_id', access('read'), (request) => {
     const caller = callerOf(request);
-    const { user_id: userId } = request.params as { user_id: string };
+    const userId = userIdOf((request.params as { user_id: string }).user_id);
     if (userId !== caller.userId) throw apiError('E0003_PermissionDenied', 'these credentials belong to another account');
     const user = exchange.user(userId);
     if (user === undefined) throw apiError('E0304_UserNotFound', 'no such account');
@@ -643,7 +649,8 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
   });
 
   app.post('/sim/deposit', access('admin-trade'), async (request) => {
-    const body = ok(parseSimDepositBody(request.body));
+    const parsed = ok(parseSimDepositBody(request.body));
+    const body = { ...parsed, userId: userIdOf(parsed.userId) };
     return venue.run(() => {
       const user = exchange.user(body.userId);
       if (user === undefined) throw apiError('E0304_UserNotFound', `no user ${body.userId}`);
