@@ -3,7 +3,7 @@
 // rejected (interface 5.4) whatever its headers were when they came.
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { expectError, expectOk, limit, px, useVenue, type Credentials, type TestVenue } from '../harness';
+import { eventually, expectError, expectOk, limit, nanosFromNow, px, useVenue, type Credentials, type TestVenue } from '../harness';
 
 const venue = useVenue({ cleanBooks: true });
 
@@ -76,5 +76,20 @@ describe('a key revoked while its request’s body was on its way', () => {
     }
     const active = expectOk(await v.call<{ orders: { order_id: string }[] }>('GET', '/api/v1/orders/active', { key: trader.creds }));
     expect(active.orders.map((o) => o.order_id)).toEqual([resting.order.order_id]);
+  });
+
+  it('a key that expired meanwhile places no order either: 401 E0002', async () => {
+    const v = venue();
+    const trader = await v.newTrader({ VND: '100000000' });
+    const created = expectOk(
+      await v.call<{ api_key: { api_key: string; api_secret: string } }>('POST', '/api-keys', { key: trader.creds, body: { name: 'brief', expiration_time: nanosFromNow(1_000) } }),
+    );
+    const brief = { key: created.api_key.api_key, secret: created.api_key.api_secret };
+    const finish = await headersFirst(v, 'POST', '/api/v1/orders', brief, JSON.stringify(limit('BUY', px(-100), '0.001', { wait: true })));
+    await eventually(async () => ((await v.call('GET', '/api/v1/orders/active', { key: brief })).status === 401 ? true : undefined), 'the key to expire');
+    const answer = await finish();
+    expectError({ status: answer.status, headers: new Headers(), body: answer.body }, 401, 'E0002_ApiKeyExpired', 'AUTH_REQUIRED');
+    const archived = expectOk(await v.call<{ orders: unknown[] }>('GET', '/api/v1/orders/archived', { key: trader.creds }));
+    expect(archived.orders).toEqual([]);
   });
 });
