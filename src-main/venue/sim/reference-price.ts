@@ -1,6 +1,8 @@
 /**
- * A product's reference price: the "fair value" the simulated makers quote around. It follows a driftless
- * geometric random walk whose size is set by an annualised volatility, as traders quote it (0.8 = 80 % a year).
+ * A product's reference price: the "fair value" the simulated makers quote around. It follows a geometric random
+ * walk whose size is set by an annualised volatility, as traders quote it (0.8 = 80 % a year), and whose log has
+ * no drift: a move up by some factor is as likely as the move down by it, so the price a trader typically sees
+ * stays where it started however long the market runs.
  *
  * The walk needs fractions of a tick to accumulate (a calm SOL market moves a fifth of a tick per step), so the
  * level is kept as a whole number of millionths of a tick. The Gaussian noise is floating point, but it only
@@ -34,10 +36,13 @@ export class ReferencePrice {
     this.micro = this.clamp(ticks * MICRO);
   }
 
-  /** One step of `seconds` with standard normal `z`; the -σ²/2 term keeps the expected price where it is. */
+  /**
+   * One step of `seconds` with standard normal `z`. No -σ²/2 term: it held the expected price but pulled the
+   * typical one down by e^(-σ²t/2), and at volatility 10 a few hours at speed 100 took most markets to the floor.
+   */
   walk(volatility: number, seconds: number, z: number): void {
     const sigma = volatility * Math.sqrt(seconds / SECONDS_PER_YEAR);
-    this.micro = this.clamp(Math.round(this.micro * Math.exp(sigma * z - (sigma * sigma) / 2)));
+    this.micro = this.clamp(Math.round(this.micro * Math.exp(sigma * z)));
   }
 
   private clamp(micro: number): number {

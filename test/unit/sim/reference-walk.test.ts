@@ -135,3 +135,24 @@ describe('the simulated reference price', () => {
     }
   });
 });
+
+describe('a long walk at high volatility', () => {
+  it('has no direction: about as many paths end above where they started as below, and most stay off the floor', () => {
+    // 1,000 simulated hours at volatility 10: ten real hours at speed 100, the most the controls allow. With the
+    // -σ²/2 term in each step the expected price held but the typical one fell by e^-5.7: 19 paths in 20 ended
+    // below the start, most of them on the floor of 1000 ticks (the simulator showed BTC-VND at 11,100,000 VND
+    // and SOL-VND at 102,900, against 2,500,000,000 and 4,000,000).
+    const start = 250_000;
+    const ends: number[] = [];
+    for (let seed = 1; seed <= 400; seed++) {
+      const reference = new ReferencePrice(start, 1000, 5_000_000);
+      const r = new SeededRandom(seed);
+      for (let hour = 0; hour < 1000; hour++) reference.walk(10, 3600, r.gaussian());
+      ends.push(reference.ticks);
+    }
+    const above = ends.filter((ticks) => ticks > start).length / ends.length;
+    expect(above).toBeGreaterThan(0.4);
+    expect(above).toBeLessThan(0.6);
+    expect(ends.filter((ticks) => ticks === 1000).length / ends.length).toBeLessThan(0.2);
+  });
+});
