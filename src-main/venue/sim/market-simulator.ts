@@ -131,14 +131,17 @@ export class MarketSimulator {
     this.entry = new OrderEntry(venue.exchange, venue.now);
     // The trader's controls of an earlier run first (a paused market stays paused), then what this start asks.
     const saved = readControls(venue.store.getMeta(SIM_CONTROLS_META_KEY));
+    const stored = readReferences(venue.store.getMeta(SIM_REFERENCES_META_KEY));
     this.paused = saved.paused ?? false;
     this.speed = checkedSpeed(options.speed ?? saved.speed ?? DEFAULT_SIM_SPEED);
     this.volatility = checkedVolatility(options.volatility ?? saved.volatility ?? DEFAULT_SIM_VOLATILITY);
     for (const market of venue.exchange.markets.values()) {
       const upper = Math.min(Math.floor(market.rules.maxTicks / 2), MAX_REFERENCE_TICKS);
       const reference = new ReferencePrice(startingReference(market), Math.min(MIN_REFERENCE_TICKS, upper), upper);
-      // Paused, nothing moved it since: the trader's reference (one set while paused included), not the last trade.
-      const kept = this.paused ? saved.references?.[market.id] : undefined;
+      // Where the last run left it: a restart used to take the last trade, and a trader's bid resting 5 % through
+      // the asks, which the makers sold into, moved the whole market up 5 %. A folder from before the references
+      // were stored with each step has them only from the last control, current only if paused since.
+      const kept = stored !== undefined ? stored[market.id] : this.paused ? saved.references?.[market.id] : undefined;
       const keptTicks = kept === undefined ? undefined : toUnits(kept, market.rules.spec.priceIncrement);
       if (typeof keptTicks === 'number' && keptTicks >= reference.minTicks && keptTicks <= reference.maxTicks) reference.set(keptTicks);
       this.references.set(market.id, reference);
@@ -165,7 +168,7 @@ export class MarketSimulator {
       const stepped = this.venue.run(() => this.advance(elapsedMs));
       // Queued in the same turn as the step's own commit (as the roster is at setup), so the count on disk goes
       // with the orders of the steps it counts.
-      const counted = this.venue.store.commit({ meta: { [SIM_STEPS_META_KEY]: String(this.steps) } });
+      const counted = this.venue.store.commit({ meta: { [SIM_STEPS_META_KEY]: String(this.steps), [SIM_REFERENCES_META_KEY]: this.referencesText() } });
       await Promise.all([stepped, counted]);
     } catch (err) {
       this.record(err);
@@ -236,13 +239,18 @@ export class MarketSimulator {
   }
 
   private saveControls(): Promise<void> {
+    const controls: SavedControls = { paused: this.paused, speed: this.speed, volatility: this.volatility };
+    return this.venue.store.commit({ meta: { [SIM_CONTROLS_META_KEY]: JSON.stringify(controls), [SIM_REFERENCES_META_KEY]: this.referencesText() } });
+  }
+
+  /** Each product's reference as it stands, as SIM_REFERENCES_META_KEY holds it. */
+  private referencesText(): string {
     const references: Record<string, string> = {};
     for (const market of this.venue.exchange.markets.values()) {
       const reference = this.references.get(market.id);
       if (reference !== undefined) references[market.id] = market.price(reference.ticks);
     }
-    const controls: SavedControls = { paused: this.paused, speed: this.speed, volatility: this.volatility, references };
-    return this.venue.store.commit({ meta: { [SIM_CONTROLS_META_KEY]: JSON.stringify(controls) } });
+    return JSON.stringify(references);
   }
 
   /**
@@ -463,8 +471,27 @@ interface SavedControls {
   paused?: boolean;
   speed?: number;
   volatility?: number;
-  /** Each product's reference price as it stood when a control was last used; a restart while paused starts from it. */
+  /** Written by builds before SIM_REFERENCES_META_KEY: each product's reference when a control was last used. */
   references?: Record<string, string>;
+}
+
+/**
+ * Where each product's reference price is kept between runs, written with every step and every control: a
+ * restart, paused or not, carries on from it. A JSON object of product id to price.
+ */
+export const SIM_REFERENCES_META_KEY = 'sim.references';
+
+/** The stored references, or undefined for a folder that has none (or one this build cannot read). */
+function readReferences(text: string | undefined): Record<string, string> | undefined {
+  if (text === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'));
 }
 
 /** What an earlier run saved; a value that is missing, or not one this build would set, is left to the default. */
