@@ -190,6 +190,15 @@ interface JsonFrame {
   key?: string;
 }
 
+// The JSON text's structural characters, as char codes.
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const COMMA = 0x2c;
+
 /** A UTF-16 half of a pair standing alone: in unicode mode a well-formed pair is one code point and never matches. */
 const LONE_SURROGATE = /\p{Cs}/u;
 
@@ -206,34 +215,44 @@ const LONE_SURROGATE = /\p{Cs}/u;
 function bodyTextRefusal(text: string): ApiError | undefined {
   const stack: JsonFrame[] = [];
   for (let i = 0; i < text.length; i++) {
-    const c = text[i];
+    const c = text.charCodeAt(i);
     const top = stack[stack.length - 1];
-    if (c === '"') {
+    if (c === QUOTE) {
       let j = i + 1;
-      while (text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
-      const raw = text.slice(i + 1, j);
-      const value = raw.includes('\\') ? (JSON.parse(`"${raw}"`) as string) : raw;
-      const isKey = top?.keys !== undefined && top.expectKey;
-      if (LONE_SURROGATE.test(value)) {
-        // Where it is: the object whose key it is, the key whose value it is, or the array it is in.
-        const where = top === undefined ? '' : isKey ? top.path : top.keys === undefined ? `${top.path}[]` : joinPath(top.path, top.key ?? '');
-        const name = where === '' || where === '[]' ? 'request body' : where.slice(0, 100);
-        return apiError('E0101_InvalidArgument', `${name}: a \\u escape of a lone surrogate is no character (escape both halves of a pair)`);
+      let escaped = false;
+      for (let d = text.charCodeAt(j); d !== QUOTE; d = text.charCodeAt(j)) {
+        if (d === BACKSLASH) {
+          escaped = true;
+          j += 2;
+        } else {
+          j += 1;
+        }
       }
-      if (top?.keys !== undefined && isKey) {
-        const path = joinPath(top.path, value);
-        if (top.keys.has(value)) return apiError('E0101_InvalidArgument', `${path.slice(0, 100)}: given more than once in the request body`);
-        top.keys.add(value);
-        top.key = value;
-        top.expectKey = false;
+      const isKey = top?.keys !== undefined && top.expectKey;
+      // Bytes were checked as UTF-8, so only an escape can make a lone surrogate: a plain value needs no look.
+      if (isKey || escaped) {
+        const raw = text.slice(i + 1, j);
+        const value = escaped ? (JSON.parse(`"${raw}"`) as string) : raw;
+        if (escaped && LONE_SURROGATE.test(value)) {
+          // Where it is: the object whose key it is, the key whose value it is, or the array it is in.
+          const where = top === undefined ? '' : isKey ? top.path : top.keys === undefined ? `${top.path}[]` : joinPath(top.path, top.key ?? '');
+          const name = where === '' || where === '[]' ? 'request body' : where.slice(0, 100);
+          return apiError('E0101_InvalidArgument', `${name}: a \\u escape of a lone surrogate is no character (escape both halves of a pair)`);
+        }
+        if (top?.keys !== undefined && isKey) {
+          if (top.keys.has(value)) return apiError('E0101_InvalidArgument', `${joinPath(top.path, value).slice(0, 100)}: given more than once in the request body`);
+          top.keys.add(value);
+          top.key = value;
+          top.expectKey = false;
+        }
       }
       i = j;
-    } else if (c === '{' || c === '[') {
+    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
       const path = top === undefined ? '' : top.keys === undefined ? `${top.path}[]` : joinPath(top.path, top.key ?? '');
-      stack.push(c === '{' ? { keys: new Set(), path, expectKey: true } : { path, expectKey: false });
-    } else if (c === '}' || c === ']') {
+      stack.push(c === OPEN_BRACE ? { keys: new Set(), path, expectKey: true } : { path, expectKey: false });
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
       stack.pop();
-    } else if (c === ',' && top?.keys !== undefined) {
+    } else if (c === COMMA && top?.keys !== undefined) {
       top.expectKey = true;
     }
   }
