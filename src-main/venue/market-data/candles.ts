@@ -62,17 +62,6 @@ export class CandleSeries {
     this.changed.clear();
   }
 
-  /** The candle of the minute that holds `time`, if it had trades. */
-  candleOf(time: bigint): Candle | undefined {
-    const start = time - (time % CANDLE_NS);
-    for (let i = this.candles.length - 1; i >= 0; i--) {
-      const c = this.candles[i];
-      if (c === undefined || c.start < start) return undefined;
-      if (c.start === start) return this.render(c);
-    }
-    return undefined;
-  }
-
   recent(): Candle[] {
     return this.candles.slice(-CANDLES_SHOWN).map((c) => this.render(c));
   }
