@@ -321,6 +321,13 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
   app.server.on('checkExpectation', onUnmetExpectation);
   // Bodies are JSON only (interface section 4): without this, text/plain would reach a route as a string.
   app.removeContentTypeParser('text/plain');
+  // Any other type: an empty body is no body, as for application/json below. Some clients label every POST and
+  // DELETE with a default type though they send nothing (Java's HttpURLConnection: form-urlencoded), and such a
+  // cancel-all was refused 415 for a body that was not there.
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => {
+    if ((body as Buffer).length === 0) done(null, undefined);
+    else done(apiError('E0106_UnsupportedMediaType', 'request bodies must be application/json'));
+  });
   // Fastify's JSON parser, except that a blank body is no body, and valid JSON refused only for its __proto__
   // or constructor keys is E0101 (Fastify 5 reports both as invalid JSON with the same message).
   const secureJson = app.getDefaultJsonParser('error', 'error');
