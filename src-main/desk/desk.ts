@@ -443,7 +443,8 @@ export class Desk implements Disposable {
 
   async placeOrder(request: ParsedRequest<'orders.place'>): Promise<PlaceResult> {
     const session = this.requireSession();
-    const environment = this.environmentAskedOn('confirmed', request.confirmed, 'confirmed this order for', 'it was not sent');
+    const environment = this.environmentAskedOn('environment', request.environment, 'sent this order on', 'it was not sent');
+    this.environmentAskedOn('confirmed', request.confirmed, 'confirmed this order for', 'it was not sent');
     const { settings } = this.file.get();
     // The order goes out within the client's bound of the trader's click or not at all: the reads for its checks
     // share the rate limits with it, and one waiting out a Retry-After of seconds would send it that late.
@@ -467,7 +468,7 @@ export class Desk implements Disposable {
     if (issues.length > 0) return { status: 'held', issues };
     // Checked against one venue, sent to that venue: a switch while the checks awaited sends nothing.
     if (session !== this.session) throw new DeskError('E0902_ServiceUnavailable', `the desk switched away from ${NAMES[environment]} while the order was checked: it was not sent`);
-    const { confirmed: _confirmed, override_checks: _override, ...order } = request;
+    const { environment: _sentOn, confirmed: _confirmed, override_checks: _override, ...order } = request;
     try {
       return { status: 'placed', order: await session.placeOrder(order, bound) };
     } catch (err) {
@@ -527,7 +528,7 @@ export class Desk implements Disposable {
   }
 
   /** `environment`: the one the trader asked on; another than the desk's (it switched meanwhile) cancels nothing. */
-  async cancelAll(productId: string | undefined, environment?: EnvironmentId): Promise<{ cancelRequested: number }> {
+  async cancelAll(productId: string | undefined, environment: EnvironmentId): Promise<{ cancelRequested: number }> {
     const session = this.requireSession();
     this.environmentAskedOn('environment', environment, 'asked to cancel all on', 'nothing was cancelled');
     return { cancelRequested: await session.cancelAllOrders(productId) };

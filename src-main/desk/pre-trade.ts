@@ -7,6 +7,9 @@
 import Decimal from 'decimal.js';
 import type { EnvironmentId, PlaceOrderRequest, PreTradeIssue, PreTradeSettings } from '../../src-shared/ipc/contract';
 
+/** The order and what the trader said to it; where it goes is the context's environment. */
+export type PreTradeOrder = Omit<PlaceOrderRequest, 'environment'>;
+
 export interface MarketReference {
   /** Last trade price, else the mid of the best bid and ask; undefined when the market is empty. */
   readonly price: string | undefined;
@@ -28,11 +31,11 @@ function positive(text: string | undefined): Decimal | undefined {
 }
 
 /** The order's limit price, or undefined for none: a market order's "0" included. */
-export function limitPriceOf(order: PlaceOrderRequest): Decimal | undefined {
+export function limitPriceOf(order: PreTradeOrder): Decimal | undefined {
   return positive(order.limit_price);
 }
 
-export function preTradeIssues(order: PlaceOrderRequest, context: PreTradeContext): PreTradeIssue[] {
+export function preTradeIssues(order: PreTradeOrder, context: PreTradeContext): PreTradeIssue[] {
   const issues: PreTradeIssue[] = [];
   if (context.confirmOrders && order.confirmed !== context.environment) {
     issues.push({ check: 'confirmation', message: `${context.environmentName}: confirm this order before it is sent` });
@@ -71,7 +74,7 @@ export function preTradeIssues(order: PlaceOrderRequest, context: PreTradeContex
 }
 
 /** In the quote asset: the quote size when the order names one, else size times its limit (or a stop's trigger, or the market). */
-function notionalOf(order: PlaceOrderRequest, reference: Decimal | undefined): Decimal | undefined {
+function notionalOf(order: PreTradeOrder, reference: Decimal | undefined): Decimal | undefined {
   const quote = positive(order.exact_quote_size) ?? positive(order.quote_size);
   if (quote !== undefined) return quote;
   const size = positive(order.base_size);

@@ -25,16 +25,12 @@ export function shownLatency(connection: ConnectionStatus | undefined): string |
 
 /**
  * The environment this window's orders and keys go to: the desk's session, which the environments list can lag by
- * an event; the list's active one before the window has heard of a session. Every red frame, badge and question
- * reads it here, so none of them can name another environment than the one the next order goes to.
+ * an event; the list's active one before the window has heard of a session; Local before either. Every red frame,
+ * badge and question reads it here, so none of them can name another environment than the one the next order goes
+ * to, and every order and cancel names it: the desk acts on none that names another than its own.
  */
 export function actingEnvironment(s: Pick<DeskState, 'connection' | 'environments'>): EnvironmentId {
-  return knownEnvironment(s) ?? 'local';
-}
-
-/** The acting environment as far as the window has heard of one: for a call that names it, never a guess. */
-export function knownEnvironment(s: Pick<DeskState, 'connection' | 'environments'>): EnvironmentId | undefined {
-  return s.connection?.environment ?? s.environments?.active;
+  return s.connection?.environment ?? s.environments?.active ?? 'local';
 }
 
 /** Real money: drawn in red and asked about in capitals wherever the trader acts on it. */

@@ -7,7 +7,7 @@ import type { EnvironmentId, MethodName, Request, Response } from '../../src-sha
 import { ENVIRONMENT_NAMES, environmentLabel } from '../../src-shared/ipc/environment-names';
 import type { Order } from '../../src-shared/protocol/records';
 import { BridgeError, call } from '../bridge';
-import { isProduction, knownEnvironment } from './connection-view';
+import { actingEnvironment, isProduction } from './connection-view';
 import { useDesk } from './desk-store';
 import { errorNotice } from './notices-slice';
 import { beginOrdersRead, endOrdersRead } from './orders-slice';
@@ -63,7 +63,8 @@ export async function cancelOrders(requested: readonly string[]): Promise<void> 
   if (orderIds.length === 0) return;
   const view = currentView();
   // Named in the call, as cancel all is: a click made just before a switch must not act on the next environment.
-  const environment = knownEnvironment(useDesk.getState());
+  // Before the window has heard of one it names Local, which the desk refuses unless it is on Local: safe either way.
+  const environment = actingEnvironment(useDesk.getState());
   useDesk.getState().cancelSent(orderIds);
   try {
     await cancelOnVenue(orderIds, view, environment);
@@ -72,17 +73,16 @@ export async function cancelOrders(requested: readonly string[]): Promise<void> 
   }
 }
 
-async function cancelOnVenue(orderIds: readonly string[], view: number, environment: EnvironmentId | undefined): Promise<void> {
-  const on = environment === undefined ? {} : { environment };
+async function cancelOnVenue(orderIds: readonly string[], view: number, environment: EnvironmentId): Promise<void> {
   if (orderIds.length === 1) {
-    const order = await attempt('orders.cancel', { order_id: orderIds[0] ?? '', ...on });
+    const order = await attempt('orders.cancel', { order_id: orderIds[0] ?? '', environment });
     if (order !== undefined && view === currentView()) useDesk.getState().applyOrders([order]);
     return;
   }
   const named = new Map(orderIds.map((id) => [id, useDesk.getState().openOrders[id]?.client_order_id || id]));
   const notOpen: string[] = [];
   for (let i = 0; i < orderIds.length; i += MAX_IDS_PER_BULK_CANCEL) {
-    const answer = await attempt('orders.cancelBulk', { order_ids: orderIds.slice(i, i + MAX_IDS_PER_BULK_CANCEL), ...on });
+    const answer = await attempt('orders.cancelBulk', { order_ids: orderIds.slice(i, i + MAX_IDS_PER_BULK_CANCEL), environment });
     if (answer !== undefined) notOpen.push(...answer.notOpened);
   }
   // An order the venue no longer had open filled, expired or was canceled before the cancel reached it: the trader
@@ -155,11 +155,11 @@ export async function cancelAll(productId?: string): Promise<void> {
   const s = useDesk.getState();
   // The one the window shows, red frame and all: before the first connection status that is the environments
   // list's, and a Production shown there was cancelled on without the question.
-  const environment = knownEnvironment(s);
-  if (environment !== undefined && isProduction(environment)) {
+  const environment = actingEnvironment(s);
+  if (isProduction(environment)) {
     const open = Object.values(s.openOrders).filter((o) => productId === undefined || o.product_id === productId).length;
     if (!window.confirm(productionCancelAllQuestion(productId, open))) return;
   }
-  await attempt('orders.cancelAll', { ...(productId !== undefined && { product_id: productId }), ...(environment !== undefined && { environment }) });
+  await attempt('orders.cancelAll', { ...(productId !== undefined && { product_id: productId }), environment });
   await refreshOrders();
 }

@@ -281,6 +281,12 @@ export const PlaceOrderRequest = z.strictObject({
   expired_at: nanos.optional(),
   scheduled_at: nanos.optional(),
   /**
+   * The environment the ticket was on when the trader sent it (required): one naming another than the desk's
+   * sends nothing, so an order filled in on Local never goes out on Development because the desk switched while
+   * the call was on its way.
+   */
+  environment: EnvironmentId,
+  /**
    * The environment the trader confirmed this order for, as the confirmation named it (required where the
    * environment confirms orders). A bare yes cannot say where it was given: a dialog left open across a switch
    * would have sent its Local order to Production unconfirmed. One naming another environment sends nothing.
@@ -290,13 +296,15 @@ export const PlaceOrderRequest = z.strictObject({
   override_checks: z.boolean().optional(),
 });
 export type PlaceOrderRequest = z.infer<typeof PlaceOrderRequest>;
+/** The order itself, as a ticket describes it: where it goes and what the trader said to it are added on sending. */
+export type OrderFields = Omit<PlaceOrderRequest, 'environment' | 'confirmed' | 'override_checks'>;
 
 /**
- * `environment`: the one the trader asked to cancel on. One naming another than the desk's cancels nothing: a
- * product's orders (or client order ids, which the trader chooses and may reuse) exist on every environment,
- * and a click made just before a switch must not cancel the next one's.
+ * `environment`: the one the trader asked to cancel on (required). One naming another than the desk's cancels
+ * nothing: a product's orders (or client order ids, which the trader chooses and may reuse) exist on every
+ * environment, and a click made just before a switch must not cancel the next one's.
  */
-const askedOn = { environment: EnvironmentId.optional() };
+const askedOn = { environment: EnvironmentId };
 
 const OrderSelection = z.union([
   z.strictObject({ order_id: id, ...askedOn }),
@@ -350,10 +358,10 @@ export const contract = {
     request: z.strictObject({
       product_id: productId.optional(),
       /**
-       * The environment the trader asked to cancel on (a question, a button, a menu): one naming another than the
-       * desk's cancels nothing, as a window or a dialog left over from before a switch must not.
+       * The environment the trader asked to cancel on (a question, a button, a menu; required): one naming another
+       * than the desk's cancels nothing, as a window or a dialog left over from before a switch must not.
        */
-      environment: EnvironmentId.optional(),
+      environment: EnvironmentId,
     }),
     response: z.object({ cancelRequested: z.number() }),
   },

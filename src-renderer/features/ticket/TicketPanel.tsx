@@ -4,7 +4,7 @@
  * what is free, Enter (or Ctrl+Enter anywhere in it) sends.
  */
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import type { EnvironmentId, PlaceOrderRequest, PreTradeIssue } from '../../../src-shared/ipc/contract';
+import type { EnvironmentId, OrderFields, PreTradeIssue } from '../../../src-shared/ipc/contract';
 import { ENVIRONMENT_NAMES } from '../../../src-shared/ipc/environment-names';
 import type { Order } from '../../../src-shared/protocol/records';
 import { ORDER_TYPES, STOP_TYPES, TIMES_IN_FORCE, REST_STP_MODES } from '../../../src-shared/protocol/vocabulary';
@@ -65,7 +65,7 @@ function FieldError(props: { id: string; text: string | undefined }): React.JSX.
 }
 
 /** An order the trader is asked to confirm, on the environment the desk was on when it was asked. */
-type Pending = { request: PlaceOrderRequest; issues: PreTradeIssue[]; environment: EnvironmentId };
+type Pending = { request: OrderFields; issues: PreTradeIssue[]; environment: EnvironmentId };
 
 /** What the confirmation says first: where the order goes, Production in capitals, as the desk bar shows it. */
 export function confirmationHeading(environment: EnvironmentId): string {
@@ -125,15 +125,15 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
   // One order at a time: state set now is seen only after the next render, so a double click on Confirm read
   // `sending` false twice and sent the order twice (the desk gives each send its own client order id).
   const inFlight = useRef(false);
-  const send = async (request: PlaceOrderRequest, extra: { confirmed?: EnvironmentId; override_checks?: boolean }): Promise<void> => {
+  // `sentOn`: the environment the ticket (or the question) was on; the desk sends nothing if it is elsewhere by then.
+  const send = async (request: OrderFields, sentOn: EnvironmentId, extra: { confirmed?: EnvironmentId; override_checks?: boolean }): Promise<void> => {
     if (inFlight.current) return;
-    const sentOn = environment;
     const view = currentView();
     inFlight.current = true;
     setSending(true);
     let result: Awaited<ReturnType<typeof attempt<'orders.place'>>>;
     try {
-      result = await attempt('orders.place', { ...request, ...extra });
+      result = await attempt('orders.place', { ...request, environment: sentOn, ...extra });
     } finally {
       inFlight.current = false;
       setSending(false);
@@ -164,7 +164,7 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
     if (check.request === undefined || sending) return;
     if (document.activeElement instanceof HTMLElement && formRef.current?.contains(document.activeElement) === true) returnFocus.current = document.activeElement;
     if (confirmHere) setPending({ request: check.request, issues: [], environment });
-    else void send(check.request, {});
+    else void send(check.request, environment, {});
   };
 
   const onKey = (e: KeyboardEvent): void => {
@@ -339,7 +339,7 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
           <p>{describeOrder(pending.request, heldAssets?.base ?? base, heldAssets?.quote ?? quote)}</p>
           {pending.issues.map((issue) => <p key={issue.check} className="field-error">{issue.message}</p>)}
           {pending.issues.some((issue) => issue.check !== 'confirmation') && <p className="muted">The limits are set under Environments, Pre-trade limits.</p>}
-          <button type="button" autoFocus={pending.issues.length === 0} disabled={sending} onClick={() => void send(pending.request, { confirmed: pending.environment, ...(pending.issues.length > 0 && { override_checks: true }) })}>
+          <button type="button" autoFocus={pending.issues.length === 0} disabled={sending} onClick={() => void send(pending.request, pending.environment, { confirmed: pending.environment, ...(pending.issues.length > 0 && { override_checks: true }) })}>
             {pending.issues.length > 0 ? 'Send anyway' : 'Confirm'}
           </button>
           <button type="button" autoFocus={pending.issues.length > 0} onClick={() => setPending(undefined)}>Back</button>

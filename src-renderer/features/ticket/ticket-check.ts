@@ -3,7 +3,7 @@
  * runs, so the ticket never disagrees with it), then the trader's free balance, then the estimated cost and
  * fee. Everything is integer arithmetic on ticks, lots and atoms.
  */
-import type { PlaceOrderRequest } from '../../../src-shared/ipc/contract';
+import type { OrderFields } from '../../../src-shared/ipc/contract';
 import { ApiError } from '../../../src-shared/errors/api-error';
 import { formatAtoms, formatUnits, isReason, parseRate, toAtoms, toUnits } from '../../../src-shared/protocol/decimal';
 import { parseCreateOrder, type NewOrderRequest } from '../../../src-shared/protocol/orders';
@@ -123,7 +123,7 @@ export interface Estimate {
 
 export interface TicketCheck {
   /** The body to send, present only when nothing is wrong. */
-  request?: PlaceOrderRequest;
+  request?: OrderFields;
   errors: Partial<Record<TicketField, string>>;
   estimate?: Estimate;
 }
@@ -142,8 +142,8 @@ export function takesExpiry(form: Pick<TicketForm, 'type' | 'timeInForce'>): boo
 }
 
 /** The request body the form describes, without judging it. */
-export function ticketRequest(form: TicketForm): PlaceOrderRequest {
-  const body: PlaceOrderRequest = { product_id: form.productId, side: form.side, type: form.type };
+export function ticketRequest(form: TicketForm): OrderFields {
+  const body: OrderFields = { product_id: form.productId, side: form.side, type: form.type };
   const size = form.size.trim();
   const price = form.price.trim();
   if (size !== '') {
@@ -554,7 +554,7 @@ export function presetSize(percent: number, side: OrderSide, productId: string, 
  * The order as the confirmation shows it: every field that is sent, in words, with the unit of each amount, so
  * what the trader confirms is what goes out (a quote amount never reads as a base size).
  */
-export function describeOrder(request: PlaceOrderRequest, baseAsset: string, quoteAsset: string): string {
+export function describeOrder(request: OrderFields, baseAsset: string, quoteAsset: string): string {
   const type = request.type ?? 'LIMIT';
   const parts: string[] = [request.side];
   if (request.exact_quote_size !== undefined) parts.push(`${request.base_size ?? '?'} ${baseAsset} for exactly ${request.exact_quote_size} ${quoteAsset}, fees included`);

@@ -13,10 +13,10 @@ const VALID: Record<MethodName, Record<string, unknown>> = {
   'environments.configure': { id: 'development', baseUrl: 'https://dev.example', wsUrl: 'wss://dev.example/ws' },
   'environments.switch': { id: 'local' },
   'connection.status': {},
-  'orders.place': { product_id: 'BTC-VND', side: 'BUY', limit_price: '2500000000', base_size: '0.001' },
-  'orders.cancel': { order_id: '0190a6e0-0000-7000-8000-000000000000' },
-  'orders.cancelBulk': { order_ids: ['0190a6e0-0000-7000-8000-000000000000'] },
-  'orders.cancelAll': { product_id: 'BTC-VND' },
+  'orders.place': { environment: 'local', product_id: 'BTC-VND', side: 'BUY', limit_price: '2500000000', base_size: '0.001' },
+  'orders.cancel': { environment: 'local', order_id: '0190a6e0-0000-7000-8000-000000000000' },
+  'orders.cancelBulk': { environment: 'local', order_ids: ['0190a6e0-0000-7000-8000-000000000000'] },
+  'orders.cancelAll': { environment: 'local', product_id: 'BTC-VND' },
   'orders.active': { product_id: 'BTC-VND' },
   'orders.history': { limit: 10, status: 'DONE' },
   'orders.fills': { product_id: 'BTC-VND', limit: 10 },
@@ -137,9 +137,9 @@ describe('malformed bridge calls', () => {
   it('still trades after every malformed call', async () => {
     for (const method of METHOD_NAMES) for (const [, request] of malformed(method)) await dispatch(t.services, method, request);
     await t.desk.whenLive();
-    const placed = await t.call('orders.place', { product_id: 'BTC-VND', side: 'BUY', type: 'LIMIT', limit_price: '2000000000', base_size: '0.001', override_checks: true });
+    const placed = await t.call('orders.place', { environment: 'local', product_id: 'BTC-VND', side: 'BUY', type: 'LIMIT', limit_price: '2000000000', base_size: '0.001', override_checks: true });
     expect(placed.status).toBe('placed');
-    if (placed.status === 'placed') expect(await t.call('orders.cancel', { order_id: placed.order.order_id })).toMatchObject({ status: 'DONE' });
+    if (placed.status === 'placed') expect(await t.call('orders.cancel', { environment: 'local', order_id: placed.order.order_id })).toMatchObject({ status: 'DONE' });
     expect(await t.call('market.book', { product_id: 'BTC-VND', depth: 5 })).toMatchObject({ productId: 'BTC-VND' });
   });
 

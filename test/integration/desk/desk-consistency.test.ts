@@ -51,9 +51,9 @@ describe('the desk against the venue it trades on', () => {
   it('keeps no product list read from the venue it switched away from, so the price check still holds a far order', async () => {
     // A reference price for the check: quotes on both sides of 2,500,000,000.
     for (const [side, price] of [['BUY', '2400000000'], ['SELL', '2600000000']] as const) {
-      await call('orders.place', { product_id: 'BTC-VND', side, limit_price: price, base_size: '0.001', override_checks: true });
+      await call('orders.place', { environment: 'local', product_id: 'BTC-VND', side, limit_price: price, base_size: '0.001', override_checks: true });
     }
-    const far = { product_id: 'BTC-VND', side: 'BUY' as const, limit_price: '1000000000', base_size: '0.001' };
+    const far = { environment: 'local' as const, product_id: 'BTC-VND', side: 'BUY' as const, limit_price: '1000000000', base_size: '0.001' };
     expect((await call('orders.place', far)).status).toBe('held');
 
     const other = await slowOtherVenue();
@@ -68,20 +68,20 @@ describe('the desk against the venue it trades on', () => {
       expect((await call('orders.place', far)).status).toBe('held');
     } finally {
       other.server.close();
-      await call('orders.cancelAll', {});
+      await call('orders.cancelAll', { environment: 'local' });
     }
   });
 
   it('holds a market order above the notional limit whether it leaves the limit price out or sends the interface’s "0"', async () => {
     await call('settings.update', { preTrade: { maxDeviationPercent: '', maxNotional: '1000' } });
     try {
-      await call('orders.place', { product_id: 'BTC-VND', side: 'SELL', limit_price: '2600000000', base_size: '0.001', override_checks: true });
-      const market = { product_id: 'BTC-VND', side: 'BUY' as const, type: 'MARKET' as const, base_size: '0.001', time_in_force: 'IOC' as const };
+      await call('orders.place', { environment: 'local', product_id: 'BTC-VND', side: 'SELL', limit_price: '2600000000', base_size: '0.001', override_checks: true });
+      const market = { environment: 'local' as const, product_id: 'BTC-VND', side: 'BUY' as const, type: 'MARKET' as const, base_size: '0.001', time_in_force: 'IOC' as const };
       expect(await call('orders.place', market)).toMatchObject({ status: 'held', issues: [{ check: 'max_notional' }] });
       expect(await call('orders.place', { ...market, limit_price: '0' })).toMatchObject({ status: 'held', issues: [{ check: 'max_notional' }] });
     } finally {
       await call('settings.update', { preTrade: { maxDeviationPercent: '10', maxNotional: '' } });
-      await call('orders.cancelAll', {});
+      await call('orders.cancelAll', { environment: 'local' });
     }
   });
 

@@ -39,11 +39,11 @@ describe('the desk on its embedded local venue', () => {
   });
 
   it('places, lists and cancels an order, and reads the account', async () => {
-    const placed = await call('orders.place', { product_id: 'BTC-VND', side: 'BUY', limit_price: '2400000000', base_size: '0.001', override_checks: true });
+    const placed = await call('orders.place', { environment: 'local', product_id: 'BTC-VND', side: 'BUY', limit_price: '2400000000', base_size: '0.001', override_checks: true });
     if (placed.status !== 'placed') throw new Error('held');
     const active = await call('orders.active', { product_id: 'BTC-VND' });
     expect(active.map((o) => o.order_id)).toContain(placed.order.order_id);
-    const cancelled = await call('orders.cancel', { order_id: placed.order.order_id });
+    const cancelled = await call('orders.cancel', { environment: 'local', order_id: placed.order.order_id });
     expect(cancelled.status).toBe('DONE');
     const history = await call('orders.history', { status: 'DONE', limit: 10, sort: '-updated_at' });
     expect(history.map((o) => o.order_id)).toContain(placed.order.order_id);
@@ -58,7 +58,7 @@ describe('the desk on its embedded local venue', () => {
     // The simulator requotes while the order travels: a limit at the ask seen a moment ago may no longer cross
     // (an IOC that then fills nothing), so the limit sits 5% above it, on the 10,000 VND tick.
     const limit = (BigInt(Math.ceil((Number(best.price) * 1.05) / 10_000)) * 10_000n).toString();
-    const placed = await call('orders.place', { product_id: 'BTC-VND', side: 'BUY', limit_price: limit, base_size: '0.0001', time_in_force: 'IOC', override_checks: true });
+    const placed = await call('orders.place', { environment: 'local', product_id: 'BTC-VND', side: 'BUY', limit_price: limit, base_size: '0.0001', time_in_force: 'IOC', override_checks: true });
     expect(placed.status).toBe('placed');
     const fills = await eventually(async () => {
       const list = await call('orders.fills', { product_id: 'BTC-VND' });
@@ -103,7 +103,7 @@ describe('the desk on its embedded local venue', () => {
 
   it('holds an order far from the market or above the notional limit, and says why', async () => {
     await call('settings.update', { preTrade: { maxDeviationPercent: '5', maxNotional: '1000000' } });
-    const held = await call('orders.place', { product_id: 'BTC-VND', side: 'BUY', limit_price: '100000000', base_size: '1' });
+    const held = await call('orders.place', { environment: 'local', product_id: 'BTC-VND', side: 'BUY', limit_price: '100000000', base_size: '1' });
     expect(held.status).toBe('held');
     if (held.status === 'held') expect(held.issues.map((i) => i.check).sort()).toEqual(['max_notional', 'price_deviation']);
     const settings = await call('settings.get', {});
@@ -114,12 +114,12 @@ describe('the desk on its embedded local venue', () => {
   it('bulk-cancels and cancels all', async () => {
     const ids: string[] = [];
     for (const price of ['2300000000', '2310000000']) {
-      const placed = await call('orders.place', { product_id: 'BTC-VND', side: 'BUY', limit_price: price, base_size: '0.001', override_checks: true });
+      const placed = await call('orders.place', { environment: 'local', product_id: 'BTC-VND', side: 'BUY', limit_price: price, base_size: '0.001', override_checks: true });
       if (placed.status === 'placed') ids.push(placed.order.order_id);
     }
-    const bulk = await call('orders.cancelBulk', { order_ids: [ids[0] ?? ''] });
+    const bulk = await call('orders.cancelBulk', { environment: 'local', order_ids: [ids[0] ?? ''] });
     expect(bulk.cancelRequested).toEqual([ids[0]]);
-    const all = await call('orders.cancelAll', { product_id: 'BTC-VND' });
+    const all = await call('orders.cancelAll', { environment: 'local', product_id: 'BTC-VND' });
     expect(all.cancelRequested).toBeGreaterThanOrEqual(1);
   });
 
@@ -327,12 +327,12 @@ describe('production', () => {
     await t.desk.whenLive();
     expect((await call('connection.status', {})).production).toBe(true);
 
-    const order = { product_id: 'BTC-VND', side: 'BUY' as const, limit_price: '2400000000', base_size: '0.001', override_checks: true };
+    const order = { environment: 'production' as const, product_id: 'BTC-VND', side: 'BUY' as const, limit_price: '2400000000', base_size: '0.001', override_checks: true };
     const held = await call('orders.place', order);
     expect(held).toEqual({ status: 'held', issues: [{ check: 'confirmation', message: 'Production: confirm this order before it is sent' }] });
     const placed = await call('orders.place', { ...order, confirmed: 'production' });
     expect(placed.status).toBe('placed');
-    if (placed.status === 'placed') await call('orders.cancel', { order_id: placed.order.order_id });
+    if (placed.status === 'placed') await call('orders.cancel', { environment: 'production', order_id: placed.order.order_id });
 
     await call('environments.switch', { id: 'local' });
     await t.desk.whenLive();
@@ -343,8 +343,8 @@ describe('events', () => {
   it('tells listeners of order changes and of the connection', async () => {
     const seen: string[] = [];
     const sub = t.desk.events.onDidEmit((e) => seen.push(e.name));
-    const placed = await call('orders.place', { product_id: 'BTC-VND', side: 'BUY', limit_price: '2400000000', base_size: '0.001', override_checks: true });
-    if (placed.status === 'placed') await call('orders.cancel', { order_id: placed.order.order_id });
+    const placed = await call('orders.place', { environment: 'local', product_id: 'BTC-VND', side: 'BUY', limit_price: '2400000000', base_size: '0.001', override_checks: true });
+    if (placed.status === 'placed') await call('orders.cancel', { environment: 'local', order_id: placed.order.order_id });
     await eventually(() => (seen.includes('orders.changed') ? true : undefined), 'an orders.changed event');
     await call('environments.switch', { id: 'local' });
     expect(seen).toContain('connection.changed');

@@ -57,7 +57,7 @@ describe('a local venue that cannot start', () => {
     await call('keys.import', { environment: 'development', api_key: boot.api_key, api_secret: boot.api_secret, user_id: boot.user_id, use: true });
     await call('environments.switch', { id: 'development' });
     await eventually(async () => ((await call('connection.status', {})).state === 'live' ? true : undefined), 'a live session on Development');
-    const placed = await call('orders.place', { product_id: 'BTC-VND', side: 'BUY', type: 'LIMIT', limit_price: '1000000000', base_size: '0.001', confirmed: 'development', override_checks: true });
+    const placed = await call('orders.place', { environment: 'development', product_id: 'BTC-VND', side: 'BUY', type: 'LIMIT', limit_price: '1000000000', base_size: '0.001', confirmed: 'development', override_checks: true });
     expect(placed).toMatchObject({ status: 'placed', order: { product_id: 'BTC-VND' } });
   });
 

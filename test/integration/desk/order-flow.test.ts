@@ -45,7 +45,7 @@ describe('an order while the venue does not answer', () => {
   it('is said not to have been sent when the pre-trade check could not read the market, not that the venue may have acted', async () => {
     desk.updateSettings({ preTrade: { maxDeviationPercent: '10' } });
     gate.mute();
-    const result = await dispatch(services, 'orders.place', { product_id: BTC, side: 'BUY', limit_price: px(-400), base_size: '0.001', client_order_id: 'flow-unsent-1' });
+    const result = await dispatch(services, 'orders.place', { environment: 'development', product_id: BTC, side: 'BUY', limit_price: px(-400), base_size: '0.001', client_order_id: 'flow-unsent-1' });
     gate.release();
 
     expect(result.ok).toBe(false);
@@ -66,13 +66,13 @@ describe('an order while the venue does not answer', () => {
       await desk.whenLive();
       await desk.listProducts();
       gate.mute();
-      const result = await dispatch(services, 'orders.place', { product_id: BTC, side: 'BUY', limit_price: px(-401), base_size: '0.001', client_order_id: 'flow-lost-1' });
+      const result = await dispatch(services, 'orders.place', { environment: 'development', product_id: BTC, side: 'BUY', limit_price: px(-401), base_size: '0.001', client_order_id: 'flow-lost-1' });
       expect(result).toMatchObject({ ok: false, error: { ref: 'E0802_OrderOutcomeUnknown', message: expect.stringMatching(/MAY have been placed.*POST \/api\/v1\/orders: .*may or may not have acted.*Do not send it again/) } });
       gate.release();
       await eventually(() => (orders.includes('flow-lost-1:ACTIVE') ? true : undefined), 'the order the venue took, in the blotter');
 
       gate.mute();
-      const cancelled = await dispatch(services, 'orders.cancelAll', { product_id: BTC });
+      const cancelled = await dispatch(services, 'orders.cancelAll', { environment: 'development', product_id: BTC });
       expect(cancelled).toMatchObject({ ok: false, error: { message: expect.stringMatching(/may or may not have acted/) } });
       gate.release();
       await eventually(() => (orders.includes('flow-lost-1:DONE') ? true : undefined), 'the cancel the venue did, in the blotter');

@@ -47,7 +47,7 @@ describe('an order whose pre-trade read is held back by a rate limit', () => {
   it('is refused as not sent, rather than sent once the Retry-After has passed', async () => {
     desk.updateSettings({ preTrade: { maxDeviationPercent: '10' } });
     refuseTape = true;
-    const result = await dispatch(deskServices(desk), 'orders.place', { product_id: BTC, side: 'BUY', limit_price: px(-400), base_size: '0.001', client_order_id: 'rate-bound-1' });
+    const result = await dispatch(deskServices(desk), 'orders.place', { environment: 'development', product_id: BTC, side: 'BUY', limit_price: px(-400), base_size: '0.001', client_order_id: 'rate-bound-1' });
     expect(result).toMatchObject({ ok: false, error: { ref: 'E0501_RateLimitExceeded', message: expect.stringMatching(/^E0501_RateLimitExceeded: the order was not sent: a read for its checks is held back by the venue's rate limit/) } });
     expect(await venue.client(venue.admin).listOrderHistory({ client_order_id: 'rate-bound-1' })).toEqual([]);
   });

@@ -62,7 +62,7 @@ afterAll(async () => {
 });
 
 async function placeRefused(clientOrderId: string): Promise<string> {
-  const result = await dispatch(services, 'orders.place', { product_id: BTC, side: 'BUY', limit_price: px(-400), base_size: '0.001', client_order_id: clientOrderId, override_checks: true });
+  const result = await dispatch(services, 'orders.place', { environment: 'development', product_id: BTC, side: 'BUY', limit_price: px(-400), base_size: '0.001', client_order_id: clientOrderId, override_checks: true });
   if (result.ok) throw new Error('the placement was answered');
   return result.error.message;
 }
@@ -81,20 +81,20 @@ describe('an order placement whose answer a gateway lost', () => {
 
   it('is looked up, and answered placed, when a success came back in a body that is not an order', async () => {
     nextPlacement = 'garble_answer';
-    const result = await dispatch(services, 'orders.place', { product_id: BTC, side: 'BUY', limit_price: px(-400), base_size: '0.001', client_order_id: 'unreadable-placed', override_checks: true });
+    const result = await dispatch(services, 'orders.place', { environment: 'development', product_id: BTC, side: 'BUY', limit_price: px(-400), base_size: '0.001', client_order_id: 'unreadable-placed', override_checks: true });
     expect(result).toMatchObject({ ok: true, value: { status: 'placed', order: { client_order_id: 'unreadable-placed' } } });
     const placed = (await desk.activeOrders(BTC)).filter((o) => o.client_order_id === 'unreadable-placed');
     expect(placed).toHaveLength(1);
-    await desk.cancelOrder({ order_id: placed[0]?.order_id ?? '' });
+    await desk.cancelOrder({ environment: 'development', order_id: placed[0]?.order_id ?? '' });
   });
 
   it('is looked up, and answered placed, when the venue answered E0901 after taking it', async () => {
     nextPlacement = 'fault_answer';
-    const result = await dispatch(services, 'orders.place', { product_id: BTC, side: 'BUY', limit_price: px(-400), base_size: '0.001', client_order_id: 'fault-placed', override_checks: true });
+    const result = await dispatch(services, 'orders.place', { environment: 'development', product_id: BTC, side: 'BUY', limit_price: px(-400), base_size: '0.001', client_order_id: 'fault-placed', override_checks: true });
     expect(result).toMatchObject({ ok: true, value: { status: 'placed', order: { client_order_id: 'fault-placed' } } });
     const placed = (await desk.activeOrders(BTC)).filter((o) => o.client_order_id === 'fault-placed');
     expect(placed).toHaveLength(1);
-    await desk.cancelOrder({ order_id: placed[0]?.order_id ?? '' });
+    await desk.cancelOrder({ environment: 'development', order_id: placed[0]?.order_id ?? '' });
   });
 
   it('is not taken for an older order that used the same client order id', async () => {
@@ -117,7 +117,7 @@ describe('an order placement whose answer a gateway lost', () => {
     expect(detail).toMatch(/the order unknown-placed, whose outcome was unknown, was placed: order \S+, (ACTIVE|SUBMITTED)/);
     const placed = (await desk.activeOrders(BTC)).filter((o) => o.client_order_id === 'unknown-placed');
     expect(placed).toHaveLength(1);
-    await desk.cancelOrder({ order_id: placed[0]?.order_id ?? '' });
+    await desk.cancelOrder({ environment: 'development', order_id: placed[0]?.order_id ?? '' });
   });
 });
 
@@ -133,7 +133,7 @@ describe('an order placement whose answer a gateway gave up on while the request
     heldUntil = new Promise<void>((resolve) => (letThrough = resolve));
     try {
       nextPlacement = 'hold_request';
-      const result = await dispatch(deskServices(patient), 'orders.place', { product_id: BTC, side: 'BUY', limit_price: px(-400), base_size: '0.001', client_order_id: 'unknown-held', override_checks: true });
+      const result = await dispatch(deskServices(patient), 'orders.place', { environment: 'development', product_id: BTC, side: 'BUY', limit_price: px(-400), base_size: '0.001', client_order_id: 'unknown-held', override_checks: true });
       expect(result).toMatchObject({ ok: false, error: { message: expect.stringMatching(/^E0802_OrderOutcomeUnknown: the order MAY have been placed/) } });
       // The desk looks it up round after round, finding nothing, while the gateway still holds the request; it
       // must not conclude from that.
@@ -167,7 +167,7 @@ describe('an order placement whose answer was lost while the socket cannot recon
       socketGate.cut();
       await eventually(() => (cutOff.status().state === 'reconnecting' && cutOff.status().detail !== '' ? true : undefined), 'the socket to be reconnecting, with its error');
       nextPlacement = 'lose_request';
-      const result = await dispatch(deskServices(cutOff), 'orders.place', { product_id: BTC, side: 'BUY', limit_price: px(-400), base_size: '0.001', client_order_id: 'unknown-socket-down', override_checks: true });
+      const result = await dispatch(deskServices(cutOff), 'orders.place', { environment: 'development', product_id: BTC, side: 'BUY', limit_price: px(-400), base_size: '0.001', client_order_id: 'unknown-socket-down', override_checks: true });
       expect(result).toMatchObject({ ok: false, error: { message: expect.stringMatching(/MAY have been placed/) } });
       const detail = await eventually(() => (/unknown-socket-down,/.test(cutOff.status().detail) ? cutOff.status().detail : undefined), 'the lookup to be reported');
       expect(detail).toMatch(/the order unknown-socket-down, whose outcome was unknown, was not placed/);
@@ -189,7 +189,7 @@ describe('an order placement whose answer was lost, when the desk leaves the env
     });
     try {
       nextPlacement = 'lose_request';
-      const result = await dispatch(deskServices(leaving), 'orders.place', { product_id: BTC, side: 'BUY', limit_price: px(-400), base_size: '0.001', client_order_id: 'unknown-left', override_checks: true });
+      const result = await dispatch(deskServices(leaving), 'orders.place', { environment: 'development', product_id: BTC, side: 'BUY', limit_price: px(-400), base_size: '0.001', client_order_id: 'unknown-left', override_checks: true });
       expect(result).toMatchObject({ ok: false, error: { message: expect.stringMatching(/MAY have been placed/) } });
       await leaving.switchEnvironment('local');
       expect(leaving.status().detail).toMatch(/the desk stopped looking up the order unknown-left on leaving its Development session, whose outcome is unknown: look for it among Development's orders before sending it again/);

@@ -42,17 +42,19 @@ describe('an order confirmed for one environment', () => {
   it('is not sent to Production when the desk switched there after the trader confirmed it on Local', async () => {
     await t.call('settings.update', { confirmOrders: { local: true } });
     try {
-      const held = await t.call('orders.place', order);
+      const held = await t.call('orders.place', { ...order, environment: 'local' });
       expect(held.status).toBe('held');
       // The dialog is still open on Local's order when the desk goes to Production (another window, a menu).
       await onProduction();
       const before = await t.call('orders.active', {});
-      expect(await t.refusal('orders.place', { ...order, confirmed: 'local' })).toMatch(/^E0101_InvalidArgument: .*confirmed this order for Local.*on Production: it was not sent/);
+      expect(await t.refusal('orders.place', { ...order, environment: 'local', confirmed: 'local' })).toMatch(/^E0101_InvalidArgument: .*sent this order on Local.*on Production: it was not sent/);
+      // A confirmation for Local on an order named for Production is no confirmation for Production either.
+      expect(await t.refusal('orders.place', { ...order, environment: 'production', confirmed: 'local' })).toMatch(/^E0101_InvalidArgument: .*confirmed this order for Local.*on Production: it was not sent/);
       expect((await t.call('orders.active', {})).length).toBe(before.length);
       // Confirmed for Production, it goes.
-      const placed = await t.call('orders.place', { ...order, confirmed: 'production' });
+      const placed = await t.call('orders.place', { ...order, environment: 'production', confirmed: 'production' });
       expect(placed.status).toBe('placed');
-      if (placed.status === 'placed') await t.call('orders.cancel', { order_id: placed.order.order_id });
+      if (placed.status === 'placed') await t.call('orders.cancel', { environment: 'production', order_id: placed.order.order_id });
     } finally {
       await t.call('settings.update', { confirmOrders: { local: false } });
       await backToLocal();
@@ -62,7 +64,7 @@ describe('an order confirmed for one environment', () => {
   it('asks Production for its own confirmation, naming it', async () => {
     await onProduction();
     try {
-      const held = await t.call('orders.place', order);
+      const held = await t.call('orders.place', { ...order, environment: 'production' });
       expect(held).toEqual({ status: 'held', issues: [{ check: 'confirmation', message: 'Production: confirm this order before it is sent' }] });
     } finally {
       await backToLocal();
@@ -102,7 +104,7 @@ describe('cancel all asked on one environment', () => {
   it('cancels nothing once the desk is on another, and cancels on the one it names', async () => {
     await onProduction();
     try {
-      const placed = await t.call('orders.place', { product_id: 'BTC-VND', side: 'BUY', limit_price: '2400000000', base_size: '0.001', override_checks: true, confirmed: 'production' });
+      const placed = await t.call('orders.place', { environment: 'production', product_id: 'BTC-VND', side: 'BUY', limit_price: '2400000000', base_size: '0.001', override_checks: true, confirmed: 'production' });
       expect(placed.status).toBe('placed');
       // A Cancel all clicked on Local (a window, the menu's question) arriving after the switch to Production.
       expect(await t.refusal('orders.cancelAll', { environment: 'local' })).toMatch(/^E0101_InvalidArgument: environment: .*cancel all on Local, but the desk is on Production: nothing was cancelled/);
@@ -119,7 +121,7 @@ describe('a bulk cancel asked on one environment', () => {
   it('cancels nothing once the desk is on another, by product or by client order id, and cancels on the one it names', async () => {
     await onProduction();
     try {
-      const placed = await t.call('orders.place', { product_id: 'BTC-VND', side: 'BUY', limit_price: '2400000000', base_size: '0.001', override_checks: true, confirmed: 'production', client_order_id: 'bulk-asked-on-local' });
+      const placed = await t.call('orders.place', { environment: 'production', product_id: 'BTC-VND', side: 'BUY', limit_price: '2400000000', base_size: '0.001', override_checks: true, confirmed: 'production', client_order_id: 'bulk-asked-on-local' });
       expect(placed.status).toBe('placed');
       const open = (await t.call('orders.active', {})).length;
       // Asked on Local (a window, a script through the bridge), arriving after the switch to Production.
@@ -172,6 +174,29 @@ describe('a key used, removed or revoked from a row of one environment', () => {
       await t.call('keys.forget', { environment: 'production', api_key: boot.api_key });
       expect(await listed('production')).not.toContain(boot.api_key);
       expect(await listed('local')).toContain(boot.api_key);
+    } finally {
+      await backToLocal();
+    }
+  });
+});
+
+// Last: it leaves Development configured at Local's venue.
+describe('an order sent on one environment', () => {
+  it('is not sent once the desk is on another, though that one asks for no confirmation', async () => {
+    // Development at Local's venue: an order filled in on Local, arriving after a switch that asks nothing.
+    const { baseUrl, wsUrl } = await localAddresses();
+    await t.call('environments.configure', { id: 'development', baseUrl, wsUrl });
+    await t.call('environments.switch', { id: 'development' });
+    try {
+      if ((await t.call('keys.list', { environment: 'development' })).length === 0) {
+        const boot = await t.bootstrap();
+        await t.call('keys.import', { environment: 'development', api_key: boot.api_key, api_secret: boot.api_secret, user_id: boot.user_id });
+      }
+      await t.desk.whenLive();
+      const before = await t.call('orders.active', {});
+      const order = { product_id: 'BTC-VND', side: 'BUY' as const, limit_price: '2400000000', base_size: '0.001', override_checks: true };
+      expect(await t.refusal('orders.place', { ...order, environment: 'local' })).toMatch(/^E0101_InvalidArgument: environment: the trader sent this order on Local, but the desk is on Development: it was not sent/);
+      expect((await t.call('orders.active', {})).length).toBe(before.length);
     } finally {
       await backToLocal();
     }

@@ -46,7 +46,7 @@ describe('Production over plain http in a desk file', () => {
     expect(status.detail).toMatch(/Production's baseUrl in the desk file is refused \(Production must be reached over TLS.*\): set its addresses again/);
 
     // Nothing the trader does now sends the secret there: an order, a key tried before it is stored, the market.
-    await expect(desk.placeOrder({ product_id: 'BTC-VND', side: 'BUY', limit_price: '1', base_size: '1', confirmed: 'production' })).rejects.toThrow(/TLS/);
+    await expect(desk.placeOrder({ environment: 'production', product_id: 'BTC-VND', side: 'BUY', limit_price: '1', base_size: '1', confirmed: 'production' })).rejects.toThrow(/TLS/);
     await desk.importKey({ environment: 'production', api_key: 'nk_another0123456789abcdef', api_secret: `${SECRET}-2`, use: true });
     await expect(desk.listProducts()).rejects.toThrow();
     expect(desk.status().state).toBe('unavailable');

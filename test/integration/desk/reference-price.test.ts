@@ -46,8 +46,8 @@ describe('the market a limit is measured against', () => {
     const now = px(50_000);
     await tradeAt(seller, buyer, now);
     desk.updateSettings({ preTrade: { maxDeviationPercent: '5' } });
-    const far = await desk.placeOrder({ product_id: BTC, side: 'BUY', type: 'LIMIT', limit_price: then, base_size: '0.001' });
-    if (far.status === 'placed') await desk.cancelOrder({ order_id: far.order.order_id });
+    const far = await desk.placeOrder({ environment: 'development', product_id: BTC, side: 'BUY', type: 'LIMIT', limit_price: then, base_size: '0.001' });
+    if (far.status === 'placed') await desk.cancelOrder({ environment: 'development', order_id: far.order.order_id });
     expect(far).toMatchObject({ status: 'held', issues: [{ check: 'price_deviation', message: expect.stringContaining(`the market (${now})`) }] });
   });
 
@@ -75,8 +75,8 @@ describe('the market a limit is measured against', () => {
       const now = px(110_000);
       await tradeAt(seller, buyer, now);
       desk.updateSettings({ preTrade: { maxDeviationPercent: '5' } });
-      const far = await desk.placeOrder({ product_id: BTC, side: 'BUY', type: 'LIMIT', limit_price: then, base_size: '0.001' });
-      if (far.status === 'placed') await desk.cancelOrder({ order_id: far.order.order_id });
+      const far = await desk.placeOrder({ environment: 'development', product_id: BTC, side: 'BUY', type: 'LIMIT', limit_price: then, base_size: '0.001' });
+      if (far.status === 'placed') await desk.cancelOrder({ environment: 'development', order_id: far.order.order_id });
       expect(far).toMatchObject({ status: 'held', issues: [{ check: 'price_deviation', message: expect.stringContaining(`the market (${now})`) }] });
       await desk.unwatch(BTC, 'main');
     } finally {

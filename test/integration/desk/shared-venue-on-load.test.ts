@@ -46,7 +46,7 @@ describe('Development at Production\'s venue in a desk file', () => {
     expect(status.detail).toMatch(/^Development's baseUrl in the desk file is refused \(127\.0\.0\.1:\d+ is Production's venue; .*\): set its addresses again under Environments/);
 
     // Nothing the trader does now reaches it: an order, a key tried before it is stored, the market.
-    await expect(desk.placeOrder({ product_id: 'BTC-VND', side: 'BUY', limit_price: '1', base_size: '1' })).rejects.toThrow(/Production's venue/);
+    await expect(desk.placeOrder({ environment: 'development', product_id: 'BTC-VND', side: 'BUY', limit_price: '1', base_size: '1' })).rejects.toThrow(/Production's venue/);
     await desk.importKey({ environment: 'development', api_key: 'nk_another0123456789abcdef', api_secret: `${SECRET}-2`, use: true });
     await expect(desk.listProducts()).rejects.toThrow();
     expect(desk.status().state).toBe('unavailable');

@@ -11,7 +11,7 @@ const call: TestDesk['call'] = (method, request) => t.call(method, request);
 
 /** A resting buy far under the simulated market, so nothing fills it; its order id. */
 async function placeRestingBuy(price: string): Promise<string> {
-  const placed = await call('orders.place', { product_id: 'BTC-VND', side: 'BUY', limit_price: price, base_size: '0.001', override_checks: true });
+  const placed = await call('orders.place', { environment: 'local', product_id: 'BTC-VND', side: 'BUY', limit_price: price, base_size: '0.001', override_checks: true });
   if (placed.status !== 'placed') throw new Error(`the desk held the order: ${JSON.stringify(placed.issues)}`);
   return placed.order.order_id;
 }
@@ -61,7 +61,7 @@ describe('the embedded venue’s worker killed under the desk', () => {
 
     // And it trades on: a new order and a cancel both land, seen the same on both sides.
     const next = await placeRestingBuy('1300000000');
-    await call('orders.cancel', { order_id: acknowledged });
+    await call('orders.cancel', { environment: 'local', order_id: acknowledged });
     const now = await eventually(async () => {
       const ids = await openOrderIds();
       return JSON.stringify(ids.desk) === JSON.stringify(ids.venue) && ids.desk.includes(next) ? ids : undefined;

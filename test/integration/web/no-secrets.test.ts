@@ -56,14 +56,14 @@ describe('a recorded session over the bridge', () => {
     expect(imported.key.userId).toBe(other.user_id);
 
     // Trade with the bootstrap key, then with the imported one.
-    const placed = await client.value('orders.place', { product_id: 'BTC-VND', side: 'BUY', limit_price: '2400000000', base_size: '0.001', override_checks: true });
-    await client.value('orders.cancel', { order_id: placed.order.order_id });
+    const placed = await client.value('orders.place', { environment: 'local', product_id: 'BTC-VND', side: 'BUY', limit_price: '2400000000', base_size: '0.001', override_checks: true });
+    await client.value('orders.cancel', { environment: 'local', order_id: placed.order.order_id });
     await client.value('account.get');
     await client.value('keys.use', { environment: 'local', api_key: other.api_key.api_key });
     await eventually(async () => ((await client.value('connection.status')).state === 'live' ? true : undefined), 'the imported key live');
-    const second = await client.value('orders.place', { product_id: 'BTC-VND', side: 'SELL', limit_price: '2600000000', base_size: '0.001', override_checks: true });
+    const second = await client.value('orders.place', { environment: 'local', product_id: 'BTC-VND', side: 'SELL', limit_price: '2600000000', base_size: '0.001', override_checks: true });
     expect(second.order.user_id).toBe(other.user_id);
-    await client.value('orders.cancelAll', {});
+    await client.value('orders.cancelAll', { environment: 'local' });
     expect((await client.value('account.get')).id).toBe(other.user_id);
     await client.value('keys.list');
     // A refusal's message travels too: make one that involves a key.

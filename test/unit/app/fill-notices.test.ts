@@ -86,7 +86,7 @@ describe('fill notices of a real desk', () => {
       const buyFilled = async (confirmed?: 'production'): Promise<FillNotice> => {
         const count = told.length;
         await sellerClient.placeOrder({ product_id: 'BTC-VND', side: 'SELL', limit_price: '2500000000', base_size: '0.001' });
-        await desk.placeOrder({ product_id: 'BTC-VND', side: 'BUY', limit_price: '2500000000', base_size: '0.001', override_checks: true, ...(confirmed === undefined ? {} : { confirmed }) });
+        await desk.placeOrder({ product_id: 'BTC-VND', side: 'BUY', limit_price: '2500000000', base_size: '0.001', override_checks: true, environment: confirmed ?? 'local', ...(confirmed === undefined ? {} : { confirmed }) });
         return eventually(() => told[count], 'the fill notice');
       };
       try {

@@ -82,8 +82,8 @@ describe('a cancel on its way', () => {
     const bulk = cancelOrders(['a', 'b']);
     // Only b was left to send: one order goes by itself.
     expect(bridge.sent.filter((c) => c.method.startsWith('orders.cancel'))).toEqual([
-      { method: 'orders.cancel', request: { order_id: 'a' } },
-      { method: 'orders.cancel', request: { order_id: 'b' } },
+      { method: 'orders.cancel', request: { order_id: 'a', environment: 'local' } },
+      { method: 'orders.cancel', request: { order_id: 'b', environment: 'local' } },
     ]);
     for (const answer of bridge.answers) answer.resolve(restingOrder('x', { status: 'DONE', done_reason: 'CANCELED' }));
     await Promise.all([single, bulk]);
