@@ -79,6 +79,13 @@ export class Venue {
   readonly store: VenueStore;
   readonly keys: KeyRing;
   readonly now: () => bigint;
+  /**
+   * The time as clients' clocks tell it: the wall clock, without the floor `now` keeps at the folder's newest time.
+   * What a client sends from its own clock (an auth timestamp, a key's expiration_time) and key expiry are measured
+   * against it: a folder written while the clock ran ahead would otherwise refuse every auth as stale, and take
+   * every new expiry for past, until the real time caught up.
+   */
+  readonly wallNow: () => bigint;
   private closed = false;
   /** Why a commit failed, once one has: from then on memory holds changes the disk does not (see run). */
   private halted: Error | undefined;
@@ -119,9 +126,11 @@ export class Venue {
     if (options.now === undefined) {
       this.wallClock = monotonicNanos();
       this.now = this.wallClock.now;
+      this.wallNow = () => BigInt(Date.now()) * 1_000_000n;
     } else {
       this.wallClock = undefined;
       this.now = options.now;
+      this.wallNow = options.now;
     }
     this.commitEvery = options.commitEvery ?? DEFAULT_COMMIT_EVERY;
     if (!Number.isSafeInteger(this.commitEvery) || this.commitEvery < 1) throw new RangeError(`commitEvery must be a positive integer, got ${this.commitEvery}`);

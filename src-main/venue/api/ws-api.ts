@@ -196,7 +196,7 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
     let now: bigint | undefined;
     for (const session of sessions) {
       if (!session.orders || session.caller === undefined) continue;
-      now ??= venue.now();
+      now ??= venue.wallNow();
       const refusal = keys.refusal(session.caller.apiKey, now);
       if (refusal !== undefined) fail(session, { op: 'auth' }, refusal);
     }
@@ -303,13 +303,13 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
   }
 
   function authenticate(session: Session, frame: unknown, key: string, timestamp: number, signature: string): void {
-    const nowSeconds = Number(venue.now() / 1_000_000_000n);
+    const nowSeconds = Number(venue.wallNow() / 1_000_000_000n);
     if (Math.abs(nowSeconds - timestamp) > options.authWindowSeconds) {
       return fail(session, frame, apiError('E0001_AuthRequired', `timestamp outside ±${options.authWindowSeconds} s of the venue's clock`));
     }
     for (const [used, at] of usedSignatures) if (at < nowSeconds - 2 * options.authWindowSeconds) usedSignatures.delete(used);
     if (usedSignatures.has(signature)) return fail(session, frame, apiError('E0001_AuthRequired', 'signature already used'));
-    const caller = keys.verifySignature(key, timestamp, signature, venue.now());
+    const caller = keys.verifySignature(key, timestamp, signature, venue.wallNow());
     if (caller instanceof ApiError) return fail(session, frame, caller);
     usedSignatures.set(signature, nowSeconds);
     // Another user's key on the same connection: the first user's orders made here stop reaching it. Its orders
@@ -324,7 +324,7 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
   function authenticated(session: Session, action: string): Caller {
     const { caller } = session;
     if (caller === undefined) throw apiError('E0001_AuthRequired', action);
-    const refusal = keys.refusal(caller.apiKey, venue.now());
+    const refusal = keys.refusal(caller.apiKey, venue.wallNow());
     if (refusal !== undefined) {
       unauthenticate(session);
       throw refusal;
