@@ -38,6 +38,7 @@ import { RateLimitError, type RateLimiter } from './rate-limit';
 import { endWithFailure, rawFailure } from './raw-failure';
 import { registerSimControls } from './sim-routes';
 import { access, accessOf, type Access } from './access';
+import { jsonTextRefusal } from './json-text';
 import { accountRecord, apiKeyRecord, assetRecords, orderBookRecord, orderRecord, productRecord, publicTradeRecord } from './records';
 
 export interface HttpApiOptions {
@@ -179,90 +180,6 @@ function isJson(text: string): boolean {
   }
 }
 
-interface JsonFrame {
-  /** The object's keys so far; undefined for an array. */
-  readonly keys?: Set<string>;
-  /** Where the frame sits, for the message: `balances` for the object under that key. */
-  readonly path: string;
-  /** In an object: the next string is a key. */
-  expectKey: boolean;
-  /** The key whose value is being read, for the path of a frame opened as that value. */
-  key?: string;
-}
-
-// The JSON text's structural characters, as char codes.
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const COMMA = 0x2c;
-
-/** A UTF-16 half of a pair standing alone: in unicode mode a well-formed pair is one code point and never matches. */
-const LONE_SURROGATE = /\p{Cs}/u;
-
-/**
- * What this JSON text holds that JSON.parse takes without a word, as an E0101, or undefined. Only called on text
- * that parsed as JSON; one pass over it.
- *
- * - A key an object names twice (`side`, `balances.BTC`): JSON.parse keeps the last value, so
- *   {"side":"BUY",...,"side":"SELL"} placed a SELL; the venue would guess which the client meant, where a query
- *   parameter given twice is refused. Keys are compared as parsed, so an escaped spelling ("s\u0069de") is the same.
- * - A \u escape of a lone surrogate, in a key or a value: it names no character. It was echoed as JSON that strict
- *   parsers refuse, and stored as bytes that came back after a restart as U+FFFD.
- */
-function bodyTextRefusal(text: string): ApiError | undefined {
-  const stack: JsonFrame[] = [];
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    const top = stack[stack.length - 1];
-    if (c === QUOTE) {
-      let j = i + 1;
-      let escaped = false;
-      for (let d = text.charCodeAt(j); d !== QUOTE; d = text.charCodeAt(j)) {
-        if (d === BACKSLASH) {
-          escaped = true;
-          j += 2;
-        } else {
-          j += 1;
-        }
-      }
-      const isKey = top?.keys !== undefined && top.expectKey;
-      // Bytes were checked as UTF-8, so only an escape can make a lone surrogate: a plain value needs no look.
-      if (isKey || escaped) {
-        const raw = text.slice(i + 1, j);
-        const value = escaped ? (JSON.parse(`"${raw}"`) as string) : raw;
-        if (escaped && LONE_SURROGATE.test(value)) {
-          // Where it is: the object whose key it is, the key whose value it is, or the array it is in.
-          const where = top === undefined ? '' : isKey ? top.path : top.keys === undefined ? `${top.path}[]` : joinPath(top.path, top.key ?? '');
-          const name = where === '' || where === '[]' ? 'request body' : where.slice(0, 100);
-          return apiError('E0101_InvalidArgument', `${name}: a \\u escape of a lone surrogate is no character (escape both halves of a pair)`);
-        }
-        if (top?.keys !== undefined && isKey) {
-          if (top.keys.has(value)) return apiError('E0101_InvalidArgument', `${joinPath(top.path, value).slice(0, 100)}: given more than once in the request body`);
-          top.keys.add(value);
-          top.key = value;
-          top.expectKey = false;
-        }
-      }
-      i = j;
-    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
-      const path = top === undefined ? '' : top.keys === undefined ? `${top.path}[]` : joinPath(top.path, top.key ?? '');
-      stack.push(c === OPEN_BRACE ? { keys: new Set(), path, expectKey: true } : { path, expectKey: false });
-    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
-      stack.pop();
-    } else if (c === COMMA && top?.keys !== undefined) {
-      top.expectKey = true;
-    }
-  }
-  return undefined;
-}
-
-function joinPath(parent: string, key: string): string {
-  return parent === '' ? key : `${parent}.${key}`;
-}
-
 /** User ids are UUIDs the venue writes in lowercase; a UUID's case means nothing (RFC 9562 4), as for order ids. */
 function userIdOf(text: string): string {
   return isUuid(text) ? text.toLowerCase() : text;
@@ -354,7 +271,7 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
         done(apiError('E0101_InvalidArgument', 'request body: __proto__ and constructor keys are not allowed'));
         return;
       }
-      const refusal = error === null ? bodyTextRefusal(text) : undefined;
+      const refusal = error === null ? jsonTextRefusal(text, 'request body') : undefined;
       if (refusal !== undefined) {
         done(refusal);
         return;

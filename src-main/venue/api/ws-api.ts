@@ -18,6 +18,7 @@ import type { Caller } from '../accounts/key-ring';
 import type { OrderEvent } from '../exchange/exchange';
 import { MarketDataFeed } from '../market-data/feed';
 import type { CommittedBatch, Venue } from '../venue';
+import { LONE_SURROGATE, jsonTextRefusal } from './json-text';
 import { endWithFailure } from './raw-failure';
 import { RateLimitError, RateLimiter } from './rate-limit';
 import { closeWsOrderRecord, openWsOrderRecord } from './records';
@@ -473,8 +474,7 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
       // Stopping: nothing more is taken, and the client is told so while it can still hear it (the close frame
       // follows once what was taken is answered); a frame read after the close frame is not taken either.
       if (stopping) {
-        const refused = isBinary ? NOT_JSON : parseFrame(data);
-        return fail(session, refused === NOT_JSON ? null : refused, apiError('E0902_ServiceUnavailable', SHUTTING_DOWN));
+        return fail(session, isBinary ? null : echoable(parseFrame(data)), apiError('E0902_ServiceUnavailable', SHUTTING_DOWN));
       }
       const wait = limiter.take(String(socketId(socket)));
       if (wait !== undefined) {
@@ -484,13 +484,16 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
           return;
         }
         // Answered like any refused frame, so a client can match the refusal to its request.
-        const refused = isBinary ? NOT_JSON : parseFrame(data);
-        return fail(session, refused === NOT_JSON ? null : refused, new RateLimitError('E0501_RateLimitExceeded', wait));
+        return fail(session, isBinary ? null : echoable(parseFrame(data)), new RateLimitError('E0501_RateLimitExceeded', wait));
       }
       session.overLimit = 0;
       if (isBinary) return fail(session, null, apiError('E0101_InvalidArgument', 'frames must be JSON text'));
       const frame = parseFrame(data);
       if (frame === NOT_JSON) return fail(session, null, apiError('E0102_MalformedJson', 'frame is not valid JSON'));
+      // Answered on its channel, its data not echoed: which of a key's two values, or a text that is no character,
+      // would the answer repeat?
+      const refusal = refusalOf(frame);
+      if (refusal !== undefined) return fail(session, envelopeOf(frame), refusal);
       inFlight += 1;
       handle(session, frame).then(answeredOne, (err: unknown) => {
         try {
@@ -579,25 +582,50 @@ function nestedDeeper(value: unknown, levels: number): boolean {
 /** What names a frame's answer (its op, request_id and channel), without its data. */
 function envelopeOf(frame: unknown): unknown {
   const { op, request_id: requestId, channel } = frame as Record<string, unknown>;
-  const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+  const text = (value: unknown): string | undefined => (typeof value === 'string' && !LONE_SURROGATE.test(value) ? value : undefined);
   return { op: text(op), request_id: text(requestId), channel: text(channel) };
 }
 
 /** Frames whose nanosecond numbers were quoted to parse them, with the fields quoted: their echo unquotes them. */
 const quotedFields = new WeakMap<object, ReadonlySet<string>>();
 
+/**
+ * Frames that parsed but name a key twice or escape a lone surrogate, with their refusal: JSON.parse would take the
+ * last of two sides, and a request_id that is no character was echoed as JSON that strict parsers refuse (as REST
+ * bodies, json-text.ts).
+ */
+const frameRefusals = new WeakMap<object, ApiError>();
+
+function refusalOf(frame: unknown): ApiError | undefined {
+  return typeof frame === 'object' && frame !== null ? frameRefusals.get(frame) : undefined;
+}
+
+/** The frame parsed (see frameRefusals), or NOT_JSON. */
 function parseFrame(data: RawData): unknown {
+  let text: string;
+  let frame: unknown;
   try {
-    const text = frameText(data);
+    text = frameText(data);
     // Most frames name neither field; looking first is ten times cheaper than the search in quoteNanoseconds.
-    if (!text.includes('_at"')) return JSON.parse(text) as unknown;
-    const quoted = new Set<string>();
-    const frame = JSON.parse(quoteNanoseconds(text, quoted)) as unknown;
-    if (quoted.size > 0 && typeof frame === 'object' && frame !== null) quotedFields.set(frame, quoted);
-    return frame;
+    if (!text.includes('_at"')) {
+      frame = JSON.parse(text) as unknown;
+    } else {
+      const quoted = new Set<string>();
+      frame = JSON.parse(quoteNanoseconds(text, quoted)) as unknown;
+      if (quoted.size > 0 && typeof frame === 'object' && frame !== null) quotedFields.set(frame, quoted);
+    }
   } catch {
     return NOT_JSON;
   }
+  const refusal = typeof frame === 'object' && frame !== null ? jsonTextRefusal(text, 'frame') : undefined;
+  if (refusal !== undefined) frameRefusals.set(frame as object, refusal);
+  return frame;
+}
+
+/** What an answer to a parsed frame may echo of it. */
+function echoable(parsed: unknown): unknown {
+  if (parsed === NOT_JSON) return null;
+  return refusalOf(parsed) === undefined ? parsed : envelopeOf(parsed);
 }
 
 const NUMBER = '-?(?:0|[1-9]\\d*)(?:\\.\\d+)?(?:[eE][+-]?\\d+)?';
