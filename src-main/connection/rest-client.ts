@@ -553,7 +553,9 @@ export class VenueRestClient {
     let retryAfter: string | null;
     let text: string;
     try {
-      const response = await fetch(url, { method: call.method, headers, signal: controller.signal, ...(body === undefined ? {} : { body }) });
+      // Never followed: fetch would carry NOVA-KEY and NOVA-SECRET to wherever a redirect points (it strips only the
+      // standard credential headers), to another host or over plain http, and send an order's POST on with them.
+      const response = await fetch(url, { method: call.method, headers, signal: controller.signal, redirect: 'manual', ...(body === undefined ? {} : { body }) });
       status = response.status;
       retryAfter = response.headers.get('retry-after');
       text = await response.text();
@@ -568,6 +570,8 @@ export class VenueRestClient {
     } catch {
       json = undefined;
     }
+    // No venue of the interface redirects: an answer that points elsewhere is not the venue's, and what it did is unknown.
+    if (status >= 300 && status < 400) return new VenueProtocolError(operation, `HTTP ${status}, a redirect, which the desk does not follow: it would take the API key to another address`);
     if (status < 200 || status >= 300) return failureFromResponse(operation, status, json, retryAfter);
     if (json === undefined) return new VenueProtocolError(operation, `HTTP ${status} without a JSON body`);
     const parsed = call.schema.safeParse(json);
