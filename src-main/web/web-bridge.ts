@@ -87,7 +87,8 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
   const server = createServer((request, response) => {
     if (!hosts().includes(request.headers.host ?? '')) return answer(response, 421, 'Wrong host: open the address npm run web printed.');
     if (request.method !== 'GET' && request.method !== 'HEAD') return answer(response, 405, 'Only GET.');
-    const url = new URL(request.url ?? '/', `http://${request.headers.host}`);
+    const url = requestUrl(request);
+    if (url === undefined) return answer(response, 400, 'Bad request target.');
     const presented = url.searchParams.get('token');
     if (presented !== null) {
       if (token === undefined || !sameSecret(token, presented)) {
@@ -129,7 +130,8 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
     socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
   };
   server.on('upgrade', (request: IncomingMessage, socket: Socket, head: Buffer) => {
-    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    const url = requestUrl(request);
+    if (url === undefined) return refuse(socket, 400, 'Bad Request');
     if (url.pathname !== BRIDGE_PATH) return refuse(socket, 404, 'Not Found');
     if (!hosts().includes(request.headers.host ?? '')) return refuse(socket, 421, 'Misdirected Request');
     if (!origins().includes(request.headers.origin ?? '')) return refuse(socket, 403, 'Forbidden');
@@ -189,6 +191,18 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
         server.close(() => resolveClose());
       }),
   };
+}
+
+/**
+ * The request's target, or undefined when it cannot be read as a URL: Node's parser lets an absolute form with a
+ * broken host through ("GET http://[ HTTP/1.1"), and new URL's throw, in a listener, would end the process.
+ */
+function requestUrl(request: IncomingMessage): URL | undefined {
+  try {
+    return new URL(request.url ?? '/', 'http://127.0.0.1');
+  } catch {
+    return undefined;
+  }
 }
 
 function rawText(data: RawData): string {
