@@ -32,6 +32,8 @@ export interface MarketSimulatorOptions {
   volatility?: number;
   /** Simulated time per real time while start()ed. */
   speed?: number;
+  /** How long the simulated users' finished orders and their trades among themselves are kept (default a day). */
+  keepHistoryMs?: number;
 }
 
 export interface SimProductStatus {
@@ -76,6 +78,14 @@ export const DEFAULT_SIM_VOLATILITY = 1;
 export const DEFAULT_SIM_SPEED = 1;
 /** Real time between steps while start()ed; each step covers this times the speed of simulated time. */
 export const SIM_STEP_INTERVAL_MS = 100;
+/**
+ * The simulated users' history is kept a day: at the default speed they place about 50 orders a second, which
+ * grew the data folder by about 100 MB an hour, for ever, on a desk left running. The trader's orders and fills,
+ * and the simulated orders they traded with, are kept whatever their age.
+ */
+export const SIM_HISTORY_MS = 86_400_000;
+/** Steps between two deletions of expired simulated history (each bounded: see VenueStore.forgetHistory). */
+const FORGET_EVERY_STEPS = 50;
 
 /** A long step is cut into pieces no longer than this, so takers cannot empty a book the makers never refill. */
 const MAX_SUBSTEP_MS = 1000;
@@ -98,6 +108,7 @@ const MIN_REFERENCE_TICKS = 1000;
 
 export class MarketSimulator {
   private readonly seed: number;
+  private readonly keepHistoryNs: bigint;
   private readonly runSeed: number;
   private readonly rng: SeededRandom;
   /** Steps taken on this data folder, over every run; stored with each step (SIM_STEPS_META_KEY). */
@@ -124,6 +135,9 @@ export class MarketSimulator {
   ) {
     if (!Number.isSafeInteger(options.seed)) throw new RangeError(`seed must be a safe integer, got ${options.seed}`);
     this.seed = options.seed;
+    const keep = options.keepHistoryMs ?? SIM_HISTORY_MS;
+    if (!Number.isSafeInteger(keep) || keep < 0) throw new RangeError(`keepHistoryMs must be a non-negative integer, got ${keep}`);
+    this.keepHistoryNs = BigInt(keep) * 1_000_000n;
     this.steps = readSteps(venue.store.getMeta(SIM_STEPS_META_KEY));
     // As SeededRandom takes it, so the status names the stream in use whatever the seed's high bits.
     this.runSeed = runSeed(options.seed, this.steps) >>> 0;
@@ -172,6 +186,10 @@ export class MarketSimulator {
       await Promise.all([stepped, counted]);
     } catch (err) {
       this.record(err);
+    }
+    // Not awaited: the writer thread deletes while the next steps are matched.
+    if (this.steps % FORGET_EVERY_STEPS === 0) {
+      this.venue.store.forgetHistory(this.roster.map((u) => u.userId), this.venue.now() - this.keepHistoryNs).catch((err: unknown) => this.record(err));
     }
   }
 

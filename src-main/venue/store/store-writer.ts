@@ -5,16 +5,21 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import { StoreThread } from './store-thread';
+import type { Forgotten } from './table-writer';
 import type { ThreadData } from './thread-answer';
 
 /** How long a read waits for the writer thread to catch up before it gives up (see whenApplied). */
 const WAIT_LIMIT_MS = 60_000;
 
-export type WriterRequest = { type: 'apply'; through: number } | { type: 'close' };
+export type WriterRequest =
+  | { type: 'apply'; through: number }
+  | { type: 'forget'; users: string[]; before: bigint; limit: number }
+  | { type: 'close' };
 
 export type WriterAnswer =
   | { type: 'applied'; through: number; rows: number; durable: boolean; busyMs: number }
   | { type: 'applyFailed'; message: string }
+  | { type: 'forgot'; orders: number; trades: number; failure?: string }
   | { type: 'closed' };
 
 export interface WriterData extends ThreadData {
@@ -53,6 +58,8 @@ export class StoreWriter {
   private applyFailure: Error | undefined;
   private closed = false;
   private closedAnswer = false;
+  /** Callers of forget() waiting for their answer, in the order asked (the thread answers in that order). */
+  private forgetting: { resolve: (forgotten: Forgotten) => void; reject: (err: Error) => void }[] = [];
   /** Reads waiting, without blocking the core, for the tables to hold a seq (see whenApplied). */
   private waiters: { seq: number; resolve: () => void; reject: (err: Error) => void }[] = [];
 
@@ -66,7 +73,10 @@ export class StoreWriter {
       { file, nativeBinding, journal, eagerRows, chunkRows, idleDelayMs },
       [journal],
       (answer) => this.take(answer),
-      (err) => this.settleWaiters(err),
+      (err) => {
+        this.settleWaiters(err);
+        this.failForgets(err);
+      },
     );
   }
 
@@ -92,6 +102,14 @@ export class StoreWriter {
       const waiter = { seq, resolve: () => (clearTimeout(silence), resolve()), reject: (err: Error) => (clearTimeout(silence), reject(err)) };
       this.waiters.push(waiter);
     });
+  }
+
+  /** See TableWriter.forget: done on the writer thread, after what it has pending to apply. */
+  forget(users: readonly string[], before: bigint, limit: number): Promise<Forgotten> {
+    if (this.closed) return Promise.reject(new Error('the store is closed'));
+    if (this.thread.dead !== undefined) return Promise.reject(this.thread.dead);
+    this.thread.post({ type: 'forget', users: [...users], before, limit });
+    return new Promise((resolve, reject) => this.forgetting.push({ resolve, reject }));
   }
 
   /** Resolves the waiters the tables now satisfy, or rejects every waiter with `failure`. */
@@ -128,7 +146,12 @@ export class StoreWriter {
     const failure = this.thread.waitUntil(() => this.closedAnswer, () => undefined);
     this.thread.closePort();
     if (this.waiters.length > 0) this.settleWaiters(new Error('the store closed before the tables held what a read waited for'));
+    this.failForgets(new Error('the store closed before the writer thread answered'));
     return failure ?? this.applyFailure;
+  }
+
+  private failForgets(err: Error): void {
+    for (const caller of this.forgetting.splice(0)) caller.reject(err);
   }
 
   private take(answer: WriterAnswer): void {
@@ -143,6 +166,12 @@ export class StoreWriter {
         this.applyFailure = new Error(answer.message);
         if (this.waiters.length > 0) this.settleWaiters(this.applyFailure);
         break;
+      case 'forgot': {
+        const caller = this.forgetting.shift();
+        if (answer.failure === undefined) caller?.resolve({ orders: answer.orders, trades: answer.trades });
+        else caller?.reject(new Error(answer.failure));
+        break;
+      }
       case 'closed':
         this.closedAnswer = true;
         break;

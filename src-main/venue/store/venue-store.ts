@@ -16,7 +16,7 @@ import { Journal, type JournalStats } from './journal';
 import { checkWritable, deleteJournal, journalFolder, readJournal } from './journal-file';
 import { JournalWriter } from './journal-writer';
 import { StoreWriter } from './store-writer';
-import { TableWriter } from './table-writer';
+import { TableWriter, type Forgotten } from './table-writer';
 import { migrate } from './migrations';
 import { Query } from './query';
 import {
@@ -108,6 +108,8 @@ export const DEFAULT_MAX_PENDING_ROWS = 20_000;
 export const DEFAULT_MATERIALIZE_DELAY_MS = 20;
 export const DEFAULT_RECENT_TRADES = 100;
 const READ_CACHE_KIB = 8 * 1024;
+/** Rows of each kind one forgetHistory deletes at most: a transaction of tens of milliseconds on the writer thread. */
+const FORGET_LIMIT = 5_000;
 
 // Ties on a timestamp are broken by seq, so pages are stable.
 const ORDER_BY: Record<ArchivedOrderSort, string> = {
@@ -261,10 +263,6 @@ export class VenueStore {
   }
 
   /**
-   * Waits until the tables hold everything committed so far. Reads do this themselves; it is here for whoever
-   * wants the work done at a moment of their choosing.
-   */
-  /**
    * Resolves once the tables hold everything committed so far, without blocking this thread meanwhile: a read
    * awaits this first, so the wait for a large change's rows does not stall every other client; its own
    * materialize() then waits only for what was committed since.
@@ -273,6 +271,15 @@ export class VenueStore {
     const failure = this.journalWriter.writeFailure;
     if (failure !== undefined) return Promise.reject(failure);
     return this.writer.whenApplied(this.journalWriter.durableThrough);
+  }
+
+  /**
+   * Deletes, on the writer thread, what `users` did before `before` (UNIX ns) that is over: their done orders and the
+   * trades among them (TableWriter.forget), at most `limit` of each a call. The simulator's history is kept this way
+   * for a day rather than for ever.
+   */
+  forgetHistory(users: readonly string[], before: bigint, limit = FORGET_LIMIT): Promise<Forgotten> {
+    return this.writer.forget(users, before, limit);
   }
 
   materialize(): void {

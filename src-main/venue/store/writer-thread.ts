@@ -28,6 +28,8 @@ let pendingRows = 0;
 /** The highest seq the core asked to see in the tables. */
 let wanted = 0;
 let applied = 0;
+/** forget() requests, done once nothing is due to apply (see TableWriter.forget). */
+const forgets: { users: string[]; before: bigint; limit: number }[] = [];
 /** After a failure to apply, nothing is retried until the core asks again (it reports the failure). */
 let applyStalled = false;
 let closing = false;
@@ -43,10 +45,31 @@ function receive(request: WriterRequest): void {
       wanted = Math.max(wanted, request.through);
       applyStalled = false;
       break;
+    case 'forget':
+      forgets.push(request);
+      break;
     case 'close':
       closing = true;
       applyStalled = false;
       break;
+  }
+}
+
+/** Each forget asked, answered in order; while closing they are answered without deleting anything. */
+function forgetAsked(): void {
+  for (let request = forgets.shift(); request !== undefined; request = forgets.shift()) {
+    if (closing || typeof opened === 'string') {
+      answerCore<WriterAnswer>(data, { type: 'forgot', orders: 0, trades: 0 });
+      continue;
+    }
+    // What is forgotten must be in the tables first: a done order still pending would be written after it.
+    while (pending.length > 0 && !applyStalled) applyChunk();
+    try {
+      const forgotten = opened.tables.forget(request.users, request.before, request.limit);
+      answerCore<WriterAnswer>(data, { type: 'forgot', ...forgotten });
+    } catch (err) {
+      answerCore<WriterAnswer>(data, { type: 'forgot', orders: 0, trades: 0, failure: reason(err) });
+    }
   }
 }
 
@@ -99,6 +122,7 @@ function pump(): void {
     if (!shouldApply()) break;
     applyChunk();
   }
+  forgetAsked();
   if (closing) {
     clearTimeout(idleTimer);
     if (typeof opened !== 'string') opened.db.close();

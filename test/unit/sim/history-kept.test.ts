@@ -1,0 +1,61 @@
+// The simulated users' history is kept for keepHistoryMs (a day by default), not for ever: at the default speed
+// they place about 50 orders a second. Their finished orders older than that go as the simulator steps; their
+// open orders, and whatever the trader's history refers to, stay.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { MarketSimulator } from '../../../src-main/venue/sim/market-simulator';
+import type { OrderRow } from '../../../src-main/venue/store';
+import { Venue } from '../../../src-main/venue/venue';
+
+let cleanup: (() => Promise<void>) | undefined;
+
+afterEach(async () => {
+  await cleanup?.();
+  cleanup = undefined;
+});
+
+/** The simulated users' done orders, once the deletions the steps asked for are done. */
+async function doneOrders(venue: Venue, users: readonly string[]): Promise<OrderRow[]> {
+  // A forget of nobody answers after every forget asked before it.
+  await venue.store.forgetHistory([], 0n);
+  return users.flatMap((user) => venue.store.archivedOrders(user, { limit: 1000, sort: 'created_at', status: 'DONE' }));
+}
+
+async function simulate(keepHistoryMs: number | undefined): Promise<{ venue: Venue; done: OrderRow[]; clock: bigint }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nova-sim-history-'));
+  let clock = 1_700_000_000_000_000_000n;
+  const venue = await Venue.open({ dataDir, now: () => clock });
+  const sim = new MarketSimulator(venue, { seed: 3, ...(keepHistoryMs === undefined ? {} : { keepHistoryMs }) });
+  const previous = cleanup;
+  cleanup = async () => {
+    await previous?.();
+    await sim.stop();
+    await venue.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  await sim.setup();
+  // 40 s of simulated time on the venue's clock too.
+  for (let i = 0; i < 400; i++) {
+    clock += 100_000_000n;
+    await sim.step(100);
+  }
+  expect(sim.status().errors).toBe(0);
+  return { venue, done: await doneOrders(venue, sim.users().map((u) => u.userId)), clock };
+}
+
+it('kept 10 s: none older than that and a step interval is left, but those whose trade an open order still needs', async () => {
+  const day = await simulate(undefined);
+  const tenSeconds = await simulate(10_000);
+  // The same seed: the same orders, of which a day's keeping forgets none.
+  expect(day.done.length).toBeGreaterThan(1000);
+  expect(tenSeconds.done.length).toBeLessThan(day.done.length / 2);
+  const { venue, clock } = tenSeconds;
+  const old = tenSeconds.done.filter((o) => o.updatedAt < clock - 15_000_000_000n);
+  for (const order of old) {
+    const needed = venue.store.tradesOfOrders([order.orderId]).some((t) => venue.exchange.liveOrder(t.makerOrderId === order.orderId ? t.takerOrderId : t.makerOrderId) !== undefined);
+    expect(needed, `order ${order.orderId}, done ${(clock - order.updatedAt) / 1_000_000_000n} s ago`).toBe(true);
+  }
+  expect(venue.store.integrityCheck()).toBe('ok');
+});
