@@ -1,4 +1,4 @@
-// The simulated users' history is kept for keepHistoryMs (a day by default), not for ever: at the default speed
+// The simulated users' history is kept for keepHistoryMs (an hour by default), not for ever: at the default speed
 // they place about 50 orders a second. Their finished orders older than that go as the simulator steps; their
 // open orders, and whatever the trader's history refers to, stay.
 import fs from 'node:fs';
@@ -48,7 +48,7 @@ async function simulate(keepHistoryMs: number | undefined): Promise<{ venue: Ven
 it('kept 10 s: none older than that and a step interval is left, but those whose trade an open order still needs', async () => {
   const day = await simulate(undefined);
   const tenSeconds = await simulate(10_000);
-  // The same seed: the same orders, of which a day's keeping forgets none.
+  // The same seed: the same orders, of which an hour's keeping forgets none.
   expect(day.done.length).toBeGreaterThan(1000);
   expect(tenSeconds.done.length).toBeLessThan(day.done.length / 2);
   const { venue, clock } = tenSeconds;
