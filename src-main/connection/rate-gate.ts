@@ -6,6 +6,8 @@
  */
 import { sleep } from './backoff';
 
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** `requests` is every authenticated call (E0501); `orders` is order placement on top of it (E0503). */
 export type RateBudget = 'requests' | 'orders';
 
@@ -64,7 +66,8 @@ export class RateGate {
       const closed = this.closedLongest(budgets);
       if (closed !== undefined) {
         if (latest !== undefined && this.now() + closed.waitMs > latest) throw new RateWaitTooLong(closed.budget, closed.waitMs);
-        await sleep(closed.waitMs);
+        // A timer holds at most 2^31 - 1 ms and fires at once beyond: the loop looks again after the longest it can.
+        await sleep(Math.min(closed.waitMs, MAX_TIMER_MS));
         continue;
       }
       if (this.now() >= this.cautiousUntil) return () => undefined;

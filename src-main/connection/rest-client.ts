@@ -13,7 +13,8 @@
  * would still go out within orderRateWaitMs of the call: past that it is refused at once with the venue's
  * rate-limit error and its Retry-After, so the trader decides rather than an order leaving seconds later. A
  * cancel waits longer (cancelRateWaitMs): the trader wants out, and a cancel that lands late risks less than an
- * order that does; but not for ever, on a Retry-After of minutes or one a gateway mangled, with nothing said.
+ * order that does; but not for ever, on a Retry-After of minutes or one a gateway mangled, with nothing said. Nor
+ * does a read (rateWaitMs, a minute).
  */
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
@@ -90,6 +91,11 @@ export interface VenueRestClientOptions {
   readonly orderRateWaitMs?: number;
   /** The same bound for a cancel (one order, a list, or all). */
   readonly cancelRateWaitMs?: number;
+  /**
+   * The same bound for every other call (reads, keys): long enough to wait out any Retry-After a venue means, not
+   * one a gateway mangled into years, which would hold the read (and every panel waiting on it) without a word.
+   */
+  readonly rateWaitMs?: number;
   readonly random?: () => number;
 }
 
@@ -211,6 +217,7 @@ const DEFAULTS = {
   settleMs: 1_000,
   orderRateWaitMs: 2_000,
   cancelRateWaitMs: 10_000,
+  rateWaitMs: 60_000,
 } as const;
 
 /** A generous clock difference between the desk and the venue, for telling our order from an older namesake. */
@@ -255,6 +262,7 @@ export class VenueRestClient {
   private readonly settleMs: number;
   private readonly orderRateWaitMs: number;
   private readonly cancelRateWaitMs: number;
+  private readonly rateWaitMs: number;
   private readonly random: () => number;
   private readonly gate: RateGate;
 
@@ -273,6 +281,7 @@ export class VenueRestClient {
     this.settleMs = options.settleMs ?? DEFAULTS.settleMs;
     this.orderRateWaitMs = options.orderRateWaitMs ?? DEFAULTS.orderRateWaitMs;
     this.cancelRateWaitMs = options.cancelRateWaitMs ?? DEFAULTS.cancelRateWaitMs;
+    this.rateWaitMs = options.rateWaitMs ?? DEFAULTS.rateWaitMs;
     this.random = options.random ?? Math.random;
     this.gate = new RateGate({ random: this.random });
   }
@@ -487,12 +496,13 @@ export class VenueRestClient {
   private async send<S extends z.ZodType>(call: Call<S>): Promise<z.infer<S>> {
     const operation = `${call.method} ${call.path}`;
     const latest = call.latest ?? (call.maxRateWaitMs === undefined ? undefined : Date.now() + call.maxRateWaitMs);
+    const rateLatest = latest ?? Date.now() + this.rateWaitMs;
     // This call's own last refusal for rate: what it fails with when it may not wait for the next attempt.
     let refusedForRate: VenueError | undefined;
     for (let attempt = 0; ; attempt++) {
       let release: () => void;
       try {
-        release = await this.gate.admit(call.budgets, latest);
+        release = await this.gate.admit(call.budgets, rateLatest);
       } catch (err) {
         if (!(err instanceof RateWaitTooLong)) throw err;
         throw refusedForRate ?? notSentForRate(operation, err);

@@ -1,0 +1,63 @@
+// A Retry-After no venue means: 99999999 seconds (three years), as a gateway that mangles the header, or a venue
+// counting in the wrong unit, sends it. A read is not held for that long, in silence, with every panel behind it
+// frozen: it is refused with the venue's rate-limit error and what remains of the wait, as an order is, and the
+// client sends nothing to the venue meanwhile. The 429 comes from the real gateway in front of the real venue.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VenueRestClient, type RequestAttempt } from '../../../src-main/connection/rest-client';
+import { VenueError } from '../../../src-main/connection/venue-error';
+import { openHttpGateway, type HttpGateway } from '../desk/http-gateway';
+import { LocalVenue, type Account } from './local-venue';
+
+let venue: LocalVenue;
+let trader: Account;
+let gateway: HttpGateway;
+
+beforeAll(async () => {
+  venue = await LocalVenue.start();
+  trader = await venue.newAccount();
+  gateway = await openHttpGateway(venue.port);
+});
+
+afterAll(async () => {
+  await gateway.close();
+  await venue.dispose();
+});
+
+describe('a Retry-After of years', () => {
+  it('refuses the read with E0501 and what remains of the wait, rather than holding it (or spinning on a timer that cannot hold it)', async () => {
+    let refusals = 0;
+    gateway.rule = ({ path }) => {
+      if (path !== '/api/v1/orders/active' || refusals++ > 0) return 'pass';
+      return { instead: { status: 429, headers: { 'content-type': 'application/json', 'retry-after': '99999999' }, body: JSON.stringify({ error: { code: 'RATE_LIMITED', message: 'E0501_RateLimitExceeded: too many requests' } }) } };
+    };
+    const warnings: string[] = [];
+    let warned: (warning: Error) => void = () => undefined;
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning.name);
+      if (warning.name === 'TimeoutOverflowWarning') warned(warning);
+    };
+    process.on('warning', onWarning);
+    const client = new VenueRestClient({ baseUrl: gateway.baseUrl, credentials: trader.credentials, maxRetries: 3 });
+    const attempts: RequestAttempt[] = [];
+    client.onDidAttempt((a) => attempts.push(a));
+    try {
+      // Settled, or the process warned that a timer could not hold the wait (and fires at once, again and again).
+      const outcome = await new Promise<unknown>((resolve) => {
+        warned = resolve;
+        client.listActiveOrders().then(resolve, resolve);
+      });
+      expect(warnings).not.toContain('TimeoutOverflowWarning');
+      expect(outcome).toBeInstanceOf(VenueError);
+      const refusal = outcome as VenueError;
+      expect(refusal.ref).toBe('E0501_RateLimitExceeded');
+      expect(refusal.retryAfterMs).toBeGreaterThan(24 * 3_600_000);
+      // One request reached the gateway; nothing more was sent while the budget is closed.
+      expect(attempts.map((a) => a.outcome)).toEqual(['rate_limited']);
+      expect(refusals).toBe(1);
+    } finally {
+      process.off('warning', onWarning);
+      client.dispose();
+      gateway.rule = () => 'pass';
+    }
+  });
+});
