@@ -2,14 +2,14 @@
 import { apiError, type ApiError } from '../../../src-shared/errors/api-error';
 
 interface JsonFrame {
-  /** The object's keys so far; undefined for an array. */
-  readonly keys?: Set<string>;
-  /** Where the frame sits, for the message: `balances` for the object under that key. */
-  readonly path: string;
+  /** The object's keys so far (a few: a list is cheaper than a set); undefined for an array. */
+  readonly keys: string[] | undefined;
+  /** The frame this one is a value of; its path is worked out only for a message (see pathOf). */
+  readonly parent: JsonFrame | undefined;
   /** In an object: the next string is a key. */
   expectKey: boolean;
   /** The key whose value is being read, for the path of a frame opened as that value. */
-  key?: string;
+  key: string | undefined;
 }
 
 // The JSON text's structural characters, as char codes.
@@ -57,21 +57,20 @@ export function jsonTextRefusal(text: string, whole: string): ApiError | undefin
         const value = escaped ? (JSON.parse(`"${raw}"`) as string) : raw;
         if (escaped && LONE_SURROGATE.test(value)) {
           // Where it is: the object whose key it is, the key whose value it is, or the array it is in.
-          const where = top === undefined ? '' : isKey ? top.path : top.keys === undefined ? `${top.path}[]` : joinPath(top.path, top.key ?? '');
+          const where = top === undefined ? '' : isKey ? pathOf(top) : top.keys === undefined ? `${pathOf(top)}[]` : joinPath(pathOf(top), top.key ?? '');
           const name = where === '' || where === '[]' ? whole : where.slice(0, 100);
           return apiError('E0101_InvalidArgument', `${name}: a \\u escape of a lone surrogate is no character (escape both halves of a pair)`);
         }
         if (top?.keys !== undefined && isKey) {
-          if (top.keys.has(value)) return apiError('E0101_InvalidArgument', `${joinPath(top.path, value).slice(0, 100)}: given more than once in the ${whole}`);
-          top.keys.add(value);
+          if (top.keys.includes(value)) return apiError('E0101_InvalidArgument', `${joinPath(pathOf(top), value).slice(0, 100)}: given more than once in the ${whole}`);
+          top.keys.push(value);
           top.key = value;
           top.expectKey = false;
         }
       }
       i = j;
     } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
-      const path = top === undefined ? '' : top.keys === undefined ? `${top.path}[]` : joinPath(top.path, top.key ?? '');
-      stack.push(c === OPEN_BRACE ? { keys: new Set(), path, expectKey: true } : { path, expectKey: false });
+      stack.push({ keys: c === OPEN_BRACE ? [] : undefined, parent: top, expectKey: c === OPEN_BRACE, key: undefined });
     } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
       stack.pop();
     } else if (c === COMMA && top?.keys !== undefined) {
@@ -79,6 +78,19 @@ export function jsonTextRefusal(text: string, whole: string): ApiError | undefin
     }
   }
   return undefined;
+}
+
+/** Where a frame sits, for a message: `balances` for the object under that key, `data.legs[]` in an array. */
+function pathOf(frame: JsonFrame): string {
+  // Up the frames without recursion: a frame may nest thousands deep. null stands for an array's item.
+  const steps: (string | null)[] = [];
+  for (let f = frame; f.parent !== undefined; f = f.parent) steps.push(f.parent.keys === undefined ? null : (f.parent.key ?? ''));
+  let path = '';
+  for (let i = steps.length - 1; i >= 0; i--) {
+    const step = steps[i] as string | null;
+    path = step === null ? `${path}[]` : joinPath(path, step);
+  }
+  return path;
 }
 
 function joinPath(parent: string, key: string): string {
