@@ -289,6 +289,20 @@ describe('self-trade prevention', () => {
     expect(book.restingLots(after.seq)).toBe(4);
   });
 
+  it('DECREASE_AND_CANCEL on an FOK: a lot cut against an own maker is not a lot traded, so one that cannot trade every lot is killed, cutting nothing', () => {
+    const { book, own, after } = selfBook();
+    // As a GTC it would trade 2 at 100, cut 3 against the own maker and trade 1 at 102 (FILLED at a lowered size):
+    // a fill-or-kill asks for every lot traded with others, which the book cannot do, so nothing happens at all.
+    const r = submit(book, limitOrder({ side: 'BUY', limitTicks: 105, lots: 6, owner: 7, stp: 'DECREASE_AND_CANCEL', tif: 'FOK' }));
+    expect(r).toMatchObject({ outcome: 'CANCELLED', filledLots: 0, fills: [], makersCancelled: [], makersDecreased: [] });
+    expect(book.restingLots(own.seq)).toBe(3);
+    expect(book.restingLots(after.seq)).toBe(4);
+    // Every lot trades before the own maker: it fills, and the own maker is left as it was.
+    const filled = submit(book, limitOrder({ side: 'BUY', limitTicks: 105, lots: 2, owner: 7, stp: 'DECREASE_AND_CANCEL', tif: 'FOK' }));
+    expect(filled).toMatchObject({ outcome: 'FILLED', filledLots: 2, makersCancelled: [], makersDecreased: [] });
+    expect(book.restingLots(own.seq)).toBe(3);
+  });
+
   it('DECREASE_AND_CANCEL with a larger taker removes the maker and lets the taker go on with the difference', () => {
     const { book, own, after } = selfBook();
     // 2 traded at 100, then 3 cut against the own maker, leaving 1 of 6 to trade at 102.
