@@ -73,13 +73,17 @@ export class OrderBlotter {
 
   /** The newest held order with this client_order_id (case-insensitive, as the venue compares them). */
   byClientOrderId(clientOrderId: string): Order | undefined {
-    const wanted = clientOrderId.toLowerCase();
     let best: Order | undefined;
-    for (const order of this.orders.values()) {
-      if (order.client_order_id.toLowerCase() !== wanted) continue;
+    for (const order of this.withClientOrderId(clientOrderId)) {
       if (best === undefined || nanos(order.created_at) > nanos(best.created_at)) best = order;
     }
     return best;
+  }
+
+  /** Every held order with this client_order_id (case-insensitive). */
+  withClientOrderId(clientOrderId: string): Order[] {
+    const wanted = clientOrderId.toLowerCase();
+    return [...this.orders.values()].filter((order) => order.client_order_id.toLowerCase() === wanted);
   }
 
   /** A full record from REST. */

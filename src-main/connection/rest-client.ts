@@ -230,6 +230,11 @@ export interface PlacementIdentity {
   readonly side: OrderSide;
   /** UNIX nanoseconds on this machine's clock, taken before the placement was sent. */
   readonly sentAfterNs: bigint;
+  /**
+   * Orders already known under the client_order_id when the placement was sent: never its order, however close
+   * in time (the skew allowed takes in an order the trader made under the same id seconds before).
+   */
+  readonly earlierOrderIds?: ReadonlySet<string>;
 }
 
 /**
@@ -242,7 +247,8 @@ export function isPlacementOf(order: Order, placement: PlacementIdentity): boole
     order.client_order_id.toLowerCase() === placement.clientOrderId.toLowerCase() &&
     order.product_id === placement.productId &&
     order.side === placement.side &&
-    BigInt(order.created_at) >= placement.sentAfterNs - CLOCK_SKEW_NS
+    BigInt(order.created_at) >= placement.sentAfterNs - CLOCK_SKEW_NS &&
+    placement.earlierOrderIds?.has(order.order_id) !== true
   );
 }
 
@@ -333,8 +339,10 @@ export class VenueRestClient {
    * that traded at once frees its client_order_id, so a resend could trade a second time. OutcomeUnknownError
    * then carries the client_order_id, for the caller to look for later (the session reconciles it), and the time
    * past which the request can no longer arrive: only a lookup after it that finds nothing means "not placed".
+   * `earlierOrderIds`: orders the caller already holds under request.client_order_id, which the lookup never takes
+   * for this placement's.
    */
-  async placeOrder(request: PlaceOrderRequest, bound: RateBound = {}): Promise<Order> {
+  async placeOrder(request: PlaceOrderRequest, bound: RateBound = {}, earlierOrderIds: ReadonlySet<string> = new Set()): Promise<Order> {
     const clientOrderId = request.client_order_id ?? newClientOrderId();
     const body = { ...request, client_order_id: clientOrderId };
     const startedNs = BigInt(Date.now()) * 1_000_000n;
@@ -372,15 +380,16 @@ export class VenueRestClient {
       // link or a gateway may still hand it to the venue until this client gives up on it, at its timeout.
       const lost = { reason, settlesBy: attemptedAt + this.timeoutMs + this.settleMs };
       await sleep(this.settleMs);
-      const found = await this.findPlacement(clientOrderId, body, startedNs, lost);
+      const found = await this.findPlacement({ clientOrderId, productId: body.product_id, side: body.side, sentAfterNs: startedNs, earlierOrderIds }, lost);
       if (found !== undefined) return found;
       throw new OutcomeUnknownError('POST /api/v1/orders', lost.reason, clientOrderId, 'not_found', lost.settlesBy);
     }
   }
 
   /** The order placed under `clientOrderId` by this placement, or undefined when the venue has none. */
-  private async findPlacement(clientOrderId: string, body: PlaceOrderRequest, startedNs: bigint, lost: { reason: UnknownOutcomeReason; settlesBy: number }): Promise<Order | undefined> {
+  private async findPlacement(placement: PlacementIdentity, lost: { reason: UnknownOutcomeReason; settlesBy: number }): Promise<Order | undefined> {
     const { reason } = lost;
+    const { clientOrderId } = placement;
     let order: Order | undefined;
     try {
       order = await this.getOrder(clientOrderId);
@@ -389,7 +398,7 @@ export class VenueRestClient {
         throw new OutcomeUnknownError('POST /api/v1/orders', reason, clientOrderId, 'failed', lost.settlesBy);
       }
     }
-    const found = order !== undefined && isPlacementOf(order, { clientOrderId, productId: body.product_id, side: body.side, sentAfterNs: startedNs }) ? order : undefined;
+    const found = order !== undefined && isPlacementOf(order, placement) ? order : undefined;
     this._onDidRecoverPlacement.fire({ clientOrderId, reason, found });
     return found;
   }

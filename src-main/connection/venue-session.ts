@@ -264,8 +264,9 @@ export class VenueSession implements Disposable {
 
   async placeOrder(request: PlaceOrderRequest, bound: RateBound = {}): Promise<Order> {
     const sentAfterNs = BigInt(Date.now()) * 1_000_000n;
+    const earlierOrderIds = new Set(request.client_order_id === undefined ? [] : this.blotter.withClientOrderId(request.client_order_id).map((o) => o.order_id));
     try {
-      const order = await this.rest.placeOrder(request, bound);
+      const order = await this.rest.placeOrder(request, bound, earlierOrderIds);
       this.take(this.blotter.upsert(order));
       return order;
     } catch (err) {
@@ -273,7 +274,7 @@ export class VenueSession implements Disposable {
       // answers, and onDidResolvePlacement reports what it found. Waiting for a reconnection would leave the
       // trader, told to wait, without an answer for as long as the socket stays up.
       if (err instanceof OutcomeUnknownError && err.clientOrderId !== undefined) {
-        const placement = { clientOrderId: err.clientOrderId, productId: request.product_id, side: request.side, sentAfterNs };
+        const placement = { clientOrderId: err.clientOrderId, productId: request.product_id, side: request.side, sentAfterNs, earlierOrderIds };
         this.unresolved.set(err.clientOrderId, { settlesBy: err.settlesBy ?? 0, placement });
         this.scheduleLookup();
       }
