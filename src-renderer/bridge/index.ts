@@ -5,7 +5,7 @@
  */
 import type { BridgeErrorBody, BridgeErrorIssue, EventName, EventPayload, MethodName, Request, Response } from '../../src-shared/ipc/contract';
 import type { NovaBridge } from './nova';
-import { webTransport } from './web-transport';
+import { webTransport, type LinkState } from './web-transport';
 
 declare global {
   interface Window {
@@ -33,12 +33,22 @@ export function bridgeErrorOf(error: BridgeErrorBody): BridgeError {
 }
 
 let bridge: NovaBridge | undefined;
+const linkListeners = new Set<(state: LinkState) => void>();
 
 function nova(): NovaBridge {
   if (bridge !== undefined) return bridge;
   const scheme = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
-  bridge = window.nova ?? webTransport(`${scheme}//${window.location.host}/bridge`);
+  bridge = window.nova ?? webTransport(`${scheme}//${window.location.host}/bridge`, (state) => linkListeners.forEach((listen) => listen(state)));
   return bridge;
+}
+
+/**
+ * Told when browser mode's link to the desk is lost and when it is back (web-transport.ts); an Electron window's
+ * IPC has no link to lose, and is never told. The result stops listening.
+ */
+export function onBridgeLink(listener: (state: LinkState) => void): () => void {
+  linkListeners.add(listener);
+  return () => void linkListeners.delete(listener);
 }
 
 export async function call<M extends MethodName>(method: M, request: Request<M>): Promise<Response<M>> {

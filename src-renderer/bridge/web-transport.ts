@@ -14,8 +14,17 @@ function unavailable(reason: string): Result<never> {
   return { ok: false, error: { ref: 'E0902_ServiceUnavailable', message: `E0902_ServiceUnavailable: ${reason}` } };
 }
 
-export function webTransport(address: string): NovaBridge {
+/**
+ * What becomes of the link: 'lost' when an open connection closes, 'back' when one opens after that. The desk takes
+ * each connection for a window of its own: one dialled again watches nothing, and the events sent while there was
+ * none are gone, so the window has to watch and read again (feed.ts).
+ */
+export type LinkState = 'lost' | 'back';
+
+export function webTransport(address: string, onLink: (state: LinkState) => void = () => undefined): NovaBridge {
   let socket: WebSocket | undefined;
+  /** An open connection closed, and none has opened since. */
+  let lost = false;
   let opened: Promise<WebSocket> | undefined;
   let nextId = 1;
   const pending = new Map<number, (result: Result<unknown>) => void>();
@@ -27,15 +36,24 @@ export function webTransport(address: string): NovaBridge {
       ws.onopen = () => {
         socket = ws;
         resolve(ws);
+        if (lost) {
+          lost = false;
+          onLink('back');
+        }
       };
       ws.onmessage = (message: MessageEvent) => receive(message.data);
       ws.onclose = () => {
+        const wasOpen = socket === ws;
         socket = undefined;
         opened = undefined;
         reject(new Error('the desk closed the connection'));
         for (const [id, settle] of pending) {
           pending.delete(id);
           settle(unavailable('the connection to the desk was lost; the outcome is unknown'));
+        }
+        if (wasOpen && !lost) {
+          lost = true;
+          onLink('lost');
         }
       };
     });

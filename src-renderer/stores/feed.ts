@@ -3,7 +3,7 @@
  * where no event source is given). Either way features read only the store, never the bridge.
  */
 import type { EventName, EventPayload } from '../../src-shared/ipc/contract';
-import { BridgeError, call } from '../bridge';
+import { BridgeError, call, onBridgeLink } from '../bridge';
 import { attempt, currentView, nextView, refreshOrders } from './desk-actions';
 import { useDesk } from './desk-store';
 import { readLayout } from './layout-slice';
@@ -122,8 +122,12 @@ async function loadAccount(): Promise<void> {
  */
 function deskUnreachable(err: unknown): void {
   if (!(err instanceof BridgeError) || err.ref !== 'E0902_ServiceUnavailable') return;
+  markUnavailable(err.message);
+}
+
+function markUnavailable(detail: string): void {
   const { connection, setConnection } = useDesk.getState();
-  if (connection !== undefined && connection.state !== 'unavailable') setConnection({ ...connection, state: 'unavailable', detail: err.message, latencyMs: undefined });
+  if (connection !== undefined && connection.state !== 'unavailable') setConnection({ ...connection, state: 'unavailable', detail, latencyMs: undefined });
 }
 
 export async function loadEverything(): Promise<void> {
@@ -221,6 +225,18 @@ export function startFeed(subscribe?: Subscribe): () => void {
     }),
   );
   rewatch();
+  stops.push(
+    onBridgeLink((state) => {
+      // Lost with no call on its way, the link was dialled again by the next poll and nothing was said: the window
+      // went on showing as live what the desk no longer sent it.
+      if (state === 'lost') return markUnavailable('E0902_ServiceUnavailable: the connection to the desk was lost');
+      // The desk takes a link dialled again for a new window, which watches nothing: the book, tape and candles
+      // would stay as they were. The status read then is live again, and the orders, fills and account missed
+      // meanwhile are read again as after any outage (above).
+      for (const id of watching) void loadMarket(id);
+      void loadAccount();
+    }),
+  );
 
   if (subscribe !== undefined) {
     stops.push(

@@ -1,0 +1,194 @@
+/**
+ * End to end, with faults on the window's own link to the desk: browser mode's /bridge WebSocket passes through
+ * Playwright (routeWebSocket), which can hold it, drop it, or lose one answer on it, while the desk, its embedded
+ * simulated venue and Chromium are the real ones. Tests run in order and share the desk. Needs /usr/bin/chromium.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCALE, fixed } from './fixed-decimal';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const WAIT = 20_000;
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+let desk: ChildProcess;
+let dataDir: string;
+let browser: Browser;
+let context: BrowserContext;
+let deskUrl: string;
+let page: Page;
+
+function startDesk(dir: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn('npm', ['run', 'web', '--', '--port', '0', '--data', dir], { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolveReady, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`npm run web printed no ready line:\n${output}`)), 60_000);
+    const read = (chunk: Buffer): void => {
+      output += chunk.toString();
+      const ready = /desk ready at (\S+)/.exec(output);
+      if (ready?.[1] !== undefined) {
+        clearTimeout(timer);
+        resolveReady({ child, url: ready[1] });
+      }
+    };
+    child.stdout?.on('data', read);
+    child.stderr?.on('data', read);
+    child.on('exit', (code) => (clearTimeout(timer), reject(new Error(`npm run web exited with ${code}:\n${output}`))));
+  });
+}
+
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function stopDesk(child: ChildProcess): Promise<void> {
+  const pid = child.pid;
+  if (pid === undefined || !groupAlive(pid)) return;
+  process.kill(-pid, 'SIGTERM');
+  for (let waited = 0; groupAlive(pid); waited += 100) {
+    if (waited > 30_000) throw new Error(`npm run web (group ${pid}) is still running 30 s after SIGTERM`);
+    await new Promise((done) => setTimeout(done, 100));
+  }
+}
+
+interface Frame {
+  id?: number;
+  method?: string;
+  type?: string;
+  name?: string;
+  payload?: unknown;
+}
+
+const frameOf = (message: string | Buffer): Frame => {
+  try {
+    return JSON.parse(typeof message === 'string' ? message : message.toString()) as Frame;
+  } catch {
+    return {};
+  }
+};
+
+/**
+ * The main page's bridge, passed through frame by frame. `held`: a connection made while it is set waits, its
+ * frames kept, until it is cleared (a redial that takes its time). `loseAnswerTo`: the answer to the next call of
+ * that method is not passed on; the connection is dropped instead, after the desk has run the call.
+ */
+const link = {
+  current: undefined as { close: () => void } | undefined,
+  held: undefined as Promise<void> | undefined,
+  loseAnswerTo: undefined as string | undefined,
+  /** Events the desk sent the page, in order, since the test last emptied it. */
+  events: [] as Frame[],
+};
+
+async function routeBridge(on: Page): Promise<void> {
+  await on.routeWebSocket(/\/bridge$/, async (ws) => {
+    const waiting: (string | Buffer)[] = [];
+    let forward = (message: string | Buffer): void => void waiting.push(message);
+    ws.onMessage((message) => forward(message));
+    if (link.held !== undefined) await link.held;
+    const server = ws.connectToServer();
+    let losing: number | undefined;
+    const close = (): void => {
+      void server.close();
+      void ws.close();
+    };
+    link.current = { close };
+    forward = (message) => {
+      const frame = frameOf(message);
+      if (frame.method !== undefined && frame.method === link.loseAnswerTo) {
+        link.loseAnswerTo = undefined;
+        losing = frame.id;
+      }
+      server.send(message);
+    };
+    for (const message of waiting) forward(message);
+    server.onMessage((message) => {
+      const frame = frameOf(message);
+      if (frame.type === 'result' && losing !== undefined && frame.id === losing) return close();
+      if (frame.type === 'event') link.events.push(frame);
+      ws.send(message);
+    });
+    ws.onClose(() => void server.close());
+    server.onClose(() => void ws.close());
+  });
+}
+
+async function openDesk(on: Page, url: string): Promise<void> {
+  await on.goto(url);
+  await on.getByRole('table', { name: 'Balances' }).getByRole('row').nth(1).waitFor({ timeout: WAIT });
+}
+
+function rowsWith(table: string, text: string, on: Page = page) {
+  return on.getByRole('table', { name: table }).getByRole('row').filter({ hasText: text });
+}
+
+async function restingBuyPrice(): Promise<string> {
+  const bids = page.getByRole('button', { name: /^Bid \d/ });
+  await expect.poll(() => bids.count(), { timeout: WAIT }).toBeGreaterThan(0);
+  const label = (await bids.first().getAttribute('aria-label')) ?? '';
+  const bid = fixed(/^Bid (\S+)/.exec(label)?.[1] ?? '') / SCALE;
+  return (((bid * 95n) / 100n / 10000n) * 10000n).toString();
+}
+
+async function fillLimitBuy(price: string, clientOrderId: string): Promise<void> {
+  await page.getByLabel('Type', { exact: true }).selectOption('LIMIT');
+  await page.getByLabel('Price', { exact: true }).fill(price);
+  await page.getByLabel('Size', { exact: true }).fill('0.001');
+  await page.getByLabel('Client order id', { exact: true }).fill(clientOrderId);
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'nova-e2e-bridge-'));
+  const started = await startDesk(dataDir);
+  desk = started.child;
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  // One context: a second page is let in by the session cookie the first one's token was traded for.
+  context = await browser.newContext({ viewport: { width: 1600, height: 1400 } });
+  page = await context.newPage();
+  await routeBridge(page);
+  await openDesk(page, started.url);
+  deskUrl = new URL(started.url).origin;
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (desk !== undefined) await stopDesk(desk);
+  if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
+}, 60_000);
+
+describe('the desk in a browser whose link to the desk fails', () => {
+  it('after its link to the desk drops, reads what it missed and watches its products again', { timeout: 90_000 }, async () => {
+    await fillLimitBuy(await restingBuyPrice(), 'e2e-missed-cancel');
+    await page.getByRole('button', { name: /^Buy/ }).click();
+    await expect.poll(() => rowsWith('Open orders', 'e2e-missed-cancel').count(), { timeout: WAIT }).toBe(1);
+
+    // The link drops, and the window's redial takes its time.
+    let release = (): void => undefined;
+    link.held = new Promise<void>((done) => (release = done));
+    link.current?.close();
+    // Meanwhile the order is cancelled from another window, which then closes: nothing watches BTC-VND any more.
+    const other = await context.newPage();
+    await openDesk(other, deskUrl);
+    await other.getByRole('button', { name: 'Cancel all', exact: true }).click();
+    await expect.poll(() => rowsWith('Open orders', 'e2e-missed-cancel', other).count(), { timeout: WAIT }).toBe(0);
+    await other.close();
+
+    link.events = [];
+    link.held = undefined;
+    release();
+    // The cancel was told while the window had no link: it must read the orders again, not show the order open.
+    await expect.poll(() => rowsWith('Open orders', 'e2e-missed-cancel').count(), { timeout: WAIT }).toBe(0);
+    // And the desk watches the window's product again: the simulated market's trades reach its tape.
+    const tapeEvents = (): number => link.events.filter((e) => e.name === 'trades.received' && (e.payload as { productId?: string }).productId === 'BTC-VND').length;
+    await expect.poll(tapeEvents, { timeout: WAIT }).toBeGreaterThan(0);
+  });
+});
