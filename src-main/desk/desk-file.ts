@@ -24,8 +24,10 @@ export type KeyRecord = z.infer<typeof KeyRecord>;
 
 const Addresses = z.strictObject({ baseUrl: z.string(), wsUrl: z.string() });
 
+const DESK_FILE_VERSION = 1;
+
 const DeskFileSchema = z.strictObject({
-  version: z.literal(1),
+  version: z.literal(DESK_FILE_VERSION),
   active: EnvironmentId,
   addresses: z.strictObject({ development: Addresses, production: Addresses }),
   keys: z.array(KeyRecord),
@@ -66,6 +68,12 @@ export class DeskFile {
       json = JSON.parse(readFileSync(path, 'utf8'));
     } catch (err) {
       throw new Error(`${path} is not JSON (${err instanceof Error ? err.message : String(err)}); move it aside to start afresh`);
+    }
+    // A later build's file (it names a later version) is not damaged, and moving it aside would leave its keys and
+    // layouts behind: the trader is told to run that build rather than start afresh.
+    const version = (json as { version?: unknown } | null)?.version;
+    if (typeof version === 'number' && version > DESK_FILE_VERSION) {
+      throw new Error(`${path} was written by a newer Nova Desk (desk file version ${version}; this build reads version ${DESK_FILE_VERSION}): run that newer build, or move the file aside to start afresh here, without its keys and layouts`);
     }
     let parsed: ReturnType<typeof DeskFileSchema.safeParse>;
     try {
