@@ -146,6 +146,12 @@ async function fillLimitBuy(price: string, clientOrderId: string): Promise<void>
   await page.getByLabel('Client order id', { exact: true }).fill(clientOrderId);
 }
 
+async function setConfirming(on: boolean): Promise<void> {
+  const confirming = page.getByRole('region', { name: 'Environments' }).getByLabel('Confirm orders in Local');
+  if ((await confirming.isChecked()) !== on) await confirming.click();
+  await expect.poll(() => confirming.isChecked(), { timeout: WAIT }).toBe(on);
+}
+
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'nova-e2e-bridge-'));
   const started = await startDesk(dataDir);
@@ -166,6 +172,28 @@ afterAll(async () => {
 }, 60_000);
 
 describe('the desk in a browser whose link to the desk fails', () => {
+  it('closes the confirmation of an order whose answer was lost, so a second Enter does not send it again', { timeout: 60_000 }, async () => {
+    await setConfirming(true);
+    const held = page.getByRole('dialog', { name: 'Confirm order' });
+    try {
+      await fillLimitBuy(await restingBuyPrice(), 'e2e-answer-lost');
+      await page.getByRole('button', { name: /^Buy/ }).click();
+      await held.waitFor({ timeout: WAIT });
+      link.loseAnswerTo = 'orders.place';
+      await held.getByRole('button', { name: 'Confirm' }).click();
+      // The desk placed it; its answer never came back, and the trader is told the outcome is unknown.
+      await page.getByRole('alert').filter({ hasText: 'the outcome is unknown' }).first().waitFor({ timeout: WAIT });
+      await expect.poll(() => rowsWith('Open orders', 'e2e-answer-lost').count(), { timeout: WAIT }).toBe(1);
+      // Left open, its Confirm kept the focus: the next Enter sent the order a second time.
+      expect(await held.isVisible()).toBe(false);
+    } finally {
+      if (await held.isVisible()) await held.getByRole('button', { name: 'Back' }).click();
+      await setConfirming(false);
+    }
+    await page.getByRole('button', { name: 'Cancel all', exact: true }).click();
+    await expect.poll(() => page.getByRole('table', { name: 'Open orders' }).locator('tbody tr:not([aria-hidden])').count(), { timeout: WAIT }).toBe(0);
+  });
+
   it('after its link to the desk drops, reads what it missed and watches its products again', { timeout: 90_000 }, async () => {
     await fillLimitBuy(await restingBuyPrice(), 'e2e-missed-cancel');
     await page.getByRole('button', { name: /^Buy/ }).click();

@@ -138,7 +138,9 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
       inFlight.current = false;
       setSending(false);
     }
-    if (result === undefined) return;
+    // Failed, the question is answered all the same, and the notice says how. Left open, its Confirm kept the focus,
+    // and the next Enter sent the order again: twice, where the answer was lost and the first had been placed.
+    if (result === undefined) return setPending(undefined);
     if (result.status === 'held') {
       // Held by one environment, answered after a switch to another: that question is no longer the trader's.
       if (sentOn !== actingEnvironment(useDesk.getState())) return tellHeldAfterSwitch(sentOn);
