@@ -155,7 +155,15 @@ export class KeyVault {
     this.handled.add(boot.api_secret);
     const stored = await this.secrets.get(secretId('local', boot.api_key));
     const known = this.record('local', boot.api_key);
-    if (stored === boot.api_secret && known !== undefined) return known;
+    // Each venue folder has a local user of its own: a key of another folder's (the folder made afresh, or an
+    // earlier one put back) is refused by this venue, so the desk goes back to this one's own key.
+    const active = this.activeKey('local');
+    const otherFolders = new Set(this.file.get().keys.filter((k) => k.environment === 'local' && k.origin === 'bootstrap' && k.userId !== boot.user_id).map((k) => k.userId));
+    const activeIsOtherFolders = active !== undefined && active.userId !== undefined && otherFolders.has(active.userId);
+    if (stored === boot.api_secret && known !== undefined) {
+      if (activeIsOtherFolders) this.use('local', known.apiKey);
+      return known;
+    }
     const record: KeyRecord = {
       environment: 'local',
       apiKey: boot.api_key,
@@ -166,7 +174,7 @@ export class KeyVault {
       userId: boot.user_id,
       origin: 'bootstrap',
     };
-    await this.store(record, boot.api_secret, this.activeKey('local') === undefined);
+    await this.store(record, boot.api_secret, active === undefined || activeIsOtherFolders);
     return record;
   }
 
