@@ -85,6 +85,8 @@ const link = {
   current: undefined as { close: () => void } | undefined,
   held: undefined as Promise<void> | undefined,
   loseAnswerTo: undefined as string | undefined,
+  /** Calls of this method are answered here with E0902, as if the desk could not be reached, and not passed on. */
+  failing: undefined as string | undefined,
   /** Events the desk sent the page, in order, since the test last emptied it. */
   events: [] as Frame[],
 };
@@ -104,6 +106,10 @@ async function routeBridge(on: Page): Promise<void> {
     link.current = { close };
     forward = (message) => {
       const frame = frameOf(message);
+      if (frame.method !== undefined && frame.method === link.failing) {
+        const error = { ref: 'E0902_ServiceUnavailable', message: 'E0902_ServiceUnavailable: the desk cannot be reached' };
+        return ws.send(JSON.stringify({ type: 'result', id: frame.id, result: { ok: false, error } }));
+      }
       if (frame.method !== undefined && frame.method === link.loseAnswerTo) {
         link.loseAnswerTo = undefined;
         losing = frame.id;
@@ -218,5 +224,22 @@ describe('the desk in a browser whose link to the desk fails', () => {
     // And the desk watches the window's product again: the simulated market's trades reach its tape.
     const tapeEvents = (): number => link.events.filter((e) => e.name === 'trades.received' && (e.payload as { productId?: string }).productId === 'BTC-VND').length;
     await expect.poll(tapeEvents, { timeout: WAIT }).toBeGreaterThan(0);
+  });
+
+  it('does not show the local venue\'s last state as its state while reading it fails', { timeout: 60_000 }, async () => {
+    const venue = page.getByRole('region', { name: 'Local venue' });
+    const state = venue.locator('dt', { hasText: /^State$/ }).locator('xpath=following-sibling::dd[1]');
+    await expect.poll(() => state.textContent(), { timeout: WAIT }).toBe('ready');
+    link.failing = 'venue.status';
+    try {
+      await venue.getByRole('alert').waitFor({ timeout: WAIT });
+      // 'ready' beside the error read as the venue's state now, which nothing had told.
+      await expect.poll(() => state.textContent(), { timeout: WAIT }).toMatch(/^not known/);
+      expect(await state.textContent()).toContain('ready');
+    } finally {
+      link.failing = undefined;
+    }
+    await expect.poll(() => state.textContent(), { timeout: WAIT }).toBe('ready');
+    expect(await venue.getByRole('alert').count()).toBe(0);
   });
 });

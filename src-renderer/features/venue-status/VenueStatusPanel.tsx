@@ -29,9 +29,11 @@ export function VenueStatusPanel(): React.JSX.Element {
       <h2>Local venue</h2>
       {error !== undefined && <p role="alert">{error}</p>}
       {status !== undefined && (
-        <dl>
+        // What the last read that answered said: beside the error, its state read as the venue's now, which nothing
+        // has told since. It stays for its addresses, marked as the last heard.
+        <dl className={error === undefined ? undefined : 'stale'}>
           <dt>State</dt>
-          <dd>{status.state}</dd>
+          <dd>{error === undefined ? status.state : `not known: the last read that answered said ${status.state}`}</dd>
           <dt>REST</dt>
           <dd>{status.baseUrl || '—'}</dd>
           <dt>WebSocket</dt>
