@@ -568,7 +568,7 @@ export class VenueRestClient {
     const controller = new AbortController();
     call.onAttempt?.(Date.now());
     const timer = setTimeout(() => controller.abort(), this.timeoutMs);
-    let status: number;
+    let status: number | undefined;
     let retryAfter: string | null;
     let text: string;
     try {
@@ -579,7 +579,7 @@ export class VenueRestClient {
       retryAfter = response.headers.get('retry-after');
       text = await response.text();
     } catch (err) {
-      return networkFailure(operation, err, controller.signal.aborted);
+      return networkFailure(operation, err, controller.signal.aborted, status !== undefined);
     } finally {
       clearTimeout(timer);
     }
@@ -625,9 +625,14 @@ function notSentForRate(operation: string, closed: RateWaitTooLong): VenueError 
  * fetch reports a network failure as a TypeError whose cause carries the system's code. Only the code is
  * kept: the raw error can hold the request, and the request holds the key.
  */
-function networkFailure(operation: string, err: unknown, timedOut: boolean): Error {
+function networkFailure(operation: string, err: unknown, timedOut: boolean, answered: boolean): Error {
   if (timedOut) return new OutcomeUnknownError(operation, 'timeout');
-  const cause = (err as { cause?: { code?: unknown } } | undefined)?.cause;
+  const cause = (err as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
+  // fetch refuses, before connecting, a request it cannot make (an address with a user name and password, a header
+  // value outside Latin-1: a TypeError with no cause) or a port it blocks: nothing left, nothing was done. Told
+  // "may have acted", a trader would wait on lookups that fail alike, for an order that was never sent.
+  if (!answered && err instanceof TypeError && cause === undefined) return new VenueUnreachableError(operation, 'request refused by fetch before sending');
+  if (!answered && cause?.message === 'bad port') return new VenueUnreachableError(operation, 'port blocked by fetch');
   const code = typeof cause?.code === 'string' ? cause.code : 'unknown';
   if (NOT_SENT.has(code)) return new VenueUnreachableError(operation, code);
   return new OutcomeUnknownError(operation, 'connection_lost');
