@@ -292,7 +292,9 @@ export class Desk implements Disposable {
           ? `${keychainTrouble}; unlock the keychain, then switch to ${NAMES[environment]} again`
           : key === undefined
             ? `no API key for ${NAMES[environment]}: create or import one`
-            : `the secret of key ${key.apiKey} is no longer stored (${this.keys.storage.kind}): import the key again`;
+            : this.keys.secrets.keychainProblem !== undefined
+              ? `the secret of key ${key.apiKey} is not in this session's memory, and the keychain, which may hold it, was not available when the desk started (${this.keys.secrets.keychainProblem}): make it available (unlock it) and restart the desk, or import the key again`
+              : `the secret of key ${key.apiKey} is no longer stored (${this.keys.storage.kind}): import the key again`;
       for (const productId of this.watched.keys()) this.pollPublicly(productId);
       this.emitStatus();
       return;

@@ -50,7 +50,8 @@ export class KeyVault {
 
   /**
    * Every key described here, with where its secret is. A keychain that cannot be read now (locked, or not
-   * running) does not hide the keys: each is listed as 'locked', since its secret may well be there.
+   * running, now or since the desk started) does not hide the keys: each is listed as 'locked', since its secret
+   * may well be there.
    */
   async list(environment: EnvironmentId): Promise<StoredKey[]> {
     let present: ReadonlySet<string> | undefined;
@@ -67,7 +68,8 @@ export class KeyVault {
       .map((k) => ({
         ...k,
         active: k.apiKey === active,
-        storedIn: present === undefined ? 'locked' : present.has(secretId(environment, k.apiKey)) ? this.secrets.kind : 'missing',
+        // A keychain out of reach since the start may hold what memory does not.
+        storedIn: present === undefined ? 'locked' : present.has(secretId(environment, k.apiKey)) ? this.secrets.kind : this.secrets.keychainProblem === undefined ? 'missing' : 'locked',
       }));
   }
 

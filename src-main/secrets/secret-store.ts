@@ -13,6 +13,11 @@ export interface SecretStore {
   readonly kind: SecretStoreKind;
   /** Set when secrets will not outlive this session: the desk shows it to the trader as it stands. */
   readonly notice: string | undefined;
+  /**
+   * Set when the keychain was wanted and could not be used (why): secrets it kept before are not known to be gone,
+   * only out of reach this session.
+   */
+  readonly keychainProblem?: string | undefined;
   set(id: string, secret: string): Promise<void>;
   get(id: string): Promise<string | undefined>;
   delete(id: string): Promise<boolean>;
@@ -95,7 +100,10 @@ export class MemorySecretStore implements SecretStore {
   readonly kind = 'memory';
   private readonly secrets = new Map<string, string>();
 
-  constructor(readonly notice: string = 'Secrets are kept in memory for this session only.') {}
+  constructor(
+    readonly notice: string = 'Secrets are kept in memory for this session only.',
+    readonly keychainProblem?: string,
+  ) {}
 
   set(id: string, secret: string): Promise<void> {
     return checked(id, () => {
@@ -126,7 +134,7 @@ export async function openSecretStore(options: OpenSecretStoreOptions = {}): Pro
   const service = options.service ?? SECRET_SERVICE;
   const problem = await probeKeychain(service);
   if (problem === undefined) return new KeychainSecretStore(service);
-  return new MemorySecretStore(`No keychain is available (${problem}); secrets are kept in memory for this session only.`);
+  return new MemorySecretStore(`No keychain is available (${problem}); secrets are kept in memory for this session only.`, problem);
 }
 
 // A real write, read and delete, under a service of its own so a probe left behind by a crash never shows up in
