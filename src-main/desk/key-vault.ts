@@ -130,7 +130,12 @@ export class KeyVault {
 
   async forget(environment: EnvironmentId, apiKey: string): Promise<void> {
     if (this.record(environment, apiKey) === undefined) throw new DeskError('E0101_InvalidArgument', `api_key: no key ${apiKey} is stored for ${environment}`);
-    await this.secrets.delete(secretId(environment, apiKey));
+    const deleted = await this.secrets.delete(secretId(environment, apiKey));
+    // Forgotten here while the keychain is out of reach, its secret would stay there with nothing naming it.
+    const problem = this.secrets.keychainProblem;
+    if (!deleted && problem !== undefined) {
+      throw new DeskError('E0801_KeychainUnavailable', `key ${apiKey} was not removed: the keychain, which may hold its secret, was not available when the desk started (${problem}); make it available and restart the desk, then remove it`);
+    }
     this.file.update((draft) => {
       draft.keys = draft.keys.filter((k) => !(k.environment === environment && k.apiKey === apiKey));
       if (draft.activeKeys[environment] === apiKey) delete draft.activeKeys[environment];

@@ -44,9 +44,11 @@ execFileSync('dbus-send', [
 ]);
 
 const second = await open();
-const listed = await second.call('keys.list', {});
 const status = await second.call('connection.status', {});
+const apiKey = created.ok ? (created.value as { key: { apiKey: string } }).key.apiKey : '';
+const forgotten = await second.call('keys.forget', { environment: 'local', api_key: apiKey });
+const listed = await second.call('keys.list', {});
 await second.desk.close();
 rmSync(dataDir, { recursive: true, force: true });
 
-console.log(JSON.stringify({ firstStorage: first.storage, secondStorage: second.storage, created, listed, status }));
+console.log(JSON.stringify({ firstStorage: first.storage, secondStorage: second.storage, created, listed, status, forgotten }));

@@ -11,7 +11,7 @@ const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 
 describe('a keychain locked when the desk starts', () => {
-  it('lists the keys it holds as locked, not missing, and says to unlock it rather than import them again', async () => {
+  it('lists the keys it holds as locked, not missing, says to unlock it rather than import them again, and removes none', async () => {
     const { stdout } = await run('bash', [join(ROOT, 'scripts', 'with-keyring.sh'), process.execPath, '--import', 'tsx', join(import.meta.dirname, 'keychain-locked-at-start-child.ts')], {
       cwd: ROOT,
       timeout: 60_000,
@@ -22,6 +22,7 @@ describe('a keychain locked when the desk starts', () => {
       created: { ok: boolean; value?: { key: { apiKey: string } } };
       listed: { ok: boolean; value?: { apiKey: string; origin: string; active: boolean; storedIn: string }[] };
       status: { ok: boolean; value: { state: string; detail: string } };
+      forgotten: { ok: boolean; error?: { ref: string; message: string } };
     };
     expect(report.firstStorage).toBe('keychain');
     expect(report.secondStorage).toBe('memory');
@@ -30,5 +31,8 @@ describe('a keychain locked when the desk starts', () => {
     expect(made).toMatchObject({ origin: 'created', active: true, storedIn: 'locked' });
     expect(report.status.value.detail).not.toMatch(/no longer stored/);
     expect(report.status.value.detail).toMatch(/keychain.*not available when the desk started.*restart the desk/);
+    // Removed now, the key would be gone from the desk while the keychain still holds its secret.
+    expect(report.forgotten).toMatchObject({ ok: false, error: { ref: 'E0801_KeychainUnavailable' } });
+    expect(made).toBeDefined();
   }, 90_000);
 });
