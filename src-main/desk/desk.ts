@@ -755,7 +755,17 @@ export class Desk implements Disposable {
     const environment = request.environment ?? this.sessionEnvironment;
     // Tried on the venue whenever it can be reached, a user id given or not: a mistyped secret must not
     // replace a working one in the keychain.
-    const discovered = await this.discoverUserId(environment, request.api_key, request.api_secret);
+    const { checked, userId: discovered } = await this.discoverUserId(environment, request.api_key, request.api_secret);
+    // A venue never changes a key's secret: another one for a key stored here is a slip unless the venue takes it.
+    if (!checked && this.keys.record(environment, request.api_key) !== undefined) {
+      const stored = await this.keys.credentials(environment, request.api_key);
+      if (stored !== undefined && stored.apiSecret !== request.api_secret) {
+        throw new DeskError(
+          'E0902_ServiceUnavailable',
+          `api_secret: key ${request.api_key} is stored with another secret, and this one could not be checked (${NAMES[environment]} cannot be asked now); the stored secret was kept: import it again once ${NAMES[environment]} answers, or remove the key first`,
+        );
+      }
+    }
     if (request.user_id !== undefined && discovered !== undefined && discovered !== request.user_id) {
       throw new DeskError('E0101_InvalidArgument', `user_id: this key trades for user ${discovered}, not ${request.user_id}; it was not stored`);
     }
@@ -776,23 +786,24 @@ export class Desk implements Disposable {
     return this.describeStored(record);
   }
 
-  private async discoverUserId(environment: EnvironmentId, apiKey: string, apiSecret: string): Promise<string | undefined> {
+  /** The key tried on the venue: `checked` once the venue took it, with its user id when an order shows it. */
+  private async discoverUserId(environment: EnvironmentId, apiKey: string, apiSecret: string): Promise<{ checked: boolean; userId?: string }> {
     let baseUrl: string;
     try {
       baseUrl = this.addresses(environment).baseUrl;
     } catch {
-      return undefined;
+      return { checked: false };
     }
-    if (baseUrl === '') return undefined;
+    if (baseUrl === '') return { checked: false };
     return this.withKey(baseUrl, { apiKey, apiSecret }, async (client) => {
       try {
         const [order] = await client.listOrderHistory({ limit: 1 });
-        return order?.user_id;
+        return order === undefined ? { checked: true } : { checked: true, userId: order.user_id };
       } catch (err) {
         if (err instanceof VenueError && (err.ref === 'E0001_AuthRequired' || err.ref === 'E0002_ApiKeyExpired' || err.ref === 'E0005_ApiKeyRevoked')) {
           throw new DeskError(err.ref, `${NAMES[environment]} refused this key (${err.description}); it was not stored`);
         }
-        return undefined;
+        return { checked: false };
       }
     });
   }
