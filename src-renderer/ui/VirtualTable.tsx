@@ -2,7 +2,7 @@
  * A sortable table that draws only the rows in view, so a blotter of 100 000 rows scrolls like one of 100.
  * It stays a real <table> (named by `label`) so a screen reader and the tests find it by role.
  */
-import { memo, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { sortRows, type SortDirection, type SortKind, type SortSpec } from './sort';
 
 export interface Column<Row> {
@@ -44,6 +44,8 @@ const BEHIND = 2;
 
 interface RowViewProps<Row> {
   row: Row;
+  /** The row's key, by which the table finds it again in the DOM. */
+  rowId: string;
   columns: readonly Column<Row>[];
   /** 1-based among all rows, header included. */
   index: number;
@@ -54,7 +56,7 @@ interface RowViewProps<Row> {
 const RowView = memo(function RowView<Row>(props: RowViewProps<Row>): React.JSX.Element {
   const { row, columns } = props;
   return (
-    <tr aria-rowindex={props.index} className={props.className} style={{ height: ROW_HEIGHT }}>
+    <tr aria-rowindex={props.index} data-row={props.rowId} className={props.className} style={{ height: ROW_HEIGHT }}>
       {columns.map((c) => (
         <td key={c.key} className={c.align === 'right' ? 'num' : undefined}>
           {c.render === undefined ? c.value(row) : c.render(row)}
@@ -83,14 +85,52 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>): React.JSX.Elem
   const visible = sorted.slice(first, first + count);
   const after = Math.max(0, sorted.length - first - visible.length);
 
+  // Where in the rows the keyboard's focus last was: a control whose row goes (an order cancelled with Enter on its
+  // Cancel) or that is disabled under it takes the focus with it to the page's body, and the next Tab started again
+  // from the top of the window. It goes to the same column of the row now in that place instead (the next order's
+  // Cancel), or to the table while none can take it.
+  const scroller = useRef<HTMLDivElement>(null);
+  const focusAt = useRef<{ key: string; index: number; column: number; control: Element } | undefined>(undefined);
+  useLayoutEffect(() => {
+    const at = focusAt.current;
+    const box = scroller.current;
+    const active = document.activeElement;
+    if (at === undefined || box === null || (active !== null && active !== document.body && active !== box)) return;
+    // Still there and enabled, the control was left by the trader (a click on the page around it): not taken back.
+    if (at.control.isConnected && !at.control.matches(':disabled')) {
+      if (active !== box) focusAt.current = undefined;
+      return;
+    }
+    const index = sorted.findIndex((row) => rowKey(row) === at.key);
+    const row = sorted[index === -1 ? Math.min(at.index, sorted.length - 1) : index];
+    const tr = row === undefined ? null : box.querySelector(`tr[data-row="${CSS.escape(rowKey(row))}"]`);
+    const control = tr instanceof HTMLTableRowElement ? tr.cells[at.column]?.querySelector<HTMLElement>('button:not(:disabled), input:not(:disabled), select:not(:disabled), a[href]') : undefined;
+    if (control !== null && control !== undefined) control.focus();
+    else if (active !== box) box.focus();
+  });
+  const noteFocus = (target: EventTarget): void => {
+    const tr = target instanceof Element ? target.closest('tr[data-row]') : null;
+    const td = target instanceof Element ? target.closest('td') : null;
+    const key = tr?.getAttribute('data-row');
+    if (key === null || key === undefined || td === null) return;
+    focusAt.current = { key, index: sorted.findIndex((row) => rowKey(row) === key), column: td.cellIndex, control: target as Element };
+  };
+
   const toggle = (key: string): void =>
     setSort((s) => (s?.key === key ? { key, direction: s.direction === 'asc' ? 'desc' : 'asc' } : { key, direction: 'asc' }));
 
   return (
     <div
       className="vtable"
+      ref={scroller}
+      tabIndex={-1}
       // Strict containment makes the scroller a layout boundary: rows coming into view relayout this table only.
       style={{ height, contain: 'strict' }}
+      onFocus={(e) => noteFocus(e.target)}
+      // Gone elsewhere by the trader's choice (the focus is somewhere else now), not with a row: nothing to keep.
+      onBlur={(e) => {
+        if (e.relatedTarget !== null && !e.currentTarget.contains(e.relatedTarget)) focusAt.current = undefined;
+      }}
       onScroll={(e) => {
         const top = Math.floor(e.currentTarget.scrollTop / ROW_HEIGHT);
         setView((v) => (v.top === top ? v : { top, down: top > v.top }));
@@ -121,7 +161,7 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>): React.JSX.Elem
         <tbody>
           {first > 0 && <tr aria-hidden="true" style={{ height: first * ROW_HEIGHT }} />}
           {visible.map((row, i) => (
-            <RowView key={rowKey(row)} row={row} columns={columns} index={first + i + 2} className={rowClass?.(row)} />
+            <RowView key={rowKey(row)} rowId={rowKey(row)} row={row} columns={columns} index={first + i + 2} className={rowClass?.(row)} />
           ))}
           {after > 0 && <tr aria-hidden="true" style={{ height: after * ROW_HEIGHT }} />}
         </tbody>

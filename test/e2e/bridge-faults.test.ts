@@ -3,17 +3,16 @@
  * Playwright (routeWebSocket), which can hold it, drop it, or lose one answer on it, while the desk, its embedded
  * simulated venue and Chromium are the real ones. Tests run in order and share the desk. Needs /usr/bin/chromium.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCALE, fixed } from './fixed-decimal';
+import { CHROMIUM_ARGS, startDesk, stopDesk } from './web-desk';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const WAIT = 20_000;
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 let desk: ChildProcess;
 let dataDir: string;
@@ -21,44 +20,6 @@ let browser: Browser;
 let context: BrowserContext;
 let deskUrl: string;
 let page: Page;
-
-function startDesk(dir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn('npm', ['run', 'web', '--', '--port', '0', '--data', dir], { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolveReady, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`npm run web printed no ready line:\n${output}`)), 60_000);
-    const read = (chunk: Buffer): void => {
-      output += chunk.toString();
-      const ready = /desk ready at (\S+)/.exec(output);
-      if (ready?.[1] !== undefined) {
-        clearTimeout(timer);
-        resolveReady({ child, url: ready[1] });
-      }
-    };
-    child.stdout?.on('data', read);
-    child.stderr?.on('data', read);
-    child.on('exit', (code) => (clearTimeout(timer), reject(new Error(`npm run web exited with ${code}:\n${output}`))));
-  });
-}
-
-function groupAlive(pid: number): boolean {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function stopDesk(child: ChildProcess): Promise<void> {
-  const pid = child.pid;
-  if (pid === undefined || !groupAlive(pid)) return;
-  process.kill(-pid, 'SIGTERM');
-  for (let waited = 0; groupAlive(pid); waited += 100) {
-    if (waited > 30_000) throw new Error(`npm run web (group ${pid}) is still running 30 s after SIGTERM`);
-    await new Promise((done) => setTimeout(done, 100));
-  }
-}
 
 interface Frame {
   id?: number;

@@ -1,0 +1,79 @@
+/**
+ * End to end: the blotters as a trader at the keyboard alone uses them, in Debian's Chromium against browser mode
+ * with its embedded simulated venue. Tests run in order and share the desk. Needs /usr/bin/chromium.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from '@playwright/test';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCALE, fixed } from './fixed-decimal';
+import { CHROMIUM_ARGS, startDesk, stopDesk } from './web-desk';
+
+const WAIT = 20_000;
+
+let desk: ChildProcess;
+let dataDir: string;
+let browser: Browser;
+let page: Page;
+
+async function restingBuyPrice(): Promise<string> {
+  const bids = page.getByRole('button', { name: /^Bid \d/ });
+  await expect.poll(() => bids.count(), { timeout: WAIT }).toBeGreaterThan(0);
+  const label = (await bids.first().getAttribute('aria-label')) ?? '';
+  const bid = fixed(/^Bid (\S+)/.exec(label)?.[1] ?? '') / SCALE;
+  return (((bid * 95n) / 100n / 10000n) * 10000n).toString();
+}
+
+async function placeLimitBuy(price: string, clientOrderId: string): Promise<void> {
+  await page.getByLabel('Type', { exact: true }).selectOption('LIMIT');
+  await page.getByLabel('Price', { exact: true }).fill(price);
+  await page.getByLabel('Size', { exact: true }).fill('0.001');
+  await page.getByLabel('Client order id', { exact: true }).fill(clientOrderId);
+  await page.getByRole('button', { name: /^Buy/ }).click();
+  await expect.poll(() => page.getByRole('table', { name: 'Open orders' }).getByRole('row').filter({ hasText: clientOrderId }).count(), { timeout: WAIT }).toBe(1);
+}
+
+/** What has the keyboard's focus: the accessible name of a control, or the tag of anything else. */
+function focused(): Promise<string> {
+  return page.evaluate(() => {
+    const active = document.activeElement;
+    if (active === null || active === document.body) return 'BODY';
+    return active.getAttribute('aria-label') ?? active.tagName;
+  });
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'nova-e2e-keyboard-'));
+  const started = await startDesk(dataDir);
+  desk = started.child;
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  page = await browser.newPage({ viewport: { width: 1600, height: 1400 } });
+  await page.goto(started.url);
+  await page.getByRole('table', { name: 'Balances' }).getByRole('row').nth(1).waitFor({ timeout: WAIT });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (desk !== undefined) await stopDesk(desk);
+  if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
+}, 60_000);
+
+describe('the blotters at the keyboard', () => {
+  it('keeps the focus in the open orders when a row cancelled with Enter goes, on the next row\'s Cancel', { timeout: 60_000 }, async () => {
+    const price = await restingBuyPrice();
+    await placeLimitBuy(price, 'e2e-kb-first');
+    await placeLimitBuy(String(BigInt(price) - 10_000n), 'e2e-kb-second');
+    const first = page.getByRole('button', { name: /^Cancel BUY .*\(e2e-kb-first\)$/ });
+    await first.focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByRole('table', { name: 'Open orders' }).getByRole('row').filter({ hasText: 'e2e-kb-first' }).count(), { timeout: WAIT }).toBe(0);
+    // Left on the page's body, the next Tab started again from the top of the workspace.
+    await expect.poll(focused, { timeout: WAIT }).toMatch(/^Cancel BUY .*\(e2e-kb-second\)$/);
+    // And Enter again cancels that one: the trader works down the blotter without reaching for the mouse.
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByRole('table', { name: 'Open orders' }).locator('tbody tr:not([aria-hidden])').count(), { timeout: WAIT }).toBe(0);
+    expect(await focused()).not.toBe('BODY');
+  });
+});
