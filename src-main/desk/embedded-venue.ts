@@ -78,18 +78,26 @@ export function startEmbeddedVenue(entry: WorkerScript, given: EmbeddedVenueOpti
           break;
       }
     });
+    /** Why a running worker ended without being asked to (an exception nothing caught on its thread). */
+    let crash: string | undefined;
     next.on('error', (err) => {
       const reason = withRemedy(err.message);
+      // A running venue's uncaught exception is a crash like any other: the exit that follows starts it again.
+      if (status.state === 'ready' && !stopping) {
+        crash = reason;
+        return;
+      }
       status = { ...status, state: 'failed', detail: reason };
       settle?.reject(new Error(`the local venue failed: ${reason}`));
     });
     next.on('exit', () => {
       if (!stopping && status.state === 'ready' && mayRestart()) {
-        status = { ...status, state: 'starting', detail: 'the local venue stopped unexpectedly and is starting again' };
+        status = { ...status, state: 'starting', detail: `the local venue stopped unexpectedly${crash === undefined ? '' : ` (${crash})`} and is starting again` };
         worker = launch();
         return;
       }
-      if (status.state !== 'failed') status = { ...status, state: 'stopped' };
+      if (crash !== undefined && !stopping) status = { ...status, state: 'failed', detail: `the local venue stopped unexpectedly too often: ${crash}` };
+      else if (status.state !== 'failed') status = { ...status, state: 'stopped' };
       settle?.reject(new Error('the local venue stopped'));
     });
     return next;
