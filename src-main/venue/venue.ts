@@ -81,9 +81,9 @@ export class Venue {
   readonly now: () => bigint;
   /**
    * The time as clients' clocks tell it: the wall clock, without the floor `now` keeps at the folder's newest time.
-   * What a client sends from its own clock (an auth timestamp, a key's expiration_time) and key expiry are measured
-   * against it: a folder written while the clock ran ahead would otherwise refuse every auth as stale, and take
-   * every new expiry for past, until the real time caught up.
+   * The WebSocket auth's timestamp window is measured against it: a folder written while the clock ran ahead would
+   * otherwise refuse every auth as stale until the real time caught up. Expiries (keys, GTT orders) stay on `now`,
+   * which never goes back: on this clock a key that expired while the clock ran ahead would work again.
    */
   readonly wallNow: () => bigint;
   private closed = false;

@@ -284,7 +284,7 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
   const { exchange, store, keys } = venue;
 
   function authenticate(request: FastifyRequest, who: Access): Caller {
-    const caller = ok(keys.authenticate(header(request, 'nova-key'), header(request, 'nova-secret'), venue.wallNow()));
+    const caller = ok(keys.authenticate(header(request, 'nova-key'), header(request, 'nova-secret'), venue.now()));
     const wait = requests.take(caller.apiKey);
     if (wait !== undefined) throw new RateLimitError('E0501_RateLimitExceeded', wait);
     const adminOnly = who === 'admin-read' || who === 'admin-trade';
@@ -348,7 +348,7 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
   // a key revoked or expired meanwhile (a leaked key its owner just revoked) must not place an order or mint a key.
   app.addHook('preHandler', (request, _reply, done) => {
     const caller = callers.get(request);
-    const refusal = caller === undefined ? undefined : keys.refusal(caller.apiKey, venue.wallNow());
+    const refusal = caller === undefined ? undefined : keys.refusal(caller.apiKey, venue.now());
     done(refusal);
   });
 
@@ -408,7 +408,7 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
   // ---- API keys (4.1) --------------------------------------------------------------------------------------
   app.post('/api-keys', access('trade'), async (request) => {
     const caller = callerOf(request);
-    const spec = ok(parseCreateApiKeyBody(request.body ?? {}, { now: venue.wallNow() }));
+    const spec = ok(parseCreateApiKeyBody(request.body ?? {}, { now: venue.now() }));
     const expiredAt = spec.expiresAt === 0n ? null : spec.expiresAt;
     // Otherwise a short-lived key (one handed to a script, say) would mint a permanent one, and its expiry would
     // end nothing. Refused rather than capped: the client asked for a lifetime it would not get, and says so.

@@ -197,7 +197,7 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
     let now: bigint | undefined;
     for (const session of sessions) {
       if (!session.orders || session.caller === undefined) continue;
-      now ??= venue.wallNow();
+      now ??= venue.now();
       const refusal = keys.refusal(session.caller.apiKey, now);
       if (refusal !== undefined) fail(session, { op: 'auth' }, refusal);
     }
@@ -304,13 +304,14 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
   }
 
   function authenticate(session: Session, frame: unknown, key: string, timestamp: number, signature: string): void {
+    // The client signs with its own clock: the window is the wall clock's (see Venue.wallNow).
     const nowSeconds = Number(venue.wallNow() / 1_000_000_000n);
     if (Math.abs(nowSeconds - timestamp) > options.authWindowSeconds) {
       return fail(session, frame, apiError('E0001_AuthRequired', `timestamp outside ±${options.authWindowSeconds} s of the venue's clock`));
     }
     for (const [used, at] of usedSignatures) if (at < nowSeconds - 2 * options.authWindowSeconds) usedSignatures.delete(used);
     if (usedSignatures.has(signature)) return fail(session, frame, apiError('E0001_AuthRequired', 'signature already used'));
-    const caller = keys.verifySignature(key, timestamp, signature, venue.wallNow());
+    const caller = keys.verifySignature(key, timestamp, signature, venue.now());
     if (caller instanceof ApiError) return fail(session, frame, caller);
     usedSignatures.set(signature, nowSeconds);
     // Another user's key on the same connection: the first user's orders made here stop reaching it. Its orders
@@ -325,7 +326,7 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
   function authenticated(session: Session, action: string): Caller {
     const { caller } = session;
     if (caller === undefined) throw apiError('E0001_AuthRequired', action);
-    const refusal = keys.refusal(caller.apiKey, venue.wallNow());
+    const refusal = keys.refusal(caller.apiKey, venue.now());
     if (refusal !== undefined) {
       unauthenticate(session);
       throw refusal;
