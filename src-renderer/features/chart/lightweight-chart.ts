@@ -14,6 +14,28 @@ import {
 import type { CandleChart } from './candle-chart';
 import { chartSeconds } from './candles';
 
+/** Empty places drawn for one gap at most: a day of minutes, so a chart whose last candle is weeks old stays small. */
+const MOST_EMPTY_PLACES = 1440;
+
+/**
+ * The bars with an empty place (whitespace, in the library's words) for each interval without a candle: a minute
+ * without trades has none (docs/api.md), and the library draws the bars it is given side by side, so a quiet half
+ * hour, or an outage the venue's snapshot does not cover, closed up as if no time had passed between two candles.
+ */
+function withEmptyPlaces<Bar extends { time: UTCTimestamp }>(bars: readonly Bar[], candleSeconds: number): (Bar | { time: UTCTimestamp })[] {
+  const out: (Bar | { time: UTCTimestamp })[] = [];
+  let last: number | undefined;
+  for (const bar of bars) {
+    if (last !== undefined) {
+      const missing = Math.min(Math.floor((bar.time - last) / candleSeconds) - 1, MOST_EMPTY_PLACES);
+      for (let i = 1; i <= missing; i++) out.push({ time: (last + i * candleSeconds) as UTCTimestamp });
+    }
+    out.push(bar);
+    last = bar.time;
+  }
+  return out;
+}
+
 const COLORS = { up: '#2ebd85', down: '#f6465d', grid: '#2a2f3a', text: '#8b93a7', background: '#171a21' } as const;
 
 /** `priceIncrement` as the product lists it ("10000", "0.01"): prices show as many decimals as it has. */
@@ -40,9 +62,7 @@ export function createLightweightChart(container: HTMLElement, priceIncrement: s
     draw(candles, orders, fills, candleSeconds) {
       const now = Date.now();
       const seconds = (nanos: string): UTCTimestamp => chartSeconds(nanos, now) as UTCTimestamp;
-      series.setData(
-        candles.map((c) => ({ time: seconds(c.start), open: Number(c.open), high: Number(c.high), low: Number(c.low), close: Number(c.close) })),
-      );
+      series.setData(withEmptyPlaces(candles.map((c) => ({ time: seconds(c.start), open: Number(c.open), high: Number(c.high), low: Number(c.low), close: Number(c.close) })), candleSeconds));
       for (const line of lines) series.removePriceLine(line);
       lines = orders.map((o) =>
         series.createPriceLine({
