@@ -124,6 +124,9 @@ const DEFAULTS = {
 
 const DONE_STATUSES = new Set(['filled', 'cancelled', 'rejected', 'expired']);
 
+/** Before a market-data sub refused for rate is sent again (plus up to as much jitter): the venue names no wait. */
+const SUB_RETRY_MS = 1_000;
+
 interface Pending {
   readonly op: string;
   /** For requests the venue answers without their request id (a successful cancel). */
@@ -446,13 +449,29 @@ export class VenueSocket {
       () => undefined,
       (err: unknown) => {
         if (err instanceof VenueError && op === 'sub' && channel !== 'orders') {
-          const set = this.wanted.get(channel);
-          for (const id of productIds) set?.delete(id);
-          this._onDidRefuseSubscription.fire({ channel, productIds, error: err });
+          // Refused for now (the connection's frame rate, the venue stopping), not for the product: sent again
+          // later on this connection, or by the next one, rather than the feed moved to REST polling for good.
+          if (err.isRateLimit || err.code === 'E0902') this.subscribeAgainLater(ws, channel, productIds, err.retryAfterMs ?? SUB_RETRY_MS);
+          else {
+            const set = this.wanted.get(channel);
+            for (const id of productIds) set?.delete(id);
+            this._onDidRefuseSubscription.fire({ channel, productIds, error: err });
+          }
         }
         throw err;
       },
     );
+  }
+
+  /** A market-data sub refused for now: sent again after `delayMs` on the same connection, for what is still wanted. */
+  private subscribeAgainLater(ws: WebSocket, channel: Channel, productIds: readonly string[], delayMs: number): void {
+    const timer = setTimeout(() => {
+      const wanted = this.wanted.get(channel);
+      const still = productIds.filter((id) => wanted?.has(id) === true);
+      if (ws !== this.ws || this.status.state !== 'open' || still.length === 0) return;
+      this.sendSub(ws, 'sub', channel, still).catch(() => undefined);
+    }, delayMs + Math.floor(this.options.random() * SUB_RETRY_MS));
+    this.perConnection.add(toDisposable(() => clearTimeout(timer)));
   }
 
   /**
