@@ -556,15 +556,18 @@ export function presetSize(percent: number, side: OrderSide, productId: string, 
  */
 export function describeOrder(request: OrderFields, baseAsset: string, quoteAsset: string): string {
   const type = request.type ?? 'LIMIT';
+  // Grouped as every panel writes them: the question is where a price typed a digit short or long is caught, and
+  // "2400000000" beside "240000000" does not show it at a glance as "2 400 000 000" does. Never rounded.
+  const figure = (text: string | undefined): string => (text === undefined ? '?' : formatDecimal(text));
   const parts: string[] = [request.side];
-  if (request.exact_quote_size !== undefined) parts.push(`${request.base_size ?? '?'} ${baseAsset} for exactly ${request.exact_quote_size} ${quoteAsset}, fees included`);
-  else if (request.quote_size !== undefined) parts.push(`${request.quote_size} ${quoteAsset} worth of ${baseAsset}`);
-  else parts.push(`${request.base_size ?? '?'} ${baseAsset}`);
+  if (request.exact_quote_size !== undefined) parts.push(`${figure(request.base_size)} ${baseAsset} for exactly ${figure(request.exact_quote_size)} ${quoteAsset}, fees included`);
+  else if (request.quote_size !== undefined) parts.push(`${figure(request.quote_size)} ${quoteAsset} worth of ${baseAsset}`);
+  else parts.push(`${figure(request.base_size)} ${baseAsset}`);
   parts.push(`on ${request.product_id}, ${type}`);
   if (request.exact_quote_size !== undefined) parts.push('at the price the venue derives');
-  else if (request.limit_price !== undefined && request.limit_price !== '0') parts.push(`at ${request.limit_price} ${quoteAsset}`);
+  else if (request.limit_price !== undefined && request.limit_price !== '0') parts.push(`at ${figure(request.limit_price)} ${quoteAsset}`);
   else parts.push('at market');
-  if (request.stop_trigger_price !== undefined) parts.push(`when the last trade reaches ${request.stop_trigger_price} (${request.order_stop_type ?? 'STOP_LOSS'})`);
+  if (request.stop_trigger_price !== undefined) parts.push(`when the last trade reaches ${figure(request.stop_trigger_price)} (${request.order_stop_type ?? 'STOP_LOSS'})`);
   if (request.time_in_force !== undefined) parts.push(request.time_in_force);
   if (request.post_only === true) parts.push('post-only');
   // In local time, as the ticket's fields take them: in UTC a 17:00 start typed in UTC+7 read as 10:00.

@@ -241,12 +241,19 @@ describe('order ticket checks', () => {
   });
 
   it('describes the order to confirm with every field sent and the unit of each amount', () => {
-    expect(describeOrder({ product_id: 'BTC-VND', side: 'BUY', type: 'MARKET', quote_size: '1000000' }, 'BTC', 'VND')).toBe('BUY 1000000 VND worth of BTC on BTC-VND, MARKET at market');
+    expect(describeOrder({ product_id: 'BTC-VND', side: 'BUY', type: 'MARKET', quote_size: '1000000' }, 'BTC', 'VND')).toBe('BUY 1\u202f000\u202f000 VND worth of BTC on BTC-VND, MARKET at market');
     expect(describeOrder({ product_id: 'BTC-VND', side: 'BUY', type: 'LIMIT', exact_quote_size: '2505000', base_size: '0.001' }, 'BTC', 'VND')).toBe(
-      'BUY 0.001 BTC for exactly 2505000 VND, fees included on BTC-VND, LIMIT at the price the venue derives',
+      'BUY 0.001 BTC for exactly 2\u202f505\u202f000 VND, fees included on BTC-VND, LIMIT at the price the venue derives',
     );
     expect(describeOrder({ product_id: 'BTC-VND', side: 'SELL', type: 'STOP', base_size: '0.1', limit_price: '2400000000', stop_trigger_price: '2450000000', order_stop_type: 'STOP_LOSS', time_in_force: 'GTC', post_only: true }, 'BTC', 'VND')).toBe(
-      'SELL 0.1 BTC on BTC-VND, STOP at 2400000000 VND when the last trade reaches 2450000000 (STOP_LOSS) GTC post-only',
+      'SELL 0.1 BTC on BTC-VND, STOP at 2\u202f400\u202f000\u202f000 VND when the last trade reaches 2\u202f450\u202f000\u202f000 (STOP_LOSS) GTC post-only',
+    );
+  });
+
+  it('writes the figures of the order to confirm grouped, as the panels do, never rounded', () => {
+    // A digit short or long is what a confirmation is for: 240000000 beside 2400000000 does not show it.
+    expect(describeOrder({ product_id: 'BTC-VND', side: 'BUY', type: 'LIMIT', base_size: '1250.0001', limit_price: '240000000' }, 'BTC', 'VND')).toBe(
+      'BUY 1\u202f250.0001 BTC on BTC-VND, LIMIT at 240\u202f000\u202f000 VND',
     );
   });
 
