@@ -65,7 +65,7 @@ export class VenueError extends Error {
 }
 
 /**
- * gateway: a proxy in front of the venue (502, 504) answered in its place, after passing the request on or not.
+ * gateway: a proxy in front of the venue (502, 503, 504) answered in its place, after passing the request on or not.
  * unreadable: a success answered with a body that is not the API's record (a proxy's page, a newer venue).
  * venue_fault: the venue answered E0901, a fault inside the command, which keeps what the command did before it.
  */
@@ -187,10 +187,12 @@ export function parseRetryAfter(value: string | null, nowMs: number): number | u
 }
 
 /**
- * A failed REST answer, whichever of the interface's two error shapes it has (7.1), or none. A 502 or 504 in
- * neither shape comes from a gateway in front of the venue (the venue never answers either): it gave up waiting
- * on the venue, or lost its connection to it, possibly after the request was passed on. Read as a refusal it
- * would tell the trader an order that may be live was not placed, so it is an unknown outcome of `operation`.
+ * A failed REST answer, whichever of the interface's two error shapes it has (7.1), or none. A 502, 503 or 504 in
+ * neither shape comes from a gateway in front of the venue (the venue answers 503 only with its E0902 body, and
+ * never the others): it gave up waiting on the venue, or lost its connection to it, possibly after the request was
+ * passed on (Envoy's 503 "disconnect/reset before headers"). Read as a refusal it would tell the trader an order
+ * that may be live was not placed, and read as E0902 ("did nothing") it had the order sent again, so it is an
+ * unknown outcome of `operation`.
  */
 export function failureFromResponse(operation: string, status: number, body: unknown, retryAfter: string | null): VenueError | OutcomeUnknownError {
   const retryAfterMs = parseRetryAfter(retryAfter, Date.now());
@@ -199,7 +201,7 @@ export function failureFromResponse(operation: string, status: number, body: unk
   if (object.success) return fromMessage(object.data.error.message, status, object.data.error.code, extra);
   const generic = GenericErrorResponseSchema.safeParse(body);
   if (generic.success) return fromMessage(generic.data.message, status, undefined, extra);
-  if (status === 502 || status === 504) return new OutcomeUnknownError(operation, 'gateway');
+  if (status === 502 || status === 503 || status === 504) return new OutcomeUnknownError(operation, 'gateway');
   const record = errorRecord(refForStatus(status, undefined));
   return new VenueError({ ref: record.ref, description: `HTTP ${status}`, record, httpStatus: status, ...extra });
 }

@@ -996,7 +996,7 @@ async function notSentIfFails<T>(read: () => Promise<T>): Promise<T> {
 }
 
 /**
- * An order sent whose answer was lost (no answer in time, the connection dropped, a gateway's 502/504): it may be
+ * An order sent whose answer was lost (no answer in time, the connection dropped, a gateway's 502, 503 or 504): it may be
  * live. Said so, with the handle it is looked up by; "not sent" or "try again" would have the trader place it twice.
  */
 function outcomeUnknownPlacement(err: OutcomeUnknownError, clientOrderId: string, environment: EnvironmentId): string {

@@ -45,7 +45,7 @@ describe('a REST error without a reference', () => {
   });
 });
 
-describe('a 502 or 504', () => {
+describe('a 502, 503 or 504', () => {
   it('is a gateway\'s unknown outcome when it is not in the API\'s format, and the venue\'s answer when it is', () => {
     const gateway = failureFromResponse(OP, 504, undefined, null);
     expect(gateway).toBeInstanceOf(OutcomeUnknownError);
@@ -54,6 +54,10 @@ describe('a 502 or 504', () => {
     const venue = failureFromResponse(OP, 502, { error: { code: 'Internal', message: 'E0901_InternalError: boom' } }, null);
     expect(venue).toBeInstanceOf(VenueError);
     expect(venue).toMatchObject({ ref: 'E0901_InternalError', httpStatus: 502 });
-    expect(failureFromResponse(OP, 503, undefined, '2')).toMatchObject({ ref: 'E0902_ServiceUnavailable', retryAfterMs: 2000 });
+    // The venue's own 503 carries its E0902 body (and Retry-After); one in neither shape is a gateway's, which
+    // may have passed the request on (Envoy's "reset before headers"): E0902's "did nothing" would resend an order.
+    expect(failureFromResponse(OP, 503, { error: { code: 'Unavailable', message: 'E0902_ServiceUnavailable: the venue is starting' } }, '2')).toMatchObject({ ref: 'E0902_ServiceUnavailable', retryAfterMs: 2000 });
+    expect(failureFromResponse(OP, 503, undefined, '2')).toMatchObject({ operation: OP, reason: 'gateway' });
+    expect(failureFromResponse(OP, 503, undefined, '2')).toBeInstanceOf(OutcomeUnknownError);
   });
 });
