@@ -475,10 +475,24 @@ export class VenueSession implements Disposable {
     await this.readOrders([...wanted]);
   }
 
-  /** Read orders one by one (by id or client_order_id) into the blotter; the number that changed. */
+  /**
+   * Read orders one by one (by id or client_order_id) into the blotter; the number that changed. One the venue
+   * says it does not have (E0301: restored from an older copy, a lost row) is reported and passed over: failing the
+   * reconcile for it, retried for ever, would keep the session from ever being live again.
+   */
   private async readOrders(ids: readonly string[]): Promise<number> {
     let changed = 0;
-    for (const id of ids) if (this.take(this.blotter.upsert(await this.rest.getOrder(id)))) changed++;
+    for (const id of ids) {
+      let order: Order;
+      try {
+        order = await this.rest.getOrder(id);
+      } catch (err) {
+        if (!(err instanceof VenueError && err.ref === 'E0301_OrderNotFound')) throw err;
+        this._onDidFail.fire(new Error(`order ${id}, which the desk last saw working, is not known to the venue (${err.message}): it is shown as last seen`));
+        continue;
+      }
+      if (this.take(this.blotter.upsert(order))) changed++;
+    }
     return changed;
   }
 
