@@ -60,6 +60,9 @@ function span(low: string | undefined, high: string | undefined): string {
   return `${formatDecimal(low)} to ${formatDecimal(high)}`;
 }
 
+/** Without the account's fee rates (not read yet, or a key whose account the desk cannot read) a fee is not zero. */
+const FEE_NOT_KNOWN = "not known: the account's fee rates are not read yet";
+
 function FieldError(props: { id: string; text: string | undefined }): React.JSX.Element | null {
   return props.text === undefined ? null : <span id={props.id} className="field-error" role="alert">{props.text}</span>;
 }
@@ -84,6 +87,8 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
   const ticket: TicketForm = { ...form, productId };
   const needsBook = ticket.type === 'MARKET' || ticket.sizeMode === 'exact_quote' || (ticket.type !== 'LIMIT' && ticket.price.trim() === '');
   const ctx = useTicketContext(productId, needsBook);
+  // Its rates stand in as zero in the checks until the account is read: the estimate must not show that as a fee.
+  const feesKnown = useDesk((s) => s.account !== undefined);
   // A book live over a live connection can still be in doubt (a gap in its stream, its polls failing): the ladder
   // is marked stale then, and an estimate from that book is no more current than one from a dropped connection.
   const bookInDoubt = useDesk((s) => needsBook && s.books[productId]?.inDoubt === true);
@@ -292,15 +297,20 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
             <dt>Notional{check.estimate.fromBook ? ' (from book)' : ''}</dt>
             <dd>{formatDecimal(check.estimate.notional)} {check.estimate.quoteAsset}</dd>
             <dt title={least === undefined ? undefined : FEE_RANGE_WHY}>Fee</dt>
-            <dd>{span(least?.fee, check.estimate.fee)} {check.estimate.quoteAsset}</dd>
+            <dd>{feesKnown ? `${span(least?.fee, check.estimate.fee)} ${check.estimate.quoteAsset}` : FEE_NOT_KNOWN}</dd>
             {check.estimate.kept !== undefined && (
               <>
                 <dt title="What the fills and their fees leave of the exact amount: the venue charges it too, into its fee account">Kept by the venue beyond fees</dt>
-                <dd>{span(check.estimate.kept, least?.kept)} {check.estimate.quoteAsset}</dd>
+                <dd>{feesKnown ? `${span(check.estimate.kept, least?.kept)} ${check.estimate.quoteAsset}` : FEE_NOT_KNOWN}</dd>
               </>
             )}
             <dt>{ticket.side === 'BUY' ? 'Cost' : 'Proceeds'}</dt>
-            <dd>{ticket.side === 'BUY' ? span(least?.total, check.estimate.total) : span(check.estimate.total, least?.total)} {check.estimate.quoteAsset}</dd>
+            <dd>
+              {feesKnown || ticket.sizeMode !== 'base'
+                ? // An amount in quote is what moves, fees included, whatever they come to.
+                  `${ticket.side === 'BUY' ? span(least?.total, check.estimate.total) : span(check.estimate.total, least?.total)} ${check.estimate.quoteAsset}`
+                : `${formatDecimal(check.estimate.notional)} ${check.estimate.quoteAsset} ${ticket.side === 'BUY' ? 'plus' : 'less'} the fee`}
+            </dd>
           </dl>
         )}
         {stale !== undefined && !pristine && (
