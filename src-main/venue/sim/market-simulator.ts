@@ -14,7 +14,7 @@ import { apiError } from '../../../src-shared/errors/api-error';
 import { isReason, toAtoms, toUnits } from '../../../src-shared/protocol/decimal';
 import { unknownProduct } from '../../../src-shared/protocol/orders';
 import { LOCAL_USER_BALANCES, PRODUCTS, findAsset } from '../../../src-shared/protocol/products';
-import type { Market } from '../exchange/market';
+import { RECENT_TRADES, type Market } from '../exchange/market';
 import type { Venue } from '../venue';
 import { MarketMaker, type MakerProfile } from './market-maker';
 import { OrderEntry } from './order-entry';
@@ -80,9 +80,9 @@ export const DEFAULT_SIM_SPEED = 1;
 export const SIM_STEP_INTERVAL_MS = 100;
 /**
  * The simulated users' finished history is kept an hour: at the default speed they place about 50 orders a second,
- * which grew the data folder by about 120 MB an hour, for ever, on a desk left running. Nobody reads it back: the
- * tape and the candles a restart shows have rows of their own. The trader's orders and fills, and the simulated
- * orders they traded with, are kept whatever their age.
+ * which grew the data folder by about 120 MB an hour, for ever, on a desk left running. What a restart reads back
+ * stays whatever its age (each product's newest RECENT_TRADES trades, open orders' fills), and so do the trader's
+ * orders and fills and the simulated orders they traded with (store/forgetting.ts).
  */
 export const SIM_HISTORY_MS = 3_600_000;
 /** Steps between two deletions of expired simulated history (each bounded: see VenueStore.forgetHistory). */
@@ -190,7 +190,8 @@ export class MarketSimulator {
     }
     // Not awaited: the writer thread deletes while the next steps are matched.
     if (this.steps % FORGET_EVERY_STEPS === 0) {
-      this.venue.store.forgetHistory(this.roster.map((u) => u.userId), this.venue.now() - this.keepHistoryNs).catch((err: unknown) => this.record(err));
+      const request = { users: this.roster.map((u) => u.userId), before: this.venue.now() - this.keepHistoryNs, keepTrades: RECENT_TRADES };
+      this.venue.store.forgetHistory(request).catch((err: unknown) => this.record(err));
     }
   }
 

@@ -5,7 +5,7 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import { StoreThread } from './store-thread';
-import type { Forgotten } from './table-writer';
+import type { ForgetRequest, Forgotten } from './forgetting';
 import type { ThreadData } from './thread-answer';
 
 /** How long a read waits for the writer thread to catch up before it gives up (see whenApplied). */
@@ -13,7 +13,7 @@ const WAIT_LIMIT_MS = 60_000;
 
 export type WriterRequest =
   | { type: 'apply'; through: number }
-  | { type: 'forget'; users: string[]; before: bigint; limit: number }
+  | { type: 'forget'; request: ForgetRequest }
   | { type: 'close' };
 
 export type WriterAnswer =
@@ -104,11 +104,11 @@ export class StoreWriter {
     });
   }
 
-  /** See TableWriter.forget: done on the writer thread, after what it has pending to apply. */
-  forget(users: readonly string[], before: bigint, limit: number): Promise<Forgotten> {
+  /** See forgetting.ts: done on the writer thread, a bounded transaction at a time, after what it has to apply. */
+  forget(request: ForgetRequest): Promise<Forgotten> {
     if (this.closed) return Promise.reject(new Error('the store is closed'));
     if (this.thread.dead !== undefined) return Promise.reject(this.thread.dead);
-    this.thread.post({ type: 'forget', users: [...users], before, limit });
+    this.thread.post({ type: 'forget', request });
     return new Promise((resolve, reject) => this.forgetting.push({ resolve, reject }));
   }
 

@@ -19,12 +19,6 @@ import { MergedChanges, parseJournalEntry } from './merged-changes';
 
 type Statement = Database.Statement<unknown[]>;
 
-/** Rows forget() deleted. */
-export interface Forgotten {
-  orders: number;
-  trades: number;
-}
-
 export class TableWriter {
   private readonly selectPosition: Database.Statement<[], unknown>;
   private readonly movePosition: Statement;
@@ -39,7 +33,6 @@ export class TableWriter {
   private readonly syncNormal: Statement;
   private readonly syncFull: Statement;
   private readonly applyInTransaction: (merged: MergedChanges, through: number) => void;
-  private readonly forgetInTransaction: (users: readonly string[], before: bigint, limit: number) => Forgotten;
 
   constructor(private readonly db: Database.Database) {
     this.selectPosition = db.prepare('SELECT through FROM journal_position').pluck();
@@ -61,45 +54,6 @@ export class TableWriter {
     // on upgrade if another connection (a backup, an inspector) wrote in between.
     const apply = db.transaction((merged: MergedChanges, through: number) => this.write(merged, through));
     this.applyInTransaction = (merged, through) => apply.immediate(merged, through);
-    // Trades first (they refer to their orders), and only trades between these users whose two orders are done:
-    // an open order's fills are what a restart rebuilds its filled size and fees from. trades.seq is the rowid and
-    // rises with time, so the old ones are a prefix of the table: the scan stops at the first one at or past `before`.
-    const deleteTrades = db.prepare(
-      `DELETE FROM trades WHERE seq IN (
-         SELECT t.seq FROM trades t
-         WHERE t.seq < coalesce((SELECT seq FROM trades WHERE time >= @before ORDER BY seq LIMIT 1), 9223372036854775807)
-           AND t.maker_user_id IN (SELECT value FROM json_each(@users)) AND t.taker_user_id IN (SELECT value FROM json_each(@users))
-           AND (SELECT status FROM orders WHERE order_id = t.maker_order_id) = 'DONE'
-           AND (SELECT status FROM orders WHERE order_id = t.taker_order_id) = 'DONE'
-         ORDER BY t.seq LIMIT @limit)`,
-    );
-    // One user at a time, down orders_by_user_updated; an order a kept trade names (one of the trader's) stays.
-    const deleteOrders = db.prepare(
-      `DELETE FROM orders WHERE seq IN (
-         SELECT o.seq FROM orders o
-         WHERE o.user_id = @user AND o.updated_at < @before AND o.status = 'DONE'
-           AND NOT EXISTS (SELECT 1 FROM trades WHERE maker_order_id = o.order_id)
-           AND NOT EXISTS (SELECT 1 FROM trades WHERE taker_order_id = o.order_id)
-         LIMIT @limit)`,
-    );
-    const forget = db.transaction((users: readonly string[], before: bigint, limit: number): Forgotten => {
-      const trades = deleteTrades.run({ users: JSON.stringify(users), before, limit }).changes;
-      let orders = 0;
-      for (const user of users) orders += deleteOrders.run({ user, before, limit }).changes;
-      return { orders, trades };
-    });
-    this.forgetInTransaction = (users, before, limit) => forget.immediate(users, before, limit);
-  }
-
-  /**
-   * Deletes what these users did before `before` (UNIX ns) and is over: their done orders and the trades among
-   * them, at most `limit` trades and `limit` orders of each user a call. For the simulated users, whose history
-   * would otherwise grow the file by about 100 MB an hour; nothing else refers to those rows (the users' totals and
-   * balances have their own, the candles theirs). Returns how many rows went.
-   */
-  forget(users: readonly string[], before: bigint, limit: number): Forgotten {
-    if (users.length === 0) return { orders: 0, trades: 0 };
-    return this.forgetInTransaction(users, before, limit);
   }
 
   /** The seq of the newest journal record the tables hold. */

@@ -16,7 +16,8 @@ import { Journal, type JournalStats } from './journal';
 import { checkWritable, deleteJournal, journalFolder, readJournal } from './journal-file';
 import { JournalWriter } from './journal-writer';
 import { StoreWriter } from './store-writer';
-import { TableWriter, type Forgotten } from './table-writer';
+import type { ForgetRequest, Forgotten } from './forgetting';
+import { TableWriter } from './table-writer';
 import { migrate } from './migrations';
 import { Query } from './query';
 import {
@@ -108,8 +109,6 @@ export const DEFAULT_MAX_PENDING_ROWS = 20_000;
 export const DEFAULT_MATERIALIZE_DELAY_MS = 20;
 export const DEFAULT_RECENT_TRADES = 100;
 const READ_CACHE_KIB = 8 * 1024;
-/** Rows of each kind one forgetHistory deletes at most: a transaction of tens of milliseconds on the writer thread. */
-const FORGET_LIMIT = 5_000;
 
 // Ties on a timestamp are broken by seq, so pages are stable.
 const ORDER_BY: Record<ArchivedOrderSort, string> = {
@@ -274,12 +273,12 @@ export class VenueStore {
   }
 
   /**
-   * Deletes, on the writer thread, what `users` did before `before` (UNIX ns) that is over: their done orders and the
-   * trades among them (TableWriter.forget), at most `limit` of each a call. The simulator's history is kept this way
-   * for a day rather than for ever.
+   * Deletes, on the writer thread, what `request.users` did before `request.before` that is over: their done orders
+   * and the trades among them, but never a product's newest `keepTrades` trades (forgetting.ts). Resolves with what
+   * went once all of it has; the thread takes records and reads between its transactions meanwhile.
    */
-  forgetHistory(users: readonly string[], before: bigint, limit = FORGET_LIMIT): Promise<Forgotten> {
-    return this.writer.forget(users, before, limit);
+  forgetHistory(request: ForgetRequest): Promise<Forgotten> {
+    return this.writer.forget(request);
   }
 
   materialize(): void {

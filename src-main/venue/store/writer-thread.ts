@@ -8,16 +8,17 @@ import { openDatabase } from './database';
 import type { JournalRecord } from './journal-file';
 import type { TableEntry } from './journal-writer';
 import type { WriterAnswer, WriterData, WriterRequest } from './store-writer';
+import { Forgetting, type ForgetRequest, type Forgotten } from './forgetting';
 import { TableWriter } from './table-writer';
 import { answerCore } from './thread-answer';
 
 const data = workerData as WriterData;
 const reason = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 /** A thread that cannot open the database stays up to say so on every request, rather than die unheard. */
-let opened: { db: Database.Database; tables: TableWriter } | string;
+let opened: { db: Database.Database; tables: TableWriter; forgetting: Forgetting } | string;
 try {
   const db = openDatabase(data.file, data.nativeBinding);
-  opened = { db, tables: new TableWriter(db) };
+  opened = { db, tables: new TableWriter(db), forgetting: new Forgetting(db) };
 } catch (err) {
   opened = `the store's writer thread could not open the database: ${reason(err)}`;
 }
@@ -28,8 +29,12 @@ let pendingRows = 0;
 /** The highest seq the core asked to see in the tables. */
 let wanted = 0;
 let applied = 0;
-/** forget() requests, done once nothing is due to apply (see TableWriter.forget). */
-const forgets: { users: string[]; before: bigint; limit: number }[] = [];
+/** forget() requests, oldest first, with what each has deleted so far (see forgetting.ts). */
+const forgets: { request: ForgetRequest; forgotten: Forgotten }[] = [];
+/** Rows one forgetting transaction deletes at most: a few milliseconds, so a read never waits long behind one. */
+const FORGET_BUDGET = 1_000;
+let forgetQueued = false;
+let closed = false;
 /** After a failure to apply, nothing is retried until the core asks again (it reports the failure). */
 let applyStalled = false;
 let closing = false;
@@ -46,7 +51,7 @@ function receive(request: WriterRequest): void {
       applyStalled = false;
       break;
     case 'forget':
-      forgets.push(request);
+      forgets.push({ request: request.request, forgotten: { orders: 0, trades: 0 } });
       break;
     case 'close':
       closing = true;
@@ -55,22 +60,31 @@ function receive(request: WriterRequest): void {
   }
 }
 
-/** Each forget asked, answered in order; while closing they are answered without deleting anything. */
-function forgetAsked(): void {
-  for (let request = forgets.shift(); request !== undefined; request = forgets.shift()) {
-    if (closing || typeof opened === 'string') {
-      answerCore<WriterAnswer>(data, { type: 'forgot', orders: 0, trades: 0 });
-      continue;
-    }
-    // What is forgotten must be in the tables first: a done order still pending would be written after it.
-    while (pending.length > 0 && !applyStalled) applyChunk();
-    try {
-      const forgotten = opened.tables.forget(request.users, request.before, request.limit);
-      answerCore<WriterAnswer>(data, { type: 'forgot', ...forgotten });
-    } catch (err) {
-      answerCore<WriterAnswer>(data, { type: 'forgot', orders: 0, trades: 0, failure: reason(err) });
-    }
+/**
+ * One transaction of the oldest forget asked, after every pending record is applied (a done order still pending
+ * would be written after it was forgotten). A forget is answered once a step leaves budget unused; while closing,
+ * each is answered with what it did so far. Returns whether one remains, for the pump's next turn.
+ */
+function forgetStep(): boolean {
+  const head = forgets[0];
+  if (head === undefined) return false;
+  if (closing || typeof opened === 'string') {
+    for (const { forgotten } of forgets.splice(0)) answerCore<WriterAnswer>(data, { type: 'forgot', ...forgotten });
+    return false;
   }
+  while (pending.length > 0 && !applyStalled) applyChunk();
+  try {
+    const step = opened.forgetting.forget(head.request, FORGET_BUDGET);
+    head.forgotten.orders += step.orders;
+    head.forgotten.trades += step.trades;
+    if (step.orders + step.trades >= FORGET_BUDGET) return true;
+    forgets.shift();
+    answerCore<WriterAnswer>(data, { type: 'forgot', ...head.forgotten });
+  } catch (err) {
+    forgets.shift();
+    answerCore<WriterAnswer>(data, { type: 'forgot', ...head.forgotten, failure: reason(err) });
+  }
+  return forgets.length > 0;
 }
 
 function receiveRecord(entry: TableEntry): void {
@@ -122,11 +136,19 @@ function pump(): void {
     if (!shouldApply()) break;
     applyChunk();
   }
-  forgetAsked();
+  // Forgetting goes a step a turn, so records and reads arriving meanwhile are taken between its transactions.
+  if (forgetStep() && !forgetQueued) {
+    forgetQueued = true;
+    setImmediate(() => {
+      forgetQueued = false;
+      if (!closed) pump();
+    });
+  }
   if (closing) {
     clearTimeout(idleTimer);
     if (typeof opened !== 'string') opened.db.close();
     answerCore<WriterAnswer>(data, { type: 'closed' });
+    closed = true;
     data.port.close();
     data.journal.close();
   }

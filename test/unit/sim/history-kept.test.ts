@@ -1,6 +1,7 @@
 // The simulated users' history is kept for keepHistoryMs (an hour by default), not for ever: at the default speed
 // they place about 50 orders a second. Their finished orders older than that go as the simulator steps; their
-// open orders, and whatever the trader's history refers to, stay.
+// open orders, each product's newest trades and the orders those name, and whatever the trader's history refers
+// to, stay.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,7 +20,7 @@ afterEach(async () => {
 /** The simulated users' done orders, once the deletions the steps asked for are done. */
 async function doneOrders(venue: Venue, users: readonly string[]): Promise<OrderRow[]> {
   // A forget of nobody answers after every forget asked before it.
-  await venue.store.forgetHistory([], 0n);
+  await venue.store.forgetHistory({ users: [], before: 0n, keepTrades: 0 });
   return users.flatMap((user) => venue.store.archivedOrders(user, { limit: 1000, sort: 'created_at', status: 'DONE' }));
 }
 
@@ -45,17 +46,19 @@ async function simulate(keepHistoryMs: number | undefined): Promise<{ venue: Ven
   return { venue, done: await doneOrders(venue, sim.users().map((u) => u.userId)), clock };
 }
 
-it('kept 10 s: none older than that and a step interval is left, but those whose trade an open order still needs', async () => {
+it('kept 10 s: none older than that and a step interval is left, but those a kept trade names', async () => {
   const day = await simulate(undefined);
   const tenSeconds = await simulate(10_000);
   // The same seed: the same orders, of which an hour's keeping forgets none.
   expect(day.done.length).toBeGreaterThan(1000);
-  expect(tenSeconds.done.length).toBeLessThan(day.done.length / 2);
+  expect(tenSeconds.done.length).toBeLessThan(day.done.length * 0.6);
+  // What stays past 10 s (and the 5 s between two deletions) is named by a trade: one among its product's newest
+  // 1,000, which a restart reads back as the tape, or one whose other order is still open (forget-history.test.ts).
   const { venue, clock } = tenSeconds;
   const old = tenSeconds.done.filter((o) => o.updatedAt < clock - 15_000_000_000n);
+  expect(old.length).toBeLessThan(tenSeconds.done.length);
   for (const order of old) {
-    const needed = venue.store.tradesOfOrders([order.orderId]).some((t) => venue.exchange.liveOrder(t.makerOrderId === order.orderId ? t.takerOrderId : t.makerOrderId) !== undefined);
-    expect(needed, `order ${order.orderId}, done ${(clock - order.updatedAt) / 1_000_000_000n} s ago`).toBe(true);
+    expect(venue.store.tradesOfOrders([order.orderId]).length, `order ${order.orderId}, done ${(clock - order.updatedAt) / 1_000_000_000n} s ago`).toBeGreaterThan(0);
   }
   expect(venue.store.integrityCheck()).toBe('ok');
 });
