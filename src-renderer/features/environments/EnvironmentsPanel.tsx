@@ -103,7 +103,7 @@ export function EnvironmentsPanel(): React.JSX.Element {
       )}
       {view?.secretStorage.notice !== undefined && <p className="note">{view.secretStorage.notice}</p>}
       <table aria-label="Environments" className="grid">
-        <thead><tr><th>Environment</th><th>Addresses</th><th>Confirm orders</th><th /></tr></thead>
+        <thead><tr><th>Environment</th><th>Addresses</th><th>Confirm orders</th><th>Switch</th></tr></thead>
         <tbody>
           {view?.environments.map((env) => (
             <tr key={env.id} className={env.production ? 'production-row' : undefined}>

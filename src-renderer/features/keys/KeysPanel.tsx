@@ -218,7 +218,7 @@ export function KeysPanel(): React.JSX.Element {
   return (
     <Panel title="API keys" tools={<button type="button" onClick={() => void reloadKeys()}>Refresh</button>}>
       <table aria-label="API keys" className="grid">
-        <thead><tr><th>Name</th><th>Key</th><th>Environment</th><th>Access</th><th>Expires</th><th>Origin</th><th>Secret in</th><th /></tr></thead>
+        <thead><tr><th>Name</th><th>Key</th><th>Environment</th><th>Access</th><th>Expires</th><th>Origin</th><th>Secret in</th><th>Actions</th></tr></thead>
         <tbody>{keys.map((k) => <KeyRow key={`${k.environment}/${k.apiKey}`} k={k} />)}</tbody>
       </table>
       {note !== '' && <p role="status" className="note">{note}</p>}
