@@ -4,6 +4,7 @@
  * writer thread, a bounded transaction at a time, between the journal records it applies (writer-thread.ts).
  */
 import type Database from 'better-sqlite3';
+import { TRADED_PRODUCTS_SQL } from './query';
 
 export interface ForgetRequest {
   /** Whose history: the simulated users. */
@@ -24,17 +25,7 @@ export class Forgetting {
   private readonly step: (request: ForgetRequest, budget: number) => Forgotten;
 
   constructor(db: Database.Database) {
-    // Distinct products by hopping through trades_by_product, as the store's load does.
-    const products = db
-      .prepare(
-        `WITH RECURSIVE traded (id) AS (
-           SELECT min(product_id) FROM trades
-           UNION ALL
-           SELECT (SELECT min(product_id) FROM trades WHERE product_id > traded.id) FROM traded WHERE traded.id IS NOT NULL
-         )
-         SELECT id FROM traded WHERE id IS NOT NULL`,
-      )
-      .pluck();
+    const products = db.prepare(TRADED_PRODUCTS_SQL).pluck();
     // Per product, the first trade that stays for its age or as one of the newest: seq rises with time, so what
     // may go lies below it, and the deletion walks only the product's old trades, down trades_by_product.
     const firstRecent = db.prepare('SELECT seq FROM trades WHERE product_id = ? AND time >= ? ORDER BY seq LIMIT 1').pluck().safeIntegers(true);

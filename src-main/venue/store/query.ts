@@ -36,3 +36,11 @@ export class Query<P extends unknown[], T> {
     return row;
   }
 }
+
+/** The products that have trades, by hopping through trades_by_product: one seek per product, not a scan of every trade. */
+export const TRADED_PRODUCTS_SQL = `WITH RECURSIVE traded (id) AS (
+  SELECT min(product_id) FROM trades
+  UNION ALL
+  SELECT (SELECT min(product_id) FROM trades WHERE product_id > traded.id) FROM traded WHERE traded.id IS NOT NULL
+)
+SELECT id FROM traded WHERE id IS NOT NULL`;

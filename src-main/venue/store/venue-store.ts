@@ -19,7 +19,7 @@ import { StoreWriter } from './store-writer';
 import type { ForgetRequest, Forgotten } from './forgetting';
 import { TableWriter } from './table-writer';
 import { migrate } from './migrations';
-import { Query } from './query';
+import { Query, TRADED_PRODUCTS_SQL } from './query';
 import {
   apiKeyFromRow,
   balanceFromRow,
@@ -198,17 +198,7 @@ export class VenueStore {
       )
       .pluck()
       .safeIntegers(true);
-    // Distinct products by hopping through the index: one seek per product, not a scan of every trade.
-    this.selectTradedProducts = db
-      .prepare(
-        `WITH RECURSIVE traded (id) AS (
-           SELECT min(product_id) FROM trades
-           UNION ALL
-           SELECT (SELECT min(product_id) FROM trades WHERE product_id > traded.id) FROM traded WHERE traded.id IS NOT NULL
-         )
-         SELECT id FROM traded WHERE id IS NOT NULL`,
-      )
-      .pluck();
+    this.selectTradedProducts = db.prepare(TRADED_PRODUCTS_SQL).pluck();
     this.selectRecentTrades = new Query(db, 'SELECT * FROM trades WHERE product_id = ? ORDER BY seq DESC LIMIT ?', tradeFromRow);
     this.selectDayOfCandles = new Query(
       db,
