@@ -8,8 +8,15 @@ import { useDesk } from '../../stores/desk-store';
 import { Panel } from '../../ui/Panel';
 import { VirtualTable } from '../../ui/VirtualTable';
 import { downloadCsv, toCsv } from '../../ui/csv';
+import { formatDecimal } from '../../ui/decimal-text';
 import { DEFAULT_HISTORY_FILTERS, asTheyStandNow, historyRequest, historySearchOf, lastSearchOnly, nextPageRequest, rememberHistorySearch, type HistoryFilters, type HistoryRequest } from './history-query';
 import { ORDER_COLUMNS, ORDER_CSV } from './order-columns';
+
+/**
+ * The venue's most orders a read, written as the desk writes every figure: in the browser's locale it was "1.000"
+ * in Vietnamese or German, beside prices and sizes whose "." is the decimal point.
+ */
+const READ_LIMIT = formatDecimal(String(MAX_ARCHIVED_LIMIT));
 
 /** A search's answer so far: its pages in order, and the read that would fetch the next one, if any can. */
 interface Searched {
@@ -76,7 +83,7 @@ export function OrderHistoryPanel(props: { panelId?: string; height: number }): 
         {ARCHIVED_SORTS.map((s) => <option key={s} value={s}>{s}</option>)}
       </select>
       <button type="submit">Search</button>
-      {searched !== undefined && more !== undefined && <button type="button" onClick={() => void read(more, searched.rows)}>Next {MAX_ARCHIVED_LIMIT.toLocaleString()}</button>}
+      {searched !== undefined && more !== undefined && <button type="button" onClick={() => void read(more, searched.rows)}>Next {READ_LIMIT}</button>}
       {searched !== undefined && <button type="button" onClick={() => (searches.current.begin(), setSearched(undefined))}>Live</button>}
       <button type="button" onClick={() => downloadCsv('order-history.csv', toCsv(ORDER_CSV, shown))}>Export CSV</button>
     </form>
@@ -88,11 +95,11 @@ export function OrderHistoryPanel(props: { panelId?: string; height: number }): 
     searched === undefined
       ? 'older ones may exist; search a time range to see them.'
       : more !== undefined
-        ? `more may follow: Next ${MAX_ARCHIVED_LIMIT.toLocaleString()} reads them.`
+        ? `more may follow: Next ${READ_LIMIT} reads them.`
         : 'more may exist; sort by created_at to page through them, or narrow the search.';
   return (
     <Panel title="Order history" tools={tools} account>
-      {cut && <p className="muted" role="note">The venue answers {MAX_ARCHIVED_LIMIT.toLocaleString()} orders a read and this read was full: {beyond}</p>}
+      {cut && <p className="muted" role="note">The venue answers {READ_LIMIT} orders a read and this read was full: {beyond}</p>}
       <VirtualTable label="Order history" columns={ORDER_COLUMNS} rows={rows} rowKey={(o) => o.order_id} height={cut ? props.height - 24 : props.height} onSorted={setShown} />
     </Panel>
   );
