@@ -43,11 +43,12 @@ export function AccountPanel(): React.JSX.Element {
       <dl className="facts">
         <dt>Maker fee</dt><dd>{percent(account.maker_fee_rate)}</dd>
         <dt>Taker fee</dt><dd>{percent(account.taker_fee_rate)}</dd>
-        <dt>Orders</dt><dd>{orders.total_orders}</dd>
-        <dt>Open</dt><dd>{orders.total_open_orders}</dd>
-        <dt>Pending</dt><dd>{orders.total_pending_orders}</dd>
-        <dt>Accepted</dt><dd>{orders.total_accepted_orders}</dd>
-        <dt>Done</dt><dd>{orders.total_done_orders}</dd>
+        {/* Counts are figures too, grouped as the volume below them is. */}
+        <dt>Orders</dt><dd>{formatDecimal(orders.total_orders)}</dd>
+        <dt>Open</dt><dd>{formatDecimal(orders.total_open_orders)}</dd>
+        <dt>Pending</dt><dd>{formatDecimal(orders.total_pending_orders)}</dd>
+        <dt>Accepted</dt><dd>{formatDecimal(orders.total_accepted_orders)}</dd>
+        <dt>Done</dt><dd>{formatDecimal(orders.total_done_orders)}</dd>
         <dt>Volume traded</dt><dd>{formatDecimal(trading.total_trading_volume)} {unit}</dd>
       </dl>
     </Panel>
