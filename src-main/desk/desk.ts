@@ -173,6 +173,8 @@ export class Desk implements Disposable {
    * is not Production.
    */
   private addressesRefusal(id: 'development' | 'production', addresses: { baseUrl: string; wsUrl: string }): { field: 'baseUrl' | 'wsUrl'; reason: string } | undefined {
+    const credentials = withCredentials(addresses);
+    if (credentials !== undefined) return credentials;
     const plain = id === 'production' ? plainTextProduction(addresses) : undefined;
     if (plain !== undefined) return plain;
     const other = id === 'production' ? 'development' : 'production';
@@ -1058,6 +1060,26 @@ function plainTextProduction(addresses: { baseUrl: string; wsUrl: string }): { f
     if (url.protocol === 'https:' || url.protocol === 'wss:') continue;
     if ((url.protocol === 'http:' || url.protocol === 'ws:') && LOOPBACK_HOSTS.has(url.hostname)) continue;
     return { field, reason: `Production must be reached over TLS (https:, wss:), not ${url.protocol}//${url.host}; the API secret travels with every request` };
+  }
+  return undefined;
+}
+
+/**
+ * Which address holds a user name or password (https://trader:pw@host), which the desk will not keep: desk.json
+ * would hold the password in plain text, every window would be sent it with the environments, and fetch refuses
+ * to send anything to such an address. The reason never repeats the address.
+ */
+function withCredentials(addresses: { baseUrl: string; wsUrl: string }): { field: 'baseUrl' | 'wsUrl'; reason: string } | undefined {
+  for (const [field, address] of [['baseUrl', addresses.baseUrl], ['wsUrl', addresses.wsUrl]] as const) {
+    let url: URL;
+    try {
+      url = new URL(address);
+    } catch {
+      continue;
+    }
+    if (url.username !== '' || url.password !== '') {
+      return { field, reason: `an address may not hold a user name or password (${url.protocol}//…@${url.host}): the desk signs every request with the API key, and keeps no other credential` };
+    }
   }
   return undefined;
 }
