@@ -131,12 +131,18 @@ function run(): void {
       const open = desk;
       if (open === undefined) return;
       void (async () => {
+        // The environment first, then its count: read the other way round, a switch during the read put Local's
+        // count under a question naming Production.
+        const asked = open.status().environment;
         const orders = await open.activeOrders(undefined);
+        if (open.status().environment !== asked) {
+          await ask({ type: 'info', message: 'The desk switched environment while its open orders were counted: nothing was cancelled. Choose Cancel All Orders again.', buttons: ['OK'] });
+          return;
+        }
         if (orders.length === 0) {
           await ask({ type: 'info', message: 'No open orders to cancel.', buttons: ['OK'] });
           return;
         }
-        const asked = open.status().environment;
         const environment = open.environments().environments.find((e) => e.id === asked);
         const { response } = await ask(cancelAllQuestion(environment?.name ?? 'this environment', environment?.production ?? false, orders.length));
         if (response !== CANCEL_ALL_CONFIRMED) return;
