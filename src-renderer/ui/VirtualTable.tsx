@@ -37,6 +37,17 @@ export function columnSort<Row>(column: Column<Row>, direction: SortDirection): 
   return { value: column.value, kind: column.kind ?? 'text', direction, ...(column.group !== undefined && { group: column.group }) };
 }
 
+/**
+ * Whether the trader's last input was a key rather than a pointer. Only then does a table put the focus on the next
+ * row's control when the one it was on goes: after a click on Cancel it would sit unseen on another order's Cancel,
+ * where a Space or Enter meant for something else cancels that order.
+ */
+let keyboardLast = false;
+if (typeof window !== 'undefined') {
+  window.addEventListener('keydown', () => void (keyboardLast = true), true);
+  window.addEventListener('pointerdown', () => void (keyboardLast = false), true);
+}
+
 export const ROW_HEIGHT = 24;
 /** Rows drawn beyond the view in the direction of scrolling, where the compositor may scroll before React draws; and behind. */
 const AHEAD = 8;
@@ -97,7 +108,8 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>): React.JSX.Elem
     const active = document.activeElement;
     if (at === undefined || box === null || (active !== null && active !== document.body && active !== box)) return;
     // Still there and enabled, the control was left by the trader (a click on the page around it): not taken back.
-    if (at.control.isConnected && !at.control.matches(':disabled')) {
+    // Nor is it moved on for a trader using the mouse.
+    if (!keyboardLast || (at.control.isConnected && !at.control.matches(':disabled'))) {
       if (active !== box) focusAt.current = undefined;
       return;
     }

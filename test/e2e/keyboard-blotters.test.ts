@@ -76,4 +76,17 @@ describe('the blotters at the keyboard', () => {
     await expect.poll(() => page.getByRole('table', { name: 'Open orders' }).locator('tbody tr:not([aria-hidden])').count(), { timeout: WAIT }).toBe(0);
     expect(await focused()).not.toBe('BODY');
   });
+
+  it('leaves the focus alone when the Cancel was clicked: it never sits unseen on another order\'s Cancel', { timeout: 60_000 }, async () => {
+    const price = await restingBuyPrice();
+    await placeLimitBuy(price, 'e2e-click-first');
+    await placeLimitBuy(String(BigInt(price) - 10_000n), 'e2e-click-second');
+    await page.getByRole('button', { name: /^Cancel BUY .*\(e2e-click-first\)$/ }).click();
+    await expect.poll(() => page.getByRole('table', { name: 'Open orders' }).getByRole('row').filter({ hasText: 'e2e-click-first' }).count(), { timeout: WAIT }).toBe(0);
+    // Another render of the table after the row went: the table had its chance to move the focus.
+    await page.getByRole('checkbox', { name: 'Select order e2e-click-second' }).evaluate((box) => box.scrollIntoView());
+    expect(await focused()).not.toMatch(/\(e2e-click-second\)$/);
+    await page.getByRole('button', { name: 'Cancel all', exact: true }).click();
+    await expect.poll(() => page.getByRole('table', { name: 'Open orders' }).locator('tbody tr:not([aria-hidden])').count(), { timeout: WAIT }).toBe(0);
+  });
 });
