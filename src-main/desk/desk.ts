@@ -140,7 +140,10 @@ export class Desk implements Disposable {
     const content = this.file.get();
     const local = this.localVenue.status();
     const environment = (id: EnvironmentId): Environment => {
-      const addresses = id === 'local' ? { baseUrl: local.baseUrl, wsUrl: local.wsUrl } : content.addresses[id];
+      // A desk file from before addresses with a user name and password were refused may hold one: the desk does
+      // not connect there (addressesRefusal), and no window is shown the password.
+      const shown = (stored: { baseUrl: string; wsUrl: string }): { baseUrl: string; wsUrl: string } => ({ baseUrl: withoutUserInfo(stored.baseUrl), wsUrl: withoutUserInfo(stored.wsUrl) });
+      const addresses = id === 'local' ? { baseUrl: local.baseUrl, wsUrl: local.wsUrl } : shown(content.addresses[id]);
       const activeKey = content.activeKeys[id];
       return {
         id,
@@ -1099,4 +1102,17 @@ function venueOf(address: string): string {
 
 function midOf(bid: string, ask: string): string {
   return new Decimal(bid).plus(ask).div(2).toFixed();
+}
+
+/** The address without a user name and password in it, if it has them. */
+function withoutUserInfo(address: string): string {
+  try {
+    const url = new URL(address);
+    if (url.username === '' && url.password === '') return address;
+    url.username = '';
+    url.password = '';
+    return url.toString();
+  } catch {
+    return address;
+  }
 }
