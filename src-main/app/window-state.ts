@@ -114,13 +114,19 @@ export class WindowStateFile {
 
   /**
    * Written whole through a temporary file, so a crash mid-write leaves the previous file. Panels added and
-   * popped out over months each have a role; only the most recently closed MAX_WINDOWS are kept.
+   * popped out over months each have a role; only the most recently closed MAX_WINDOWS are kept. Called as a
+   * window closes: a file that cannot be written (a full disk, a read-only folder) keeps the position for this
+   * run only, rather than throw inside the close and leave the window half closed.
    */
   set(role: string, saved: SavedWindow): void {
     const others = Object.entries(this.windows).filter(([name]) => name !== role);
     this.windows = Object.fromEntries([...others.slice(-(MAX_WINDOWS - 1)), [role, saved]]);
     const temporary = `${this.path}.tmp`;
-    writeFileSync(temporary, JSON.stringify(this.windows, null, 2));
-    renameSync(temporary, this.path);
+    try {
+      writeFileSync(temporary, JSON.stringify(this.windows, null, 2));
+      renameSync(temporary, this.path);
+    } catch {
+      return;
+    }
   }
 }

@@ -72,6 +72,13 @@ describe('the window positions file', () => {
     expect(JSON.parse(readFileSync(path, 'utf8'))).toHaveProperty('workspace');
   });
 
+  it('keeps a position for this run when the file cannot be written, rather than throw as the window closes', () => {
+    // A folder that is not there stands for a full disk or a read-only one: the write fails either way.
+    const file = new WindowStateFile(join(dir, 'missing-folder', 'window-state.json'));
+    expect(() => file.set('workspace', { displayId: 1, bounds: { x: 0, y: 0, width: 800, height: 600 }, maximized: false })).not.toThrow();
+    expect(file.get('workspace')?.bounds.width).toBe(800);
+  });
+
   it('keeps only the most recently closed windows', () => {
     const file = new WindowStateFile(join(dir, 'many.json'));
     const saved = { displayId: 1, bounds: { x: 0, y: 25, width: 700, height: 600 }, maximized: false };
