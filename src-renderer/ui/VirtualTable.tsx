@@ -139,6 +139,11 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>): React.JSX.Elem
       // Strict containment makes the scroller a layout boundary: rows coming into view relayout this table only.
       style={{ height, contain: 'strict' }}
       onFocus={(e) => noteFocus(e.target)}
+      // A key held down repeats on whatever has the focus: once a row's Cancel has done its work and the focus moved
+      // on to the next row's, the repeats cancelled that order too, and the next. A row's control acts on a press.
+      onKeyDownCapture={(e) => {
+        if (e.repeat && (e.key === 'Enter' || e.key === ' ')) e.preventDefault();
+      }}
       // Gone elsewhere by the trader's choice (the focus is somewhere else now), not with a row: nothing to keep.
       onBlur={(e) => {
         if (e.relatedTarget !== null && !e.currentTarget.contains(e.relatedTarget)) focusAt.current = undefined;

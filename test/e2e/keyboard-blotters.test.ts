@@ -89,4 +89,25 @@ describe('the blotters at the keyboard', () => {
     await page.getByRole('button', { name: 'Cancel all', exact: true }).click();
     await expect.poll(() => page.getByRole('table', { name: 'Open orders' }).locator('tbody tr:not([aria-hidden])').count(), { timeout: WAIT }).toBe(0);
   });
+
+  it('does not cancel the next order with a held Enter\'s repeats once the focus has moved on to its Cancel', { timeout: 60_000 }, async () => {
+    const price = await restingBuyPrice();
+    await placeLimitBuy(price, 'e2e-held-first');
+    await placeLimitBuy(String(BigInt(price) - 10_000n), 'e2e-held-second');
+    await page.getByRole('button', { name: /^Cancel BUY .*\(e2e-held-first\)$/ }).focus();
+    await page.keyboard.down('Enter');
+    await expect.poll(() => page.getByRole('table', { name: 'Open orders' }).getByRole('row').filter({ hasText: 'e2e-held-first' }).count(), { timeout: WAIT }).toBe(0);
+    await expect.poll(focused, { timeout: WAIT }).toMatch(/\(e2e-held-second\)$/);
+    // Still held: the key repeats on the Cancel the focus moved to.
+    for (let i = 0; i < 5; i++) await page.keyboard.down('Enter');
+    await page.keyboard.up('Enter');
+    // A key's click and the 'Cancelling' it draws happen in its own event: a repeat that cancelled shows by now.
+    const second = page.getByRole('button', { name: /^Cancel BUY .*\(e2e-held-second\)$/ });
+    expect(await second.count()).toBe(1);
+    expect(await second.isEnabled()).toBe(true);
+    // A second press, not the first one held down, cancels it.
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByRole('table', { name: 'Open orders' }).getByRole('row').filter({ hasText: 'e2e-held-second' }).count(), { timeout: WAIT }).toBe(0);
+    expect(await page.getByRole('region', { name: 'Order history' }).getByRole('row').filter({ hasText: 'e2e-held-second' }).count()).toBe(1);
+  });
 });
