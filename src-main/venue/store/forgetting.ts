@@ -41,11 +41,12 @@ export class Forgetting {
            AND (SELECT status FROM orders WHERE order_id = t.taker_order_id) = 'DONE'
          ORDER BY t.product_id, t.seq LIMIT @limit)`,
     );
-    // One user at a time, down orders_by_user_updated; an order a kept trade names (one of the trader's) stays.
+    // One user at a time, down orders_by_user_updated; an order a kept trade names (one of the trader's) stays, and
+    // so does the newest order, whose seq a restart carries on from.
     const deleteOrders = db.prepare(
       `DELETE FROM orders WHERE seq IN (
          SELECT o.seq FROM orders o
-         WHERE o.user_id = @user AND o.updated_at < @before AND o.status = 'DONE'
+         WHERE o.user_id = @user AND o.updated_at < @before AND o.status = 'DONE' AND o.seq < (SELECT max(seq) FROM orders)
            AND NOT EXISTS (SELECT 1 FROM trades WHERE maker_order_id = o.order_id)
            AND NOT EXISTS (SELECT 1 FROM trades WHERE taker_order_id = o.order_id)
          LIMIT @limit)`,
