@@ -722,7 +722,8 @@ export class Desk implements Disposable {
     const session = this.requireSession();
     // A key on Production trades real money (and with `use`, the desk trades with it at once): like an order
     // there, it is made only when the trader confirmed it for Production, never on a yes given elsewhere.
-    const environment = this.environmentAskedOn('confirmed', request.confirmed, 'confirmed this key for', 'no key was created');
+    const environment = this.environmentAskedOn('environment', request.environment, 'made this key on', 'no key was created');
+    this.environmentAskedOn('confirmed', request.confirmed, 'confirmed this key for', 'no key was created');
     if (environment === 'production' && request.confirmed !== 'production') {
       throw new DeskError('E0101_InvalidArgument', 'confirmed: a key on Production is created only once the trader confirms it for Production; no key was created');
     }

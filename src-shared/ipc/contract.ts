@@ -393,6 +393,8 @@ export const contract = {
       expiration_time: nanos.optional(),
       /** Trade with the new key from now on. */
       use: z.boolean().optional(),
+      /** The environment the trader made it on (required): one naming another than the desk's makes nothing. */
+      environment: EnvironmentId,
       /**
        * The environment the trader confirmed making the key on, as the confirmation named it: required on
        * Production, and one naming another environment than the desk's makes nothing.

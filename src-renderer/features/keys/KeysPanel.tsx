@@ -179,6 +179,7 @@ export function KeysPanel(): React.JSX.Element {
     const on = active;
     if (isProduction(on) && !window.confirm(productionKeyQuestion(create))) return;
     const made = await attempt('keys.create', {
+      environment: on,
       name: create.name,
       read_only: create.readOnly,
       use: create.use,

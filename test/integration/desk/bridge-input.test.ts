@@ -28,7 +28,7 @@ const VALID: Record<MethodName, Record<string, unknown>> = {
   'market.candles': { product_id: 'BTC-VND' },
   'account.get': {},
   'keys.list': { environment: 'local' },
-  'keys.create': { name: 'k', read_only: true },
+  'keys.create': { environment: 'local', name: 'k', read_only: true },
   'keys.import': { api_key: 'nk_x', api_secret: 'not-a-real-secret', user_id: 'u' },
   'keys.use': { environment: 'local', api_key: 'nk_x' },
   'keys.forget': { environment: 'local', api_key: 'nk_x' },

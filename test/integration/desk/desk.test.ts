@@ -124,7 +124,7 @@ describe('the desk on its embedded local venue', () => {
   });
 
   it('creates a key on the venue: the secret goes to the keychain and not into the answer', async () => {
-    const created = await call('keys.create', { name: 'reader', read_only: true });
+    const created = await call('keys.create', { environment: 'local', name: 'reader', read_only: true });
     expect(JSON.stringify(created)).not.toMatch(/secret"\s*:/);
     expect(created.key).toMatchObject({ name: 'reader', readOnly: true, origin: 'created', storedIn: 'keychain', active: false });
     expect(created.note).toMatch(/keychain/);
@@ -257,7 +257,7 @@ describe('keys the trader brings', () => {
     const otherSecret = other.api_key.api_secret ?? '';
     await call('keys.import', { api_key: other.api_key.api_key, api_secret: otherSecret, user_id: other.user_id });
     // The local user's own read-only key: revoked with the key in use.
-    const reader = await call('keys.create', { name: 'to revoke', read_only: true });
+    const reader = await call('keys.create', { environment: 'local', name: 'to revoke', read_only: true });
     const readerSecret = (await t.secrets.get(`local:${reader.key.apiKey}`)) ?? '';
     expect(await refusedByVenue(reader.key.apiKey, readerSecret)).toBeUndefined();
 
@@ -269,7 +269,7 @@ describe('keys the trader brings', () => {
     }
 
     // The key in use: the desk goes back to the local user's key.
-    const trader = await call('keys.create', { name: 'in use, then revoked', use: true });
+    const trader = await call('keys.create', { environment: 'local', name: 'in use, then revoked', use: true });
     await t.desk.whenLive();
     expect((await call('connection.status', {})).apiKey).toBe(trader.key.apiKey);
     const traderSecret = (await t.secrets.get(`local:${trader.key.apiKey}`)) ?? '';

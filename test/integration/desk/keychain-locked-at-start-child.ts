@@ -30,7 +30,7 @@ async function open(): Promise<{ desk: Desk; call: (method: string, request: unk
 
 const first = await open();
 await first.desk.whenLive();
-const created = await first.call('keys.create', { name: 'kept in the keychain', use: true });
+const created = await first.call('keys.create', { environment: 'local', name: 'kept in the keychain', use: true });
 await first.desk.whenLive();
 await first.desk.close();
 

@@ -53,7 +53,7 @@ describe('the key in use on Local, revoked', () => {
       if (own === undefined) throw new Error('the new local user’s key is not listed');
       await call('keys.use', { environment: 'local', api_key: own.apiKey });
       await desk.whenLive();
-      const temporary = await call('keys.create', { name: 'in use, then revoked', use: true });
+      const temporary = await call('keys.create', { environment: 'local', name: 'in use, then revoked', use: true });
       await desk.whenLive();
       expect((await call('connection.status', {})).apiKey).toBe(temporary.key.apiKey);
 

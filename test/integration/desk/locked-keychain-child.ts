@@ -35,7 +35,7 @@ execFileSync('dbus-send', [
   'array:objpath:/org/freedesktop/secrets/collection/login',
 ]);
 
-const created = await call('keys.create', { name: 'made while locked' });
+const created = await call('keys.create', { environment: 'local', name: 'made while locked' });
 const listed = await call('keys.list', {});
 // Development has no address yet, so the import goes straight to the keychain, which refuses it.
 const imported = await call('keys.import', { environment: 'development', api_key: 'nk_imported_while_locked', api_secret: 'not-a-real-secret' });

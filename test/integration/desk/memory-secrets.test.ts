@@ -34,7 +34,7 @@ describe('a desk without a keychain', () => {
     const services = deskServices(desk);
     const environments = await dispatch(services, 'environments.list', {});
     expect(environments).toMatchObject({ ok: true, value: { secretStorage: { kind: 'memory', notice: expect.stringMatching(/in memory for this session only/) } } });
-    const created = await dispatch(services, 'keys.create', { name: 'session key' });
+    const created = await dispatch(services, 'keys.create', { environment: 'local', name: 'session key' });
     expect(created).toMatchObject({ ok: true, value: { key: { storedIn: 'memory' }, note: expect.stringMatching(/in memory for this session only\. It is not shown again\./) } });
   });
 

@@ -89,10 +89,10 @@ describe('a key created on Production', () => {
     await onProduction();
     try {
       const before = (await t.call('keys.list', {})).length;
-      expect(await t.refusal('keys.create', { name: 'unasked', use: false })).toMatch(/^E0101_InvalidArgument: .*Production.*confirm/);
-      expect(await t.refusal('keys.create', { name: 'asked on Local', use: false, confirmed: 'local' })).toMatch(/^E0101_InvalidArgument: .*confirmed .*Local.*on Production/);
+      expect(await t.refusal('keys.create', { environment: 'production', name: 'unasked', use: false })).toMatch(/^E0101_InvalidArgument: .*Production.*confirm/);
+      expect(await t.refusal('keys.create', { environment: 'local', name: 'asked on Local', use: false, confirmed: 'local' })).toMatch(/^E0101_InvalidArgument: environment: the trader made this key on Local, but the desk is on Production/);
       expect((await t.call('keys.list', {})).length).toBe(before);
-      const created = await t.call('keys.create', { name: 'asked', use: false, confirmed: 'production' });
+      const created = await t.call('keys.create', { environment: 'production', name: 'asked', use: false, confirmed: 'production' });
       expect(created.key).toMatchObject({ environment: 'production', name: 'asked' });
     } finally {
       await backToLocal();
@@ -197,6 +197,10 @@ describe('an order sent on one environment', () => {
       const order = { product_id: 'BTC-VND', side: 'BUY' as const, limit_price: '2400000000', base_size: '0.001', override_checks: true };
       expect(await t.refusal('orders.place', { ...order, environment: 'local' })).toMatch(/^E0101_InvalidArgument: environment: the trader sent this order on Local, but the desk is on Development: it was not sent/);
       expect((await t.call('orders.active', {})).length).toBe(before.length);
+      // A key made from a window still on Local is not made on Development either.
+      const keys = await t.call('keys.list', { environment: 'development' });
+      expect(await t.refusal('keys.create', { environment: 'local', name: 'made on Local' })).toMatch(/^E0101_InvalidArgument: environment: the trader made this key on Local, but the desk is on Development: no key was created/);
+      expect(await t.call('keys.list', { environment: 'development' })).toEqual(keys);
     } finally {
       await backToLocal();
     }

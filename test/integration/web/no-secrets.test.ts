@@ -42,7 +42,7 @@ describe('a recorded session over the bridge', () => {
     await client.value('market.watch', { product_id: 'BTC-VND' });
 
     // A key created on the venue: its secret goes from the venue's answer into the keychain.
-    const created = await client.value('keys.create', { name: 'desk key', use: false });
+    const created = await client.value('keys.create', { environment: 'local', name: 'desk key', use: false });
     const createdSecret = await t.secrets.get(`local:${created.key.apiKey}`);
     expect(createdSecret).toBeTruthy();
 

@@ -25,7 +25,7 @@ afterAll(async () => {
 
 describe('a key created from the desk', () => {
   it('is shown once through the host hook and answered without its secret', async () => {
-    const result = await dispatch(deskServices(t.desk), 'keys.create', { name: 'desk key' }, (text) => t.desk.keys.scrub(text));
+    const result = await dispatch(deskServices(t.desk), 'keys.create', { environment: 'local', name: 'desk key' }, (text) => t.desk.keys.scrub(text));
     if (!result.ok) throw new Error(result.error.message);
     const answer = result.value as { key: { apiKey: string }; note: string };
 
