@@ -4,15 +4,12 @@
  * simulated venue and Chromium are the real ones. Tests run in order and share the desk. Needs /usr/bin/chromium.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCALE, fixed } from './fixed-decimal';
-import { CHROMIUM_ARGS, startDesk, stopDesk } from './web-desk';
-
-const WAIT = 20_000;
+import { CHROMIUM_ARGS, WAIT, fillLimitBuy, restingBuyPrice, setConfirming, startDesk, tearDown } from './web-desk';
 
 let desk: ChildProcess;
 let dataDir: string;
@@ -98,27 +95,6 @@ function rowsWith(table: string, text: string, on: Page = page) {
   return on.getByRole('table', { name: table }).getByRole('row').filter({ hasText: text });
 }
 
-async function restingBuyPrice(): Promise<string> {
-  const bids = page.getByRole('button', { name: /^Bid \d/ });
-  await expect.poll(() => bids.count(), { timeout: WAIT }).toBeGreaterThan(0);
-  const label = (await bids.first().getAttribute('aria-label')) ?? '';
-  const bid = fixed(/^Bid (\S+)/.exec(label)?.[1] ?? '') / SCALE;
-  return (((bid * 95n) / 100n / 10000n) * 10000n).toString();
-}
-
-async function fillLimitBuy(price: string, clientOrderId: string): Promise<void> {
-  await page.getByLabel('Type', { exact: true }).selectOption('LIMIT');
-  await page.getByLabel('Price', { exact: true }).fill(price);
-  await page.getByLabel('Size', { exact: true }).fill('0.001');
-  await page.getByLabel('Client order id', { exact: true }).fill(clientOrderId);
-}
-
-async function setConfirming(on: boolean): Promise<void> {
-  const confirming = page.getByRole('region', { name: 'Environments' }).getByLabel('Confirm orders in Local');
-  if ((await confirming.isChecked()) !== on) await confirming.click();
-  await expect.poll(() => confirming.isChecked(), { timeout: WAIT }).toBe(on);
-}
-
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'nova-e2e-bridge-'));
   const started = await startDesk(dataDir);
@@ -132,18 +108,14 @@ beforeAll(async () => {
   deskUrl = new URL(started.url).origin;
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  if (desk !== undefined) await stopDesk(desk);
-  if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
-}, 60_000);
+afterAll(() => tearDown(browser, desk, dataDir), 60_000);
 
 describe('the desk in a browser whose link to the desk fails', () => {
   it('closes the confirmation of an order whose answer was lost, so a second Enter does not send it again', { timeout: 60_000 }, async () => {
-    await setConfirming(true);
+    await setConfirming(page, true);
     const held = page.getByRole('dialog', { name: 'Confirm order' });
     try {
-      await fillLimitBuy(await restingBuyPrice(), 'e2e-answer-lost');
+      await fillLimitBuy(page, await restingBuyPrice(page), 'e2e-answer-lost');
       await page.getByRole('button', { name: /^Buy/ }).click();
       await held.waitFor({ timeout: WAIT });
       link.loseAnswerTo = 'orders.place';
@@ -155,14 +127,14 @@ describe('the desk in a browser whose link to the desk fails', () => {
       expect(await held.isVisible()).toBe(false);
     } finally {
       if (await held.isVisible()) await held.getByRole('button', { name: 'Back' }).click();
-      await setConfirming(false);
+      await setConfirming(page, false);
     }
     await page.getByRole('button', { name: 'Cancel all', exact: true }).click();
     await expect.poll(() => page.getByRole('table', { name: 'Open orders' }).locator('tbody tr:not([aria-hidden])').count(), { timeout: WAIT }).toBe(0);
   });
 
   it('after its link to the desk drops, reads what it missed and watches its products again', { timeout: 90_000 }, async () => {
-    await fillLimitBuy(await restingBuyPrice(), 'e2e-missed-cancel');
+    await fillLimitBuy(page, await restingBuyPrice(page), 'e2e-missed-cancel');
     await page.getByRole('button', { name: /^Buy/ }).click();
     await expect.poll(() => rowsWith('Open orders', 'e2e-missed-cancel').count(), { timeout: WAIT }).toBe(1);
 

@@ -6,7 +6,7 @@
  * stopped and started. Needs /usr/bin/chromium; `npm run web` builds the renderer first when its sources are
  * newer. Screenshots of the workspace and of each panel go to test-results/.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -15,58 +15,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findErrorRecord } from '../../src-shared/errors/catalogue';
 import { waitForSave, watchLayoutSaves, type LayoutSaves, type SavedPanel } from './layout-saves';
 import { SCALE, fixed, notionalOf, sumFixed } from './fixed-decimal';
+import { CHROMIUM_ARGS, WAIT, setConfirming, startDesk, stopDesk, tearDown } from './web-desk';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const SHOTS = join(ROOT, 'test-results');
-const WAIT = 20_000;
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 let desk: ChildProcess;
 let dataDir: string;
 let browser: Browser;
 let page: Page;
 let saves: LayoutSaves;
-
-function startDesk(dir: string): Promise<{ child: ChildProcess; url: string }> {
-  // Its own process group, so npm, tsx and the desk all stop together.
-  const child = spawn('npm', ['run', 'web', '--', '--port', '0', '--data', dir], { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolveReady, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`npm run web printed no ready line:\n${output}`)), 60_000);
-    const read = (chunk: Buffer): void => {
-      output += chunk.toString();
-      const ready = /desk ready at (\S+)/.exec(output);
-      if (ready?.[1] !== undefined) {
-        clearTimeout(timer);
-        resolveReady({ child, url: ready[1] });
-      }
-    };
-    child.stdout?.on('data', read);
-    child.stderr?.on('data', read);
-    child.on('exit', (code) => (clearTimeout(timer), reject(new Error(`npm run web exited with ${code}:\n${output}`))));
-  });
-}
-
-function groupAlive(pid: number): boolean {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** SIGTERM to the whole group, then wait until every process of it is gone, so the data folder is free. */
-async function stopDesk(child: ChildProcess): Promise<void> {
-  const pid = child.pid;
-  if (pid === undefined || !groupAlive(pid)) return;
-  process.kill(-pid, 'SIGTERM');
-  // Not expect.poll: this also runs in afterAll, outside any test.
-  for (let waited = 0; groupAlive(pid); waited += 100) {
-    if (waited > 30_000) throw new Error(`npm run web (group ${pid}) is still running 30 s after SIGTERM`);
-    await new Promise((done) => setTimeout(done, 100));
-  }
-}
 
 async function openDesk(url: string): Promise<Page> {
   const opened = await browser.newPage({ viewport: { width: 1600, height: 1400 } });
@@ -197,11 +155,7 @@ beforeAll(async () => {
   page = await openDesk(started.url);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  if (desk !== undefined) await stopDesk(desk);
-  if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
-}, 60_000);
+afterAll(() => tearDown(browser, desk, dataDir), 60_000);
 
 describe('the desk in a browser', () => {
   it('places a limit order, shows it open and on the ladder, cancels it and shows it in the history', { timeout: 60_000 }, async () => {
@@ -234,13 +188,7 @@ describe('the desk in a browser', () => {
   });
 
   it('asks to confirm when the trader wants it: a double-clicked Confirm sends once, and the held order keeps its own assets', { timeout: 60_000 }, async () => {
-    const confirming = page.getByRole('region', { name: 'Environments' }).getByLabel('Confirm orders in Local');
-    // The box shows the desk's setting, which changes once the desk has saved it.
-    const setConfirming = async (on: boolean): Promise<void> => {
-      if ((await confirming.isChecked()) !== on) await confirming.click();
-      await expect.poll(() => confirming.isChecked(), { timeout: WAIT }).toBe(on);
-    };
-    await setConfirming(true);
+    await setConfirming(page, true);
     try {
       // A price no other order of this run uses, a little under the book.
       const price = String(fixed(await bidLevelPrice(12)) / SCALE - 70_000n);
@@ -263,7 +211,7 @@ describe('the desk in a browser', () => {
       await expect.poll(() => rowsWith('Open orders', 'e2e-after-confirm').count(), { timeout: WAIT }).toBe(1);
       expect(await atPrice()).toBe(1);
     } finally {
-      await setConfirming(false);
+      await setConfirming(page, false);
     }
     await page.getByRole('button', { name: 'Cancel all', exact: true }).click();
     await expect.poll(async () => (await cells('Open orders')).length, { timeout: WAIT }).toBe(0);

@@ -3,34 +3,20 @@
  * with its embedded simulated venue. Tests run in order and share the desk. Needs /usr/bin/chromium.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCALE, fixed } from './fixed-decimal';
-import { CHROMIUM_ARGS, startDesk, stopDesk } from './web-desk';
-
-const WAIT = 20_000;
+import { CHROMIUM_ARGS, WAIT, fillLimitBuy, restingBuyPrice, startDesk, tearDown } from './web-desk';
 
 let desk: ChildProcess;
 let dataDir: string;
 let browser: Browser;
 let page: Page;
 
-async function restingBuyPrice(): Promise<string> {
-  const bids = page.getByRole('button', { name: /^Bid \d/ });
-  await expect.poll(() => bids.count(), { timeout: WAIT }).toBeGreaterThan(0);
-  const label = (await bids.first().getAttribute('aria-label')) ?? '';
-  const bid = fixed(/^Bid (\S+)/.exec(label)?.[1] ?? '') / SCALE;
-  return (((bid * 95n) / 100n / 10000n) * 10000n).toString();
-}
-
 async function placeLimitBuy(price: string, clientOrderId: string): Promise<void> {
-  await page.getByLabel('Type', { exact: true }).selectOption('LIMIT');
-  await page.getByLabel('Price', { exact: true }).fill(price);
-  await page.getByLabel('Size', { exact: true }).fill('0.001');
-  await page.getByLabel('Client order id', { exact: true }).fill(clientOrderId);
+  await fillLimitBuy(page, price, clientOrderId);
   await page.getByRole('button', { name: /^Buy/ }).click();
   await expect.poll(() => page.getByRole('table', { name: 'Open orders' }).getByRole('row').filter({ hasText: clientOrderId }).count(), { timeout: WAIT }).toBe(1);
 }
@@ -54,15 +40,11 @@ beforeAll(async () => {
   await page.getByRole('table', { name: 'Balances' }).getByRole('row').nth(1).waitFor({ timeout: WAIT });
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  if (desk !== undefined) await stopDesk(desk);
-  if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
-}, 60_000);
+afterAll(() => tearDown(browser, desk, dataDir), 60_000);
 
 describe('the blotters at the keyboard', () => {
   it('keeps the focus in the open orders when a row cancelled with Enter goes, on the next row\'s Cancel', { timeout: 60_000 }, async () => {
-    const price = await restingBuyPrice();
+    const price = await restingBuyPrice(page);
     await placeLimitBuy(price, 'e2e-kb-first');
     await placeLimitBuy(String(BigInt(price) - 10_000n), 'e2e-kb-second');
     const first = page.getByRole('button', { name: /^Cancel BUY .*\(e2e-kb-first\)$/ });
@@ -78,7 +60,7 @@ describe('the blotters at the keyboard', () => {
   });
 
   it('leaves the focus alone when the Cancel was clicked: it never sits unseen on another order\'s Cancel', { timeout: 60_000 }, async () => {
-    const price = await restingBuyPrice();
+    const price = await restingBuyPrice(page);
     await placeLimitBuy(price, 'e2e-click-first');
     await placeLimitBuy(String(BigInt(price) - 10_000n), 'e2e-click-second');
     await page.getByRole('button', { name: /^Cancel BUY .*\(e2e-click-first\)$/ }).click();
@@ -91,7 +73,7 @@ describe('the blotters at the keyboard', () => {
   });
 
   it('does not cancel the next order with a held Enter\'s repeats once the focus has moved on to its Cancel', { timeout: 60_000 }, async () => {
-    const price = await restingBuyPrice();
+    const price = await restingBuyPrice(page);
     await placeLimitBuy(price, 'e2e-held-first');
     await placeLimitBuy(String(BigInt(price) - 10_000n), 'e2e-held-second');
     await page.getByRole('button', { name: /^Cancel BUY .*\(e2e-held-first\)$/ }).focus();
