@@ -133,9 +133,9 @@ function run(): void {
       void (async () => {
         // The environment first, then its count: read the other way round, a switch during the read put Local's
         // count under a question naming Production.
-        const asked = open.status().environment;
+        const asked = open.environment;
         const orders = await open.activeOrders(undefined);
-        if (open.status().environment !== asked) {
+        if (open.environment !== asked) {
           await ask({ type: 'info', message: 'The desk switched environment while its open orders were counted: nothing was cancelled. Choose Cancel All Orders again.', buttons: ['OK'] });
           return;
         }

@@ -57,10 +57,10 @@ export class FillNotices {
  * of the environment the desk is on tells orders (its listeners go with it at a switch), so that is the desk's
  * environment when the event fires.
  */
-export function tellFills(desk: Pick<Desk, 'events' | 'status'>, since: bigint, show: (notice: FillNotice) => void): Disposable {
+export function tellFills(desk: Pick<Desk, 'events' | 'environment'>, since: bigint, show: (notice: FillNotice) => void): Disposable {
   const fills = new FillNotices(since);
   return desk.events.onDidEmit((event) => {
     if (event.name !== 'orders.changed') return;
-    for (const notice of fills.take(event.payload, desk.status().environment)) show(notice);
+    for (const notice of fills.take(event.payload, desk.environment)) show(notice);
   });
 }

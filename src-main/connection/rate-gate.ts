@@ -4,6 +4,7 @@
  * several clients do not return together). For one more Retry-After period after reopening, requests go one
  * at a time, so a queue of waiting calls does not burst into the venue and earn the next refusal at once.
  */
+import { withinTime } from '../../src-shared/time-limit';
 import { sleep } from './backoff';
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -73,7 +74,8 @@ export class RateGate {
       if (this.now() >= this.cautiousUntil) return () => undefined;
       if (this.holder !== undefined) {
         // Behind a request whose answer may be slow: bounded too, or an order held here went out long after `latest`.
-        if (latest !== undefined && !(await settlesWithin(this.holder, latest - this.now()))) {
+        const left = latest === undefined ? undefined : latest - this.now();
+        if (left !== undefined && !(left > 0 && (await withinTime(this.holder, left)) === 'done')) {
           throw new RateWaitTooLong(budgets[0] ?? 'requests', Math.max(0, this.cautiousUntil - this.now()));
         }
         if (latest === undefined) await this.holder;
@@ -95,17 +97,5 @@ export class RateGate {
     const reopen = this.now() + retryAfterMs + Math.floor(this.random() * this.jitterMs);
     this.reopensAt.set(budget, Math.max(this.reopensAt.get(budget) ?? 0, reopen));
     this.cautiousUntil = Math.max(this.cautiousUntil, reopen + retryAfterMs);
-  }
-}
-
-/** Whether `promise` settles within `ms` (at once false for none left); the timer goes either way. */
-async function settlesWithin(promise: Promise<void>, ms: number): Promise<boolean> {
-  if (ms <= 0) return false;
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-  try {
-    return await Promise.race([promise.then(() => true), expired]);
-  } finally {
-    clearTimeout(timer);
   }
 }

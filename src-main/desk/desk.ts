@@ -208,6 +208,11 @@ export class Desk implements Disposable {
     return this.status();
   }
 
+  /** The environment the desk's session is on: status().environment, without building the rest of the status. */
+  get environment(): EnvironmentId {
+    return this.sessionEnvironment;
+  }
+
   status(): ConnectionStatus {
     const environment = this.sessionEnvironment;
     const key = this.sessionKey;
