@@ -125,7 +125,8 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>): React.JSX.Elem
     const td = target instanceof Element ? target.closest('td') : null;
     const key = tr?.getAttribute('data-row');
     if (key === null || key === undefined || td === null) return;
-    focusAt.current = { key, index: sorted.findIndex((row) => rowKey(row) === key), column: td.cellIndex, control: target as Element };
+    // The row's place is on it (aria-rowindex counts from 1, after the header row): no scan of the rows per focus.
+    focusAt.current = { key, index: Number(tr?.getAttribute('aria-rowindex')) - 2, column: td.cellIndex, control: target as Element };
   };
 
   const toggle = (key: string): void =>
