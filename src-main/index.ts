@@ -143,8 +143,7 @@ function run(): void {
           await ask({ type: 'info', message: 'No open orders to cancel.', buttons: ['OK'] });
           return;
         }
-        const environment = open.environments().environments.find((e) => e.id === asked);
-        const { response } = await ask(cancelAllQuestion(environment?.name ?? 'this environment', environment?.production ?? false, orders.length));
+        const { response } = await ask(cancelAllQuestion(asked, orders.length));
         if (response !== CANCEL_ALL_CONFIRMED) return;
         // On the environment the question named: the desk may have switched while it was open.
         const { cancelRequested } = await open.cancelAll(undefined, asked);

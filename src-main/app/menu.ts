@@ -129,8 +129,8 @@ export function menuTemplate(platform: NodeJS.Platform, state: MenuState, action
  * The question before "cancel all": how many orders, where, and that it cannot be undone. Production is named as
  * every Production question names it (environmentLabel), so this one is never read as another environment's.
  */
-export function cancelAllQuestion(environmentName: string, production: boolean, openOrders: number): MessageBoxOptions {
-  const where = production ? environmentLabel('production') : environmentName;
+export function cancelAllQuestion(environment: EnvironmentId, openOrders: number): MessageBoxOptions {
+  const where = environmentLabel(environment);
   return {
     type: 'warning',
     title: 'Cancel all orders',

@@ -117,11 +117,11 @@ describe('the desk shortcuts', () => {
 
 describe('cancel all', () => {
   it('asks first, says how many and where, and defaults to keeping the orders', () => {
-    const question = cancelAllQuestion('Production', true, 3);
+    const question = cancelAllQuestion('production', 3);
     expect(question.message).toBe('Cancel all 3 open orders on PRODUCTION (real money)?');
     expect(question.buttons?.[CANCEL_ALL_CONFIRMED]).toBe('Cancel All Orders');
     expect(question.defaultId).not.toBe(CANCEL_ALL_CONFIRMED);
     expect(question.cancelId).not.toBe(CANCEL_ALL_CONFIRMED);
-    expect(cancelAllQuestion('Local', false, 1).message).toBe('Cancel all 1 open order on Local?');
+    expect(cancelAllQuestion('local', 1).message).toBe('Cancel all 1 open order on Local?');
   });
 });
