@@ -230,6 +230,10 @@ export function parseCancelAllQuery(query: unknown, body?: unknown): CancelAllQu
   }
   const q = parseQuery(CancelAllShape, query);
   if (q instanceof Error) return q;
+  // Elsewhere an unknown parameter is ignored, as Coinbase ignores them; here ignoring one makes the request
+  // broader: ?productId=BTC-VND (or product=, symbol=) cancelled every product's orders.
+  const stray = Object.entries(query ?? {}).find(([name, value]) => !(name in CancelAllShape.shape) && [value as unknown].flat().some((v) => v !== ''));
+  if (stray !== undefined) return invalid(`${stray[0].slice(0, 50)}: not a parameter of this endpoint, which takes only product_id (ignored, it would cancel every product)`);
   const wrongName = historyProductFilter(q);
   if (wrongName !== undefined) return wrongName;
   const productId = productFilter(q.product_id, 'product_id');

@@ -195,23 +195,6 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** The query names cancel-all's parser reads: its filter, and the history's plural it refuses by name. */
-const CANCEL_ALL_PARAMS: ReadonlySet<string> = new Set(['product_id', 'product_ids', 'product_ids[]']);
-
-/**
- * Elsewhere an unknown query parameter is ignored, as Coinbase ignores them; on cancel-all, ignoring one makes
- * the request broader: `?productId=BTC-VND` (or product=, symbol=) cancelled every product's orders. The first
- * name given a value that the endpoint does not take (cut short for the message), if any.
- */
-function strayCancelAllParam(query: unknown): string | undefined {
-  if (typeof query !== 'object' || query === null) return undefined;
-  for (const [name, value] of Object.entries(query)) {
-    if (CANCEL_ALL_PARAMS.has(name)) continue;
-    if ([value as unknown].flat().some((v) => v !== '')) return name.slice(0, 50);
-  }
-  return undefined;
-}
-
 /** How long a request may take to arrive whole. */
 const REQUEST_TIMEOUT_MS = 30_000;
 
@@ -494,10 +477,6 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
 
   app.delete('/api/v1/orders/active/all', access('trade'), (request) => {
     const caller = callerOf(request);
-    const stray = strayCancelAllParam(request.query);
-    if (stray !== undefined) {
-      throw apiError('E0101_InvalidArgument', `${stray}: not a parameter of this endpoint, which takes only product_id (ignored, it would cancel every product)`);
-    }
     const q = ok(parseCancelAllQuery(request.query, request.body));
     return venue.run(() => ({
       cancel_requested_orders: exchange
