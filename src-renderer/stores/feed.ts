@@ -35,10 +35,7 @@ async function loadMarket(productId: string): Promise<void> {
       const s = useDesk.getState();
       if (book !== undefined && unchanged(s, 'books')) s.setBook(book);
     }),
-    attempt('market.trades', { product_id: productId, limit: 200 }).then((trades) => {
-      // Trades are merged by id, so an answer older than the stream adds only what the stream did not bring.
-      if (trades !== undefined && current()) useDesk.getState().addTrades(productId, trades);
-    }),
+    loadTape(productId),
     attempt('market.candles', { product_id: productId }).then((candles) => {
       const s = useDesk.getState();
       // A streamed candles list is the desk's whole list, newer than this answer's.
@@ -47,9 +44,10 @@ async function loadMarket(productId: string): Promise<void> {
   ]);
 }
 
+/** As many trades as the tape shows, merged by id: an answer older than the stream adds only what it did not bring. */
 async function loadTape(productId: string): Promise<void> {
   const view = currentView();
-  const trades = await call('market.trades', { product_id: productId, limit: TAPE_LENGTH }).catch(() => undefined);
+  const trades = await attempt('market.trades', { product_id: productId, limit: TAPE_LENGTH });
   if (trades !== undefined && view === currentView() && watchedProducts().includes(productId)) useDesk.getState().addTrades(productId, trades);
 }
 

@@ -133,7 +133,8 @@ export class MarketDataFeed {
       });
       if (wants('candles', productId)) {
         const candles = batch.candles.filter((c) => c.productId === productId).map(({ productId: _, start, ...prices }) => ({ start: start.toString(), ...prices }));
-        const throughTrade = trades.reduce((newest, t) => Math.max(newest, t.seq), 0);
+        // A commit's trades come in seq order, as the snapshot's tape does.
+        const throughTrade = trades.at(-1)?.seq ?? 0;
         out.push({ channel: 'candles', productId, throughTrade, event: { channel: 'candles', type: 'update', product_id: productId, candles } });
       }
     }
