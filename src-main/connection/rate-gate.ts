@@ -7,8 +7,6 @@
 import { withinTime } from '../../src-shared/time-limit';
 import { sleep } from './backoff';
 
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
 /** `requests` is every authenticated call (E0501); `orders` is order placement on top of it (E0503). */
 export type RateBudget = 'requests' | 'orders';
 
@@ -67,8 +65,8 @@ export class RateGate {
       const closed = this.closedLongest(budgets);
       if (closed !== undefined) {
         if (latest !== undefined && this.now() + closed.waitMs > latest) throw new RateWaitTooLong(closed.budget, closed.waitMs);
-        // A timer holds at most 2^31 - 1 ms and fires at once beyond: the loop looks again after the longest it can.
-        await sleep(Math.min(closed.waitMs, MAX_TIMER_MS));
+        // Retry-After is at most an hour (parseRetryAfter), well inside what a timer holds.
+        await sleep(closed.waitMs);
         continue;
       }
       if (this.now() >= this.cautiousUntil) return () => undefined;

@@ -177,13 +177,19 @@ function fromMessage(message: string, status: number, wireCode: string | undefin
   });
 }
 
-/** Retry-After is whole seconds or an HTTP date (RFC 9110 10.2.3). */
+/**
+ * A Retry-After longer than this is taken as this: one of years (a gateway that mangles the header, a venue counting
+ * in milliseconds) would close a budget for years, and is more than any timer holds.
+ */
+export const MAX_RETRY_AFTER_MS = 3_600_000;
+
+/** Retry-After is whole seconds or an HTTP date (RFC 9110 10.2.3), at most MAX_RETRY_AFTER_MS. */
 export function parseRetryAfter(value: string | null, nowMs: number): number | undefined {
   if (value === null) return undefined;
   const text = value.trim();
-  if (/^\d{1,9}$/.test(text)) return Number(text) * 1000;
+  if (/^\d{1,9}$/.test(text)) return Math.min(Number(text) * 1000, MAX_RETRY_AFTER_MS);
   const at = Date.parse(text);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
+  return Number.isNaN(at) ? undefined : Math.min(Math.max(0, at - nowMs), MAX_RETRY_AFTER_MS);
 }
 
 /**
