@@ -113,6 +113,24 @@ describe('a venue started again after time went on', () => {
     expect(statusOf(venue, maker, stop)).toBe('DONE FILLED');
   });
 
+  it('leaves an order that started at its scheduled_at off the clock after a restart, as it was before', async () => {
+    const fresh = await freshVenue();
+    const { dir, maker } = fresh;
+    let { venue } = fresh;
+    const order = await place(venue, maker, { side: 'SELL', limit_price: String(PRICE), base_size: '0.01', scheduled_at: String(clock + SECOND / 10n) });
+    expect(venue.exchange.waitingOnClock).toBe(1);
+    clock += SECOND / 5n;
+    await venue.run(() => venue.exchange.tick());
+    expect(statusOf(venue, maker, order)).toBe('ACTIVE');
+    expect(venue.exchange.waitingOnClock).toBe(0);
+    await closeVenue(venue);
+
+    venue = await openVenue(dir);
+    expect(statusOf(venue, maker, order)).toBe('ACTIVE');
+    // Before, every tick walked it again for as long as it rested.
+    expect(venue.exchange.waitingOnClock).toBe(0);
+  });
+
   it('takes the last run\'s simulated quotes off before an order that fell due starts: they priced an old market', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'nova-timed-restart-'));
     dirs.push(dir);

@@ -398,6 +398,11 @@ export class Exchange {
     return pending ?? this.archive?.doneOrderByClientId(userId, target.clientOrderId, seenThrough);
   }
 
+  /** Orders the clock still has something to do for (an expiry, a start, a TWAP slice). */
+  get waitingOnClock(): number {
+    return this.timed.size;
+  }
+
   /** The newest order seq handed out. */
   get lastSeq(): number {
     return this.seq;
@@ -1013,8 +1018,11 @@ export class Exchange {
     this.bySeq.set(order.row.seq, order);
     this.byId.set(order.row.orderId, order);
     if (order.row.clientOrderId !== '') this.mustUser(order.row.userId).byClientId.set(order.row.clientOrderId.toLowerCase(), order);
-    if (order.row.expiredAt !== null || order.row.scheduledAt !== null || order.twap !== undefined) {
-      if (order.row.status !== 'SUBMITTED') this.timed.add(order);
+    // Restored orders only: a new one joins the clock once accepted. An order that started at its scheduled_at
+    // has nothing more of it, and every tick would walk it for as long as it rests.
+    const { row } = order;
+    if (row.status !== 'SUBMITTED' && (row.expiredAt !== null || (row.status === 'SCHEDULED' && row.scheduledAt !== null) || order.twap !== undefined)) {
+      this.timed.add(order);
     }
   }
 
