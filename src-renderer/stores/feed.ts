@@ -8,6 +8,7 @@ import { attempt, currentView, nextView, refreshOrders } from './desk-actions';
 import { useDesk } from './desk-store';
 import { readLayout } from './layout-slice';
 import { notifyFills } from './fill-alerts';
+import { staleness } from './connection-view';
 import { TAPE_LENGTH } from './market-slice';
 
 export type Subscribe = <E extends EventName>(name: E, handler: (payload: EventPayload<E>) => void) => () => void;
@@ -20,11 +21,16 @@ function watchedProducts(): string[] {
   return [...new Set([layout.productId, ...layout.panels.flatMap((p) => (p.productId === undefined ? [] : [p.productId]))])];
 }
 
-/**
- * A product's book, trades and candles as the desk has them now. Each answer is taken as it comes, and a book or
- * candles the desk streamed meanwhile win over the answer's: they are newer, and the next change may be long coming.
- */
+/** A product's book, trades and candles as the desk has them now. */
 async function loadMarket(productId: string): Promise<void> {
+  await Promise.all([watchMarket(productId), loadTape(productId)]);
+}
+
+/**
+ * The product watched (its book) and its candles. Each answer is taken as it comes, and a book or candles the desk
+ * streamed meanwhile win over the answer's: they are newer, and the next change may be long coming.
+ */
+async function watchMarket(productId: string): Promise<void> {
   const view = currentView();
   const asked = useDesk.getState();
   // An answer that comes after the window stopped watching the product would be kept as if live.
@@ -35,7 +41,6 @@ async function loadMarket(productId: string): Promise<void> {
       const s = useDesk.getState();
       if (book !== undefined && unchanged(s, 'books')) s.setBook(book);
     }),
-    loadTape(productId),
     attempt('market.candles', { product_id: productId }).then((candles) => {
       const s = useDesk.getState();
       // A streamed candles list is the desk's whole list, newer than this answer's.
@@ -85,32 +90,37 @@ function loadFills(alert: boolean): Promise<void> {
   return fillsLoading;
 }
 
+/** The account and the connection's status, each taken as soon as it answers: a slow venue holds only its own. */
 async function loadAccount(): Promise<void> {
+  await Promise.all([loadBalances(), loadStatus()]);
+}
+
+async function loadBalances(): Promise<void> {
   const view = currentView();
   // Balances the desk told while this read was out (account.changed, after a fill or an order) are newer than its
   // answer, which the venue may have given before them.
   const asked = useDesk.getState().account;
-  // Likewise a status the desk told since (connection.changed) is newer than this read's: taken, a read answered
-  // before a switch would name the environment the desk left, over the data of the one it is on.
-  const askedConnection = useDesk.getState().connection;
   let problem: string | undefined;
-  const [account] = await Promise.all([
-    call('account.get', {}).catch((err: unknown) => {
-      problem = err instanceof Error ? err.message : String(err);
-      return undefined;
-    }),
-    // Taken as soon as it answers, not held while a slow venue answers the account read.
-    call('connection.status', {}).then(
-      (connection) => {
-        const s = useDesk.getState();
-        if (s.connection === askedConnection) s.setConnection(connection);
-      },
-      (err: unknown) => deskUnreachable(err),
-    ),
-  ]);
+  const account = await call('account.get', {}).catch((err: unknown) => {
+    problem = err instanceof Error ? err.message : String(err);
+    return undefined;
+  });
   const s = useDesk.getState();
   if (account !== undefined && view === currentView() && s.account === asked) s.setAccount(account);
   if (account === undefined && problem !== undefined && view === currentView()) s.setAccountProblem(problem);
+}
+
+async function loadStatus(): Promise<void> {
+  // A status the desk told since (connection.changed) is newer than this read's: taken, a read answered before a
+  // switch would name the environment the desk left, over the data of the one it is on.
+  const asked = useDesk.getState().connection;
+  await call('connection.status', {}).then(
+    (connection) => {
+      const s = useDesk.getState();
+      if (s.connection === asked) s.setConnection(connection);
+    },
+    (err: unknown) => deskUnreachable(err),
+  );
 }
 
 /**
@@ -215,11 +225,14 @@ export function startFeed(subscribe?: Subscribe): () => void {
         void attempt('keys.list', {}).then((keys) => keys && view === currentView() && useDesk.getState().setKeys(keys));
         void attempt('market.products', {}).then((products) => products && view === currentView() && useDesk.getState().setProducts(products));
       }
-      const backLive = !switched && now.state === 'live' && before !== undefined && before.state !== 'live';
-      if (switched || (now.state === 'live' && before?.state !== 'live')) void Promise.all([refreshOrders(), loadFills(false), loadAccount()]);
-      // The desk reads back only the last 100 trades when it reconnects: a busier outage would leave a hole in the
-      // tape. As many as the tape shows are read again; it keeps each trade id once.
-      if (backLive) for (const id of watching) void loadTape(id);
+      // The status that brought this was just read or told: only what it makes out of date is read.
+      if (switched || (now.state === 'live' && before?.state !== 'live')) void Promise.all([refreshOrders(), loadFills(false), loadBalances()]);
+      // Back from an outage (the desk's session, or this window's link to the desk) to a market that is current
+      // again, live or polled without a key: the desk reads back only the last 100 trades when it reconnects, and
+      // none that were sent while the link was down, so a busier outage would leave a hole in the tape. As many as
+      // the tape shows are read again; it keeps each trade id once.
+      const backCurrent = !switched && before !== undefined && staleness(before) !== undefined && staleness(now) === undefined;
+      if (backCurrent) for (const id of watching) void loadTape(id);
     }),
   );
   rewatch();
@@ -228,11 +241,13 @@ export function startFeed(subscribe?: Subscribe): () => void {
       // Lost with no call on its way, the link was dialled again by the next poll and nothing was said: the window
       // went on showing as live what the desk no longer sent it.
       if (state === 'lost') return markUnavailable('E0902_ServiceUnavailable: the connection to the desk was lost');
-      // The desk takes a link dialled again for a new window, which watches nothing: the book, tape and candles
-      // would stay as they were. The status read then is live again, and the orders, fills and account missed
-      // meanwhile are read again as after any outage (above).
-      for (const id of watching) void loadMarket(id);
-      void loadAccount();
+      // The desk takes a link dialled again for a new window, which watches nothing: the book and candles would
+      // stay as they were. What else was missed (the tape, orders, fills, account) is read by the return to a
+      // current status that the status read brings (above), once: read here as well, each was read twice. A window
+      // that never heard a status has none to return from, and reads the tape here.
+      const known = useDesk.getState().connection !== undefined;
+      for (const id of watching) void (known ? watchMarket(id) : loadMarket(id));
+      void loadStatus();
     }),
   );
 
