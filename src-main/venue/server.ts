@@ -63,7 +63,10 @@ export async function startVenue(options: StartVenueOptions): Promise<RunningVen
   let simulator: MarketSimulator | undefined;
   try {
     if (options.simulate === true) {
-      simulator = new MarketSimulator(venue, { seed: options.seed ?? DEFAULT_SEED });
+      simulator = new MarketSimulator(venue, {
+        seed: options.seed ?? DEFAULT_SEED,
+        ...(options.maxOpenOrders === undefined ? {} : { maxOpenOrders: options.maxOpenOrders }),
+      });
       await simulator.setup();
     } else {
       await venue.run(() => withdrawSimulatedQuotes(venue.exchange, venue.store.getMeta(SIM_ROSTER_META_KEY)));

@@ -43,17 +43,21 @@ export class MarketMaker {
   /** Price in ticks → nominal lots of the ladder worked out by the last withdrawStale. */
   private ladder: Record<Side, Map<number, number>> = { BUY: new Map(), SELL: new Map() };
   /**
-   * Levels a side may have: the profile's, or fewer once the venue refused a quote for the account's open-order
-   * cap (--max-open-orders), which then holds as many levels on each side as it allows in all.
+   * Levels each side quotes: the profile's, within the account's open-order cap (--max-open-orders) shared by both
+   * sides. An odd cap's spare order goes to the bids of even slots and the asks of odd ones, so under a cap of 1
+   * the product's two makers still make a two-sided book between them.
    */
-  private levels: number;
+  private readonly levels: Record<Side, number>;
 
   constructor(
     readonly userId: string,
     readonly market: Market,
     readonly profile: MakerProfile,
+    maxOpenOrders: number,
+    slot: number,
   ) {
-    this.levels = profile.levels;
+    const bids = slot % 2 === 0 ? Math.ceil(maxOpenOrders / 2) : Math.floor(maxOpenOrders / 2);
+    this.levels = { BUY: Math.min(profile.levels, bids), SELL: Math.min(profile.levels, maxOpenOrders - bids) };
   }
 
   /**
@@ -65,10 +69,9 @@ export class MarketMaker {
     const { grid, referenceTicks } = ctx;
     const offset = Math.floor((grid.step * this.profile.offsetPercent) / 100);
     const bestLots = Math.max(1, Math.floor((ctx.clipLots * this.profile.sizePercent) / 100));
-    const sizes = ladderSizes(bestLots, this.levels);
     for (const side of SIDES) {
       const ladder = new Map<number, number>();
-      sizes.forEach((lots, level) => {
+      ladderSizes(bestLots, this.levels[side]).forEach((lots, level) => {
         const price = levelPrice(side, referenceTicks, grid, offset, level, this.market.rules.maxTicks);
         if (price !== undefined) ladder.set(price, lots);
       });
@@ -95,26 +98,20 @@ export class MarketMaker {
 
   /**
    * Quote the ladder's empty levels, nearest the mid first on both sides in turn. Runs after every maker has
-   * withdrawn, so no new quote meets a stale one. Under a small --max-open-orders the allowance is shared by both
-   * sides: filled bids first, a maker at a cap of 10 quoted ten bids and no ask, and the book stayed one-sided.
+   * withdrawn, so no new quote meets a stale one. The ladder fits the open-order cap, so the venue never refuses a
+   * quote for it; an IOC into a trader's crossing order goes at a level this maker does not quote, so it fits too.
    */
   fillGaps(ctx: QuoteContext): void {
     const bids = [...this.ladder.BUY];
     const asks = [...this.ladder.SELL];
     for (let level = 0; level < Math.max(bids.length, asks.length); level++) {
       for (const [side, rung] of [['BUY', bids[level]], ['SELL', asks[level]]] as const) {
-        if (rung === undefined || this.quotes[side].has(rung[0])) continue;
-        if (this.quoteLevel(ctx, side, rung[0], rung[1])) continue;
-        // At the cap: every further level would be refused too, at every step. The ladder shrinks to what the cap
-        // holds on both sides, and the next withdrawStale takes the deepest quotes off to make room near the mid.
-        this.levels = Math.max(1, Math.floor((this.quotes.BUY.size + this.quotes.SELL.size) / 2));
-        return;
+        if (rung !== undefined && !this.quotes[side].has(rung[0])) this.quoteLevel(ctx, side, rung[0], rung[1]);
       }
     }
   }
 
-  /** Quote one level; false once the account may hold no more open orders. */
-  private quoteLevel(ctx: QuoteContext, side: Side, price: number, nominal: number): boolean {
+  private quoteLevel(ctx: QuoteContext, side: Side, price: number, nominal: number): void {
     const { market } = this;
     const book = market.book;
     const jitter = ctx.rng.int(100 - SIZE_JITTER_PERCENT, 100 + SIZE_JITTER_PERCENT);
@@ -124,9 +121,9 @@ export class MarketMaker {
     // as one would into a bid above its own ask. The level is quoted at the next step once nothing crosses it.
     const opposite = side === 'BUY' ? book.bestAsk() : book.bestBid();
     const crosses = opposite !== undefined && (side === 'BUY' ? price >= opposite : price <= opposite);
-    if (crosses && !ctx.trading) return true;
+    if (crosses && !ctx.trading) return;
     const lots = tradableLots(market.rules, price, Math.floor((nominal * jitter) / 100));
-    if (!this.canAfford(ctx.exchange, side, price, lots)) return true;
+    if (!this.canAfford(ctx.exchange, side, price, lots)) return;
     const order = ctx.entry.place(this.userId, {
       type: 'LIMIT',
       side,
@@ -137,7 +134,6 @@ export class MarketMaker {
       post_only: !crosses,
     });
     if (order?.row.status === 'ACTIVE') this.quotes[side].set(price, order.row.orderId);
-    return !ctx.entry.atOrderLimit;
   }
 
   private canAfford(exchange: Exchange, side: Side, price: number, lots: number): boolean {

@@ -15,6 +15,7 @@ import { isReason, toAtoms, toUnits } from '../../../src-shared/protocol/decimal
 import { unknownProduct } from '../../../src-shared/protocol/orders';
 import { LOCAL_USER_BALANCES, PRODUCTS, findAsset } from '../../../src-shared/protocol/products';
 import { RECENT_TRADES, type Market } from '../exchange/market';
+import { DEFAULT_MAX_OPEN_ORDERS } from '../defaults';
 import type { Venue } from '../venue';
 import { MarketMaker, type MakerProfile } from './market-maker';
 import { OrderEntry } from './order-entry';
@@ -34,6 +35,8 @@ export interface MarketSimulatorOptions {
   speed?: number;
   /** How long the simulated users' finished orders and their trades among themselves are kept (default an hour). */
   keepHistoryMs?: number;
+  /** The venue's open-order cap per account (--max-open-orders): each maker's ladder is laid to fit in it. */
+  maxOpenOrders?: number;
 }
 
 export interface SimProductStatus {
@@ -110,6 +113,7 @@ const MIN_REFERENCE_TICKS = 1000;
 export class MarketSimulator {
   private readonly seed: number;
   private readonly keepHistoryNs: bigint;
+  private readonly maxOpenOrders: number;
   private readonly runSeed: number;
   private readonly rng: SeededRandom;
   /** Steps taken on this data folder, over every run; stored with each step (SIM_STEPS_META_KEY). */
@@ -139,6 +143,8 @@ export class MarketSimulator {
     const keep = options.keepHistoryMs ?? SIM_HISTORY_MS;
     if (!Number.isSafeInteger(keep) || keep < 0) throw new RangeError(`keepHistoryMs must be a non-negative integer, got ${keep}`);
     this.keepHistoryNs = BigInt(keep) * 1_000_000n;
+    this.maxOpenOrders = options.maxOpenOrders ?? DEFAULT_MAX_OPEN_ORDERS;
+    if (!Number.isSafeInteger(this.maxOpenOrders) || this.maxOpenOrders < 1) throw new RangeError(`maxOpenOrders must be a positive integer, got ${this.maxOpenOrders}`);
     this.steps = readSteps(venue.store.getMeta(SIM_STEPS_META_KEY));
     // As SeededRandom takes it, so the status names the stream in use whatever the seed's high bits.
     this.runSeed = runSeed(options.seed, this.steps) >>> 0;
@@ -391,7 +397,7 @@ export class MarketSimulator {
       const mine = roster.filter((u) => u.productId === spec.id);
       const makers = mine
         .filter((u) => u.role === 'maker')
-        .map((u) => new MarketMaker(u.userId, market, MAKER_PROFILES[u.slot] as MakerProfile));
+        .map((u) => new MarketMaker(u.userId, market, MAKER_PROFILES[u.slot] as MakerProfile, this.maxOpenOrders, u.slot));
       const takers = new TakerFlow(
         mine.filter((u) => u.role === 'taker').map((u) => u.userId),
         market,

@@ -1,7 +1,7 @@
 /**
  * How simulated users trade: each order goes through the parser a REST client's order goes through, so it
  * respects the product's increments and bounds, and then straight into the exchange. A refusal (a maker short
- * of funds after a run of fills, the open-order cap) is expected now and then: it is counted, never thrown.
+ * of funds after a run of fills) is expected now and then: it is counted, never thrown.
  */
 import { ApiError } from '../../../src-shared/errors/api-error';
 import { parseCreateOrder } from '../../../src-shared/protocol/orders';
@@ -21,8 +21,6 @@ export interface OrderBody {
 export class OrderEntry {
   placed = 0;
   rejected = 0;
-  /** Set when the last place() was refused because the account holds as many open orders as the venue allows. */
-  atOrderLimit = false;
 
   constructor(
     private readonly exchange: Exchange,
@@ -31,7 +29,6 @@ export class OrderEntry {
 
   /** The order as the exchange left it, or undefined when it was refused. */
   place(userId: string, body: OrderBody): LiveOrder | undefined {
-    this.atOrderLimit = false;
     const request = parseCreateOrder(body, { now: this.now() });
     if (request instanceof ApiError) {
       this.rejected += 1;
@@ -48,7 +45,6 @@ export class OrderEntry {
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       this.rejected += 1;
-      this.atOrderLimit = err.ref === 'E0210_OrderLimitExceeded';
       return undefined;
     }
   }
