@@ -61,6 +61,7 @@ import {
   VenueProtocolError,
   VenueUnreachableError,
   failureFromResponse,
+  type PlacementIdentity,
   type UnknownOutcomeReason,
 } from './venue-error';
 
@@ -223,32 +224,18 @@ const DEFAULTS = {
 /** A generous clock difference between the desk and the venue, for telling our order from an older namesake. */
 const CLOCK_SKEW_NS = 60_000_000_000n;
 
-/** What tells the order a placement made from an older one that used the same client_order_id. */
-export interface PlacementIdentity {
-  readonly clientOrderId: string;
-  readonly productId: string;
-  readonly side: OrderSide;
-  /** UNIX nanoseconds on this machine's clock, taken before the placement was sent. */
-  readonly sentAfterNs: bigint;
-  /**
-   * Orders already known under the client_order_id when the placement was sent: never its order, however close
-   * in time (the skew allowed takes in an order the trader made under the same id seconds before).
-   */
-  readonly earlierOrderIds?: ReadonlySet<string>;
-}
-
 /**
  * Whether `order` (the venue's newest under the client_order_id) is the one `placement` made. An older order
  * that used the same client_order_id (free again once that order is done) is not: taken for it, a placement
  * that never happened would be reported placed.
  */
-export function isPlacementOf(order: Order, placement: PlacementIdentity): boolean {
+function isPlacementOf(order: Order, placement: PlacementIdentity): boolean {
   return (
     order.client_order_id.toLowerCase() === placement.clientOrderId.toLowerCase() &&
     order.product_id === placement.productId &&
     order.side === placement.side &&
     BigInt(order.created_at) >= placement.sentAfterNs - CLOCK_SKEW_NS &&
-    placement.earlierOrderIds?.has(order.order_id) !== true
+    !placement.earlierOrderIds.has(order.order_id)
   );
 }
 
@@ -337,15 +324,16 @@ export class VenueRestClient {
    * by its client_order_id once the venue has had time to place it: found, it is returned. Not found, it is not
    * sent again: "not found" cannot tell a request that never arrived from one still on its way, and an order
    * that traded at once frees its client_order_id, so a resend could trade a second time. OutcomeUnknownError
-   * then carries the client_order_id, for the caller to look for later (the session reconciles it), and the time
-   * past which the request can no longer arrive: only a lookup after it that finds nothing means "not placed".
+   * then carries the placement as sent (its client_order_id, product, side and time), for the caller to look up
+   * later with lookUpPlacement (the session does), and the time past which the request can no longer arrive: only
+   * a lookup after it that finds nothing means "not placed".
    * `earlierOrderIds`: orders the caller already holds under request.client_order_id, which the lookup never takes
    * for this placement's.
    */
   async placeOrder(request: PlaceOrderRequest, bound: RateBound = {}, earlierOrderIds: ReadonlySet<string> = new Set()): Promise<Order> {
     const clientOrderId = request.client_order_id ?? newClientOrderId();
     const body = { ...request, client_order_id: clientOrderId };
-    const startedNs = BigInt(Date.now()) * 1_000_000n;
+    const sentAfterNs = BigInt(Date.now()) * 1_000_000n;
     let attemptedAt = Date.now();
     try {
       const answer = await this.send({
@@ -378,29 +366,35 @@ export class VenueRestClient {
       if (reason === undefined) throw err;
       // An answer lost early (a dropped connection, a gateway's 502) says nothing of the request itself: a slow
       // link or a gateway may still hand it to the venue until this client gives up on it, at its timeout.
-      const lost = { reason, settlesBy: attemptedAt + this.timeoutMs + this.settleMs };
+      const sent = { clientOrderId, productId: body.product_id, side: body.side, sentAfterNs, earlierOrderIds };
+      const settlesBy = attemptedAt + this.timeoutMs + this.settleMs;
       await sleep(this.settleMs);
-      const found = await this.findPlacement({ clientOrderId, productId: body.product_id, side: body.side, sentAfterNs: startedNs, earlierOrderIds }, lost);
+      let found: Order | undefined;
+      try {
+        found = await this.lookUpPlacement(sent);
+      } catch {
+        throw new OutcomeUnknownError('POST /api/v1/orders', reason, { ...sent, settlesBy, lookup: 'failed' });
+      }
+      this._onDidRecoverPlacement.fire({ clientOrderId, reason, found });
       if (found !== undefined) return found;
-      throw new OutcomeUnknownError('POST /api/v1/orders', lost.reason, clientOrderId, 'not_found', lost.settlesBy);
+      throw new OutcomeUnknownError('POST /api/v1/orders', reason, { ...sent, settlesBy, lookup: 'not_found' });
     }
   }
 
-  /** The order placed under `clientOrderId` by this placement, or undefined when the venue has none. */
-  private async findPlacement(placement: PlacementIdentity, lost: { reason: UnknownOutcomeReason; settlesBy: number }): Promise<Order | undefined> {
-    const { reason } = lost;
-    const { clientOrderId } = placement;
-    let order: Order | undefined;
+  /**
+   * The order `placement` made, or undefined when the venue holds none from it: none under its client_order_id,
+   * or only an older one's. Throws when the venue cannot be asked. The one lookup of a lost placement, whether
+   * made at once by placeOrder or later by whoever holds the OutcomeUnknownError's placement.
+   */
+  async lookUpPlacement(placement: PlacementIdentity): Promise<Order | undefined> {
+    let order: Order;
     try {
-      order = await this.getOrder(clientOrderId);
+      order = await this.getOrder(placement.clientOrderId);
     } catch (err) {
-      if (!(err instanceof VenueError && err.ref === 'E0301_OrderNotFound')) {
-        throw new OutcomeUnknownError('POST /api/v1/orders', reason, clientOrderId, 'failed', lost.settlesBy);
-      }
+      if (err instanceof VenueError && err.ref === 'E0301_OrderNotFound') return undefined;
+      throw err;
     }
-    const found = order !== undefined && isPlacementOf(order, placement) ? order : undefined;
-    this._onDidRecoverPlacement.fire({ clientOrderId, reason, found });
-    return found;
+    return isPlacementOf(order, placement) ? order : undefined;
   }
 
   async listActiveOrders(filter: ActiveOrdersFilter = {}): Promise<Order[]> {

@@ -13,6 +13,7 @@ import { parseErrorMessage } from '../../src-shared/errors/api-error';
 import { refOfWsMessage } from '../../src-shared/errors/ws-messages';
 import { errorRecord, findVenueErrorRecord, type ErrorAction, type ErrorCodeRecord, type ErrorRef } from '../../src-shared/errors/catalogue';
 import { ErrorResponseSchema, GenericErrorResponseSchema } from '../../src-shared/protocol/records';
+import type { OrderSide } from '../../src-shared/protocol/vocabulary';
 
 export class VenueError extends Error {
   readonly kind = 'venue' as const;
@@ -82,24 +83,53 @@ const UNKNOWN_OUTCOME_TEXT: Readonly<Record<UnknownOutcomeReason, string>> = {
 /** For an order placement: what looking it up by its client_order_id found: no order yet, or no answer. */
 export type PlacementLookup = 'not_found' | 'failed';
 
+/** What tells the order a placement made from an older one that used the same client_order_id. */
+export interface PlacementIdentity {
+  readonly clientOrderId: string;
+  readonly productId: string;
+  readonly side: OrderSide;
+  /** UNIX nanoseconds on this machine's clock, taken before the placement was sent. */
+  readonly sentAfterNs: bigint;
+  /**
+   * Orders already known under the client_order_id when the placement was sent: never its order, however close
+   * in time (the skew allowed takes in an order the trader made under the same id seconds before).
+   */
+  readonly earlierOrderIds: ReadonlySet<string>;
+}
+
+/**
+ * An order placement whose answer was lost, as it was sent: what the caller looks it up by later
+ * (VenueRestClient.lookUpPlacement), on the one clock the placement itself was timed by.
+ */
+export interface LostPlacement extends PlacementIdentity {
+  /**
+   * The time (epoch ms) past which the request can no longer reach the venue and be acted on (the client's own
+   * timeout for it, and the time let for the venue to act). A lookup made before it that finds no order says
+   * nothing yet: the request may still be on its way.
+   */
+  readonly settlesBy: number;
+  /** What the lookup made at once, before the placement was reported unknown, found. */
+  readonly lookup: PlacementLookup;
+}
+
 export class OutcomeUnknownError extends Error {
   readonly kind = 'outcome_unknown' as const;
+  /** Set for an order placement, so the caller can find the order later. */
+  readonly clientOrderId: string | undefined;
+  /** Set for an order placement over REST: what was sent and when, for looking it up again. */
+  readonly placement: LostPlacement | undefined;
+
   constructor(
     /** "POST /api/v1/orders", "create_order". */
     readonly operation: string,
     readonly reason: UnknownOutcomeReason,
-    /** Set for an order placement, so the caller can find the order later. */
-    readonly clientOrderId?: string,
-    readonly lookup?: PlacementLookup,
-    /**
-     * For an order placement: the time (epoch ms) past which the request can no longer reach the venue and be
-     * acted on (the client's own timeout for it, and the time let for the venue to act). A lookup made before it
-     * that finds no order says nothing yet: the request may still be on its way.
-     */
-    readonly settlesBy?: number,
+    /** The order's client_order_id, or the whole placement where it is known. */
+    sent?: string | LostPlacement,
   ) {
     super(`${operation}: ${UNKNOWN_OUTCOME_TEXT[reason]}; the venue may or may not have acted on it`);
     this.name = 'OutcomeUnknownError';
+    this.placement = typeof sent === 'object' ? sent : undefined;
+    this.clientOrderId = typeof sent === 'object' ? sent.clientOrderId : sent;
   }
 
   /** What went wrong, without what it may have done: for a read, whose loss changed nothing at the venue. */

@@ -20,16 +20,14 @@ import { MarketPoller } from './market-poller';
 import { OrderBlotter, isDone, type UpdateResult } from './order-blotter';
 import {
   VenueRestClient,
-  isPlacementOf,
   type OrderSelection,
-  type PlacementIdentity,
   type PlaceOrderRequest,
   type RateBound,
   type VenueCredentials,
   type VenueRestClientOptions,
 } from './rest-client';
 import { VenueSocket, type SocketStatus, type VenueSocketOptions } from './venue-socket';
-import { OutcomeUnknownError, VenueError } from './venue-error';
+import { OutcomeUnknownError, VenueError, type LostPlacement } from './venue-error';
 
 /** Trades read per product after a reconnection: the venue's recent-trades default. */
 const BACKFILL_TRADES = 100;
@@ -101,12 +99,8 @@ export class VenueSession implements Disposable {
   private readonly books = new Map<string, LocalBook>();
   private readonly pollers = new Map<string, MarketPoller>();
   private readonly watched = new Set<string>();
-  /**
-   * client_order_ids of placements whose outcome is unknown, until a lookup settles them, each with the time
-   * (epoch ms) from which "no such order" settles it (before then the request may still be on its way), and
-   * what tells its order from an older one under the same client_order_id.
-   */
-  private readonly unresolved = new Map<string, { settlesBy: number; placement: PlacementIdentity }>();
+  /** Placements whose outcome is unknown, by client_order_id, as the REST client sent them, until a lookup settles them. */
+  private readonly unresolved = new Map<string, LostPlacement>();
   private accountRecord: Account | undefined;
   private sync: SyncState = 'connecting';
   private reconciling: Promise<void> | undefined;
@@ -263,7 +257,6 @@ export class VenueSession implements Disposable {
   // ---- trading (REST: it has the unknown-outcome safety of VenueRestClient.placeOrder)
 
   async placeOrder(request: PlaceOrderRequest, bound: RateBound = {}): Promise<Order> {
-    const sentAfterNs = BigInt(Date.now()) * 1_000_000n;
     const earlierOrderIds = new Set(request.client_order_id === undefined ? [] : this.blotter.withClientOrderId(request.client_order_id).map((o) => o.order_id));
     try {
       const order = await this.rest.placeOrder(request, bound, earlierOrderIds);
@@ -273,9 +266,8 @@ export class VenueSession implements Disposable {
       // Neither placed for sure nor refused: looked up again shortly (and by every reconcile) until the venue
       // answers, and onDidResolvePlacement reports what it found. Waiting for a reconnection would leave the
       // trader, told to wait, without an answer for as long as the socket stays up.
-      if (err instanceof OutcomeUnknownError && err.clientOrderId !== undefined) {
-        const placement = { clientOrderId: err.clientOrderId, productId: request.product_id, side: request.side, sentAfterNs, earlierOrderIds };
-        this.unresolved.set(err.clientOrderId, { settlesBy: err.settlesBy ?? 0, placement });
+      if (err instanceof OutcomeUnknownError && err.placement !== undefined) {
+        this.unresolved.set(err.placement.clientOrderId, err.placement);
         this.scheduleLookup();
       }
       throw err;
@@ -529,20 +521,14 @@ export class VenueSession implements Disposable {
   }
 
   private async lookUpPlacements(): Promise<void> {
-    for (const [clientOrderId, { settlesBy, placement }] of [...this.unresolved]) {
+    for (const placement of [...this.unresolved.values()]) {
       if (this.disposed) return;
       const askedAt = Date.now();
-      let order: Order | undefined;
-      try {
-        order = await this.rest.getOrder(clientOrderId);
-      } catch (err) {
-        if (!(err instanceof VenueError && err.ref === 'E0301_OrderNotFound')) throw err;
-      }
-      // The newest order under the client_order_id, an older one's when this placement made none.
-      if (order !== undefined && !isPlacementOf(order, placement)) order = undefined;
+      const order = await this.rest.lookUpPlacement(placement);
       // No such order yet, while the request may still be on its way (a slow link, a gateway still holding it):
       // "not placed" now could be wrong, and invite the trader to send it twice. Looked up again.
-      if (order === undefined && askedAt < settlesBy) continue;
+      if (order === undefined && askedAt < placement.settlesBy) continue;
+      const { clientOrderId } = placement;
       this.unresolved.delete(clientOrderId);
       if (order !== undefined) this.take(this.blotter.upsert(order));
       this._onDidResolvePlacement.fire({ clientOrderId, order });

@@ -1012,7 +1012,7 @@ async function notSentIfFails<T>(read: () => Promise<T>): Promise<T> {
  */
 function outcomeUnknownPlacement(err: OutcomeUnknownError, clientOrderId: string, environment: EnvironmentId): string {
   const lookedUp =
-    err.lookup === 'failed'
+    err.placement?.lookup === 'failed'
       ? 'looking it up failed too'
       : `${NAMES[environment]} held no order under its client order id when asked, which a request still on its way would not show yet`;
   return (

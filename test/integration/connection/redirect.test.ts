@@ -59,7 +59,7 @@ describe('a venue address that answers with a redirect', () => {
       );
       // Not placed at the venue, and the desk does not claim it was: looked up, found nowhere yet.
       expect(placed).toBeInstanceOf(OutcomeUnknownError);
-      expect((placed as OutcomeUnknownError).lookup).toBe('not_found');
+      expect((placed as OutcomeUnknownError).placement?.lookup).toBe('not_found');
       expect(reachedElsewhere).toEqual([]);
     } finally {
       client.dispose();

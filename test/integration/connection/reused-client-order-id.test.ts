@@ -49,7 +49,7 @@ describe('a lost placement under a client_order_id an order of the desk used bef
         (err: unknown) => err,
       );
       expect(second).toBeInstanceOf(OutcomeUnknownError);
-      expect((second as OutcomeUnknownError).lookup).toBe('not_found');
+      expect((second as OutcomeUnknownError).placement?.lookup).toBe('not_found');
       // Looked up until the request can no longer arrive: not placed, not the first order.
       const resolved = await eventually(() => resolutions.find((r) => r.clientOrderId === 'typed-twice'), 'the placement to be settled');
       expect(resolved.order).toBeUndefined();
