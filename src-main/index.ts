@@ -40,6 +40,8 @@ const rendererFile = join(import.meta.dirname, '../renderer/index.html');
 const devServerUrl = process.env['ELECTRON_RENDERER_URL'];
 const pages = ownPages(devServerUrl, pathToFileURL(rendererFile).href);
 const WORKSPACE = 'workspace';
+/** A popped-out panel's window is remembered by the panel it shows. */
+const panelRole = (url: string): string => `panel:${new URL(url).searchParams.get('panel') ?? 'panel'}`;
 
 if (claimSingleInstance(app)) run();
 
@@ -102,12 +104,11 @@ function run(): void {
         if (decision.external !== undefined) void shell.openExternal(decision.external);
         return { action: 'deny' };
       }
-      const panel = new URL(url).searchParams.get('panel') ?? 'panel';
-      const { bounds } = placed(`panel:${panel}`, { width: decision.options.width ?? 720, height: decision.options.height ?? 640 });
+      const { bounds } = placed(panelRole(url), { width: decision.options.width ?? 720, height: decision.options.height ?? 640 });
       return { action: 'allow', overrideBrowserWindowOptions: { ...decision.options, ...bounds } };
     });
     contents.on('did-create-window', (window, { url }) => {
-      track(window, `panel:${new URL(url).searchParams.get('panel') ?? 'panel'}`);
+      track(window, panelRole(url));
     });
   };
   app.on('web-contents-created', (_event, contents) => guard(contents));

@@ -78,9 +78,16 @@ export type WindowOpenDecision =
   /** `external`: an https link the system browser may show; never inside the app. */
   | { action: 'deny'; external?: string };
 
-/** A popped-out panel opens as our own window with the same secure options; everything else is refused. */
+/**
+ * A popped-out panel opens as our own window with the same secure options, shown at once: Electron shows a
+ * window.open window only if its options say so and does not reliably emit ready-to-show for one
+ * (electron/electron#40273), and the dark background keeps the first frame from flashing white. Everything else
+ * is refused.
+ */
 export function windowOpenDecision(url: string, pages: OwnPages, preloadPath: string): WindowOpenDecision {
-  if (isOwnPage(url, pages)) return { action: 'allow', options: secureWindowOptions({ preloadPath, title: 'Nova Desk', width: 720, height: 640 }) };
+  if (isOwnPage(url, pages)) {
+    return { action: 'allow', options: { ...secureWindowOptions({ preloadPath, title: 'Nova Desk', width: 720, height: 640 }), show: true } };
+  }
   let protocol = '';
   try {
     protocol = new URL(url).protocol;

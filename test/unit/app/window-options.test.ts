@@ -59,6 +59,15 @@ describe('window.open', () => {
     expect(decision.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, preload: '/app/preload.cjs' });
   });
 
+  it('shows a popped-out panel as it opens', () => {
+    // Electron shows a window.open window only if its options say so, and its ready-to-show is not reliable for
+    // such windows (electron/electron#40273): a panel opened hidden left the workspace for a window never seen.
+    const decision = windowOpenDecision(`${packaged.rendererPage}?panel=chart&kind=chart`, packaged, '/app/preload.cjs');
+    if (decision.action !== 'allow') throw new Error('refused our own page');
+    expect(decision.options.show).toBe(true);
+    expect(decision.options.backgroundColor).toBe(secureWindowOptions({ preloadPath: 'p', title: 't' }).backgroundColor);
+  });
+
   it('refuses every other page; an https link may go to the system browser', () => {
     expect(windowOpenDecision('https://example.com/docs', packaged, 'p')).toEqual({ action: 'deny', external: 'https://example.com/docs' });
     expect(windowOpenDecision('http://example.com/', packaged, 'p')).toEqual({ action: 'deny' });
