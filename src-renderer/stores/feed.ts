@@ -60,6 +60,12 @@ let fillsLoading: Promise<void> | undefined;
 let fillsAgain = false;
 /** Whether any caller since the last fetch began asked to be told of new fills. */
 let fillsAlert = false;
+/**
+ * The view whose fills the store holds as read. A read in any other (the first, or the first after a switch) finds
+ * every fill of the account new, its whole history: told, a tell asked for on the environment left (a fill there
+ * while its read was out) popped up the next environment's past fills as fills just made, in its name.
+ */
+let fillsReadIn: number | undefined;
 
 /** One fetch at a time; a request during one runs once more after it, so a burst of fills costs two. */
 function loadFills(alert: boolean): Promise<void> {
@@ -84,7 +90,8 @@ function loadFills(alert: boolean): Promise<void> {
       useDesk.getState().setFillsProblem(problem);
       if (fills === undefined) continue;
       const fresh = useDesk.getState().addFills(fills);
-      if (tell) notifyFills(fresh);
+      if (tell && fillsReadIn === view) notifyFills(fresh);
+      fillsReadIn = view;
     } while (fillsAgain);
   })().finally(() => (fillsLoading = undefined));
   return fillsLoading;
