@@ -3,6 +3,7 @@
 // a secret quoted in an error never reaches the file (ARCHITECTURE rule 5).
 import { appendFileSync, existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { inspect } from 'node:util';
 
 export const LOG_FILE = 'main.log';
 /** At start, a log larger than this becomes main.old.log (replacing the one before), so logs stay bounded. */
@@ -25,10 +26,18 @@ export class MainLog {
     this.scrub = scrub;
   }
 
-  /** Synchronous, so the last lines before a crash or exit are on disk; a line is one line even if text was not. */
+  /**
+   * Synchronous, so the last lines before a crash or exit are on disk; a line is one line even if text was not.
+   * A line that cannot be written (a full disk, the folder removed) is lost rather than thrown: the quit logs as
+   * it shuts down, after holding the quit, and a throw there left the app unable to quit.
+   */
   write(level: LogLevel, text: string): void {
     const line = this.scrub(text).replace(/\r?\n/g, '\n    ');
-    appendFileSync(this.file, `${this.now().toISOString()} ${level.padEnd(5)} ${line}\n`);
+    try {
+      appendFileSync(this.file, `${this.now().toISOString()} ${level.padEnd(5)} ${line}\n`);
+    } catch {
+      return;
+    }
   }
 
   info(text: string): void {
@@ -40,7 +49,8 @@ export class MainLog {
   }
 
   error(text: string, err?: unknown): void {
-    const reason = err === undefined ? '' : `: ${err instanceof Error ? (err.stack ?? err.message) : typeof err === 'string' ? err : JSON.stringify(err)}`;
+    // inspect, not JSON.stringify, which throws on a bigint or a cycle in whatever was thrown.
+    const reason = err === undefined ? '' : `: ${err instanceof Error ? (err.stack ?? err.message) : typeof err === 'string' ? err : inspect(err, { breakLength: Infinity })}`;
     this.write('error', `${text}${reason}`);
   }
 }

@@ -46,6 +46,20 @@ describe('the main log', () => {
     expect(text).toMatch(/\n {4}second line/);
   });
 
+  it('never throws when a line cannot be written, nor for a failure it cannot write as JSON', () => {
+    // The quit logs as it shuts down, after holding the quit: a throw there left the app unable to quit.
+    const folder = join(dir, 'gone');
+    const log = new MainLog(folder);
+    rmSync(folder, { recursive: true, force: true });
+    expect(() => log.info('shutting down')).not.toThrow();
+    const circular: { self?: unknown } = {};
+    circular.self = circular;
+    const written = new MainLog(join(dir, 'odd'));
+    expect(() => written.error('shutdown: close the desk', { size: 10n })).not.toThrow();
+    expect(() => written.error('shutdown: close the desk', circular)).not.toThrow();
+    expect(readFileSync(written.file, 'utf8').split('\n').filter((line) => line.includes('shutdown: close the desk'))).toHaveLength(2);
+  });
+
   it('keeps the log bounded: a large one is set aside at start', () => {
     const folder = join(dir, 'big');
     new MainLog(folder).info('first');
