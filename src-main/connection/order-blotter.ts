@@ -58,6 +58,11 @@ export type UpdateResult =
 
 export class OrderBlotter {
   private readonly orders = new Map<string, Order>();
+  /**
+   * Lower-cased client_order_id → the ids of the orders held under it. Every placement that names a client_order_id
+   * asks which orders already carry it: read off the whole blotter (thousands of orders after a day) each time.
+   */
+  private readonly byClientId = new Map<string, Set<string>>();
 
   get size(): number {
     return this.orders.size;
@@ -82,8 +87,8 @@ export class OrderBlotter {
 
   /** Every held order with this client_order_id (case-insensitive). */
   withClientOrderId(clientOrderId: string): Order[] {
-    const wanted = clientOrderId.toLowerCase();
-    return [...this.orders.values()].filter((order) => order.client_order_id.toLowerCase() === wanted);
+    const ids = this.byClientId.get(clientOrderId.toLowerCase()) ?? [];
+    return [...ids].flatMap((id) => this.orders.get(id) ?? []);
   }
 
   /** A full record from REST. */
@@ -91,7 +96,21 @@ export class OrderBlotter {
     const held = this.orders.get(order.order_id);
     if (held !== undefined && !supersedes(order, held)) return { kind: 'unchanged' };
     this.orders.set(order.order_id, order);
+    const key = order.client_order_id.toLowerCase();
+    const heldKey = held?.client_order_id.toLowerCase();
+    if (heldKey !== key) {
+      if (heldKey !== undefined) this.unindex(heldKey, order.order_id);
+      const ids = this.byClientId.get(key);
+      if (ids === undefined) this.byClientId.set(key, new Set([order.order_id]));
+      else ids.add(order.order_id);
+    }
     return { kind: 'changed', order };
+  }
+
+  private unindex(key: string, orderId: string): void {
+    const ids = this.byClientId.get(key);
+    ids?.delete(orderId);
+    if (ids?.size === 0) this.byClientId.delete(key);
   }
 
   /** A WebSocket update: lowercase status, `id` for order_id, and possibly only some of the fields. */

@@ -81,6 +81,39 @@ describe('OrderBlotter', () => {
     blotter.upsert(order({ order_id: 'b', client_order_id: 'desk-x', created_at: '2' }));
     expect(blotter.byClientOrderId('DESK-X')?.order_id).toBe('b');
   });
+
+  it('finds the orders of a client_order_id without reading the rest of the blotter', () => {
+    // Each placement naming a client_order_id asks this: it must not cost a pass over a day's orders.
+    let reads = 0;
+    const counted = (changes: Partial<Order>): Order => {
+      const made = order(changes);
+      const clientOrderId = made.client_order_id;
+      return Object.defineProperty(made, 'client_order_id', {
+        enumerable: true,
+        get: () => {
+          reads++;
+          return clientOrderId;
+        },
+      });
+    };
+    const blotter = new OrderBlotter();
+    for (let i = 0; i < 1_000; i++) blotter.upsert(counted({ order_id: `o${i}`, client_order_id: `desk-${i % 500}` }));
+    reads = 0;
+    expect(blotter.withClientOrderId('DESK-7').map((o) => o.order_id).sort()).toEqual(['o507', 'o7']);
+    expect(blotter.withClientOrderId('nobody-used-it')).toEqual([]);
+    expect(reads).toBe(0);
+  });
+
+  it('follows an order whose newer record carries another client_order_id', () => {
+    const blotter = new OrderBlotter();
+    blotter.upsert(order({ order_id: 'm', client_order_id: 'first', updated_at: '1' }));
+    blotter.upsert(order({ order_id: 'm', client_order_id: 'Second', updated_at: '2' }));
+    expect(blotter.withClientOrderId('first')).toEqual([]);
+    expect(blotter.withClientOrderId('SECOND').map((o) => o.order_id)).toEqual(['m']);
+    // A stale record is not taken, and moves nothing.
+    blotter.upsert(order({ order_id: 'm', client_order_id: 'first', updated_at: '1' }));
+    expect(blotter.withClientOrderId('first')).toEqual([]);
+  });
 });
 
 describe('compareDecimals', () => {
