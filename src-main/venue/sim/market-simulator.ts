@@ -88,6 +88,14 @@ export const SIM_STEP_INTERVAL_MS = 100;
  * orders and fills and the simulated orders they traded with (store/forgetting.ts).
  */
 export const SIM_HISTORY_MS = 3_600_000;
+/**
+ * A step stores the references (SIM_REFERENCES_META_KEY) once one has moved this far from its stored value, in
+ * basis points (a level gap at volatility 1), so a restart resumes within it of where the market stood; a smaller
+ * move waits at most SAVE_REFERENCES_EVERY_STEPS. They went with every step, ten times a second; at volatility 1
+ * this is one step in eight (25 of 200 measured), and once at volatility 0.
+ */
+const SAVE_REFERENCES_BP = 2;
+const SAVE_REFERENCES_EVERY_STEPS = 50;
 /** Steps between two deletions of expired simulated history (each bounded: see VenueStore.forgetHistory). */
 const FORGET_EVERY_STEPS = 50;
 
@@ -121,6 +129,9 @@ export class MarketSimulator {
   private readonly entry: OrderEntry;
   private readonly faucet = new Faucet();
   private readonly references = new Map<string, ReferencePrice>();
+  /** Each product's reference as SIM_REFERENCES_META_KEY holds it (none yet: not stored), and the step it was. */
+  private readonly storedTicks = new Map<string, number>();
+  private storedAtStep = 0;
   private markets: SimulatedMarket[] = [];
   private roster: SimUser[] = [];
   private settingUp: Promise<void> | undefined;
@@ -146,6 +157,7 @@ export class MarketSimulator {
     this.maxOpenOrders = options.maxOpenOrders ?? DEFAULT_MAX_OPEN_ORDERS;
     if (!Number.isSafeInteger(this.maxOpenOrders) || this.maxOpenOrders < 1) throw new RangeError(`maxOpenOrders must be a positive integer, got ${this.maxOpenOrders}`);
     this.steps = readSteps(venue.store.getMeta(SIM_STEPS_META_KEY));
+    this.storedAtStep = this.steps;
     // As SeededRandom takes it, so the status names the stream in use whatever the seed's high bits.
     this.runSeed = runSeed(options.seed, this.steps) >>> 0;
     this.rng = new SeededRandom(this.runSeed);
@@ -165,6 +177,7 @@ export class MarketSimulator {
       const kept = stored !== undefined ? stored[market.id] : this.paused ? saved.references?.[market.id] : undefined;
       const keptTicks = kept === undefined ? undefined : toUnits(kept, market.rules.spec.priceIncrement);
       if (typeof keptTicks === 'number' && keptTicks >= reference.minTicks && keptTicks <= reference.maxTicks) reference.set(keptTicks);
+      if (stored !== undefined && typeof keptTicks === 'number') this.storedTicks.set(market.id, keptTicks);
       this.references.set(market.id, reference);
     }
   }
@@ -189,7 +202,9 @@ export class MarketSimulator {
       const stepped = this.venue.run(() => this.advance(elapsedMs));
       // Queued in the same turn as the step's own commit (as the roster is at setup), so the count on disk goes
       // with the orders of the steps it counts.
-      const counted = this.venue.store.commit({ meta: { [SIM_STEPS_META_KEY]: String(this.steps), [SIM_REFERENCES_META_KEY]: this.referencesText() } });
+      const meta: Record<string, string> = { [SIM_STEPS_META_KEY]: String(this.steps) };
+      if (this.referencesDue()) meta[SIM_REFERENCES_META_KEY] = this.referencesText();
+      const counted = this.venue.store.commit({ meta });
       await Promise.all([stepped, counted]);
     } catch (err) {
       this.record(err);
@@ -269,13 +284,27 @@ export class MarketSimulator {
     return this.venue.store.commit({ meta: { [SIM_CONTROLS_META_KEY]: JSON.stringify(controls), [SIM_REFERENCES_META_KEY]: this.referencesText() } });
   }
 
-  /** Each product's reference as it stands, as SIM_REFERENCES_META_KEY holds it. */
+  /** Whether a reference has moved SAVE_REFERENCES_BP from its stored value, or at all for long enough. */
+  private referencesDue(): boolean {
+    let moved = false;
+    for (const [productId, reference] of this.references) {
+      const stored = this.storedTicks.get(productId);
+      if (stored === undefined || Math.abs(reference.ticks - stored) * 10_000 >= stored * SAVE_REFERENCES_BP) return true;
+      moved ||= reference.ticks !== stored;
+    }
+    return moved && this.steps - this.storedAtStep >= SAVE_REFERENCES_EVERY_STEPS;
+  }
+
+  /** Each product's reference as it stands, as SIM_REFERENCES_META_KEY holds it; taken as stored from here on. */
   private referencesText(): string {
     const references: Record<string, string> = {};
     for (const market of this.venue.exchange.markets.values()) {
       const reference = this.references.get(market.id);
-      if (reference !== undefined) references[market.id] = market.price(reference.ticks);
+      if (reference === undefined) continue;
+      references[market.id] = market.price(reference.ticks);
+      this.storedTicks.set(market.id, reference.ticks);
     }
+    this.storedAtStep = this.steps;
     return JSON.stringify(references);
   }
 
@@ -502,8 +531,8 @@ interface SavedControls {
 }
 
 /**
- * Where each product's reference price is kept between runs, written with every step and every control: a
- * restart, paused or not, carries on from it. A JSON object of product id to price.
+ * Where each product's reference price is kept between runs, written with every control and with the steps that
+ * moved it (SAVE_REFERENCES_BP): a restart, paused or not, carries on from it. A JSON object of product id to price.
  */
 export const SIM_REFERENCES_META_KEY = 'sim.references';
 
