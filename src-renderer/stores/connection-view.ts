@@ -17,6 +17,19 @@ export function staleness(connection: ConnectionStatus | undefined): string | un
   return `stale: ${connection.state}`;
 }
 
+/** The mark of a book the venue is not updating though the connection is current. */
+export const BOOK_NOT_UPDATED = 'stale: not updated';
+
+/**
+ * Why a product's book is stale, or undefined while it is current: the connection's staleness (an outage freezes
+ * every book), else the book's own doubt over a current connection (a gap in its stream not yet resynced, or its
+ * polls failing). The ladder, the ticket and the panel frame read it here, so none of them offers a price or an
+ * estimate from a book another marks stale.
+ */
+export function bookStaleness(s: Pick<DeskState, 'connection' | 'books'>, productId: string): string | undefined {
+  return staleness(s.connection) ?? (s.books[productId]?.inDoubt === true ? BOOK_NOT_UPDATED : undefined);
+}
+
 /** The latency to show: a round trip measured on a live connection only, never a figure left from before an outage. */
 export function shownLatency(connection: ConnectionStatus | undefined): string | undefined {
   if (connection?.state !== 'live' || connection.latencyMs === undefined) return undefined;

@@ -1,30 +1,28 @@
 // The frame every panel sits in: a titled region, production marked in red, and the panel's own controls.
 // A market panel (`market`) or one of the trader's orders, fills or balances (`account`) is marked stale, its
-// content dimmed, while the connection is not live.
+// content dimmed, while the connection is not live; a product's book panel (`book`) also while the book is in doubt.
 import type { ReactNode } from 'react';
-import { staleness, useProduction } from '../stores/connection-view';
+import { BOOK_NOT_UPDATED, bookStaleness, staleness, useProduction } from '../stores/connection-view';
 import { useDesk } from '../stores/desk-store';
 
 const STALE_TITLE = {
   market: 'The connection is not live: this market data is not being updated',
   account: 'The connection is not live: orders may have filled or been canceled since, and balances moved, without showing here',
 } as const;
+const BOOK_TITLE = 'The book is not being updated (a gap in its stream, or its polls fail): these levels are the last known until the venue sends the book again';
 
-/**
- * `inDoubt`: why the panel's own data cannot be trusted though the connection is live (a book whose stream had a
- * gap, or whose polls fail): marked stale as an outage is, saying why.
- */
-export function Panel(props: { title: string; tools?: ReactNode; children: ReactNode; market?: boolean; account?: boolean; inDoubt?: string }): React.JSX.Element {
+/** `book`: the product whose book the panel shows, a market panel marked stale while the book is in doubt as well. */
+export function Panel(props: { title: string; tools?: ReactNode; children: ReactNode; market?: boolean; account?: boolean; book?: string }): React.JSX.Element {
   const production = useProduction();
-  const kind = props.market === true ? 'market' : props.account === true ? 'account' : undefined;
-  const outage = useDesk((s) => (kind === undefined ? undefined : staleness(s.connection)));
-  const stale = outage ?? (props.inDoubt === undefined ? undefined : 'stale: not updated');
+  const { book } = props;
+  const kind = props.market === true || book !== undefined ? 'market' : props.account === true ? 'account' : undefined;
+  const stale = useDesk((s) => (book !== undefined ? bookStaleness(s, book) : kind === undefined ? undefined : staleness(s.connection)));
   const className = `panel${production ? ' production' : ''}${stale === undefined ? '' : ' stale'}`;
   return (
     <section className={className} aria-label={props.title}>
       <header className="panel-head">
         <h2>{props.title}</h2>
-        {stale !== undefined && kind !== undefined && <span className="stale-mark" role="status" title={outage === undefined ? props.inDoubt : STALE_TITLE[kind]}>{stale}</span>}
+        {stale !== undefined && kind !== undefined && <span className="stale-mark" role="status" title={stale === BOOK_NOT_UPDATED ? BOOK_TITLE : STALE_TITLE[kind]}>{stale}</span>}
         <div className="panel-tools">{props.tools}</div>
       </header>
       <div className="panel-body">{props.children}</div>

@@ -4,7 +4,7 @@
  * book changing a thousand times a second costs at most one paint a frame and no React render.
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { staleness } from '../../stores/connection-view';
+import { BOOK_NOT_UPDATED, bookStaleness } from '../../stores/connection-view';
 import { cancelOrders } from '../../stores/desk-actions';
 import { useDesk, type DeskState } from '../../stores/desk-store';
 import { Panel } from '../../ui/Panel';
@@ -29,10 +29,8 @@ export function LadderPanel(props: { productId: string; height: number }): React
   const setStep = (value: string): void => setChosen({ productId, step: value });
   const [keepCentred, setKeepCentred] = useState(true);
   const edit = useDesk((s) => s.editTicket);
-  // A frozen book's prices are not offered to the ticket: the market may be anywhere by now.
-  // A gap in the book's stream not yet resynced, or its polls failing: the levels are the last known, not offered.
-  const inDoubt = useDesk((s) => s.books[productId]?.inDoubt === true);
-  const stale = useDesk((s) => staleness(s.connection) !== undefined) || inDoubt;
+  // A frozen book's prices (an outage, or a book in doubt) are not offered to the ticket: the market may be anywhere by now.
+  const stale = useDesk((s) => bookStaleness(s, productId));
   const asks = useRef<(RowNodes | undefined)[]>([]);
   const bids = useRef<(RowNodes | undefined)[]>([]);
   const shown = useRef<{ asks: LadderRow[]; bids: LadderRow[] }>({ asks: [], bids: [] });
@@ -106,10 +104,9 @@ export function LadderPanel(props: { productId: string; height: number }): React
     return (
       <div key={`${side}${i}`} className={`level ${side}`} ref={keep('row')}>
         <div className="bar" ref={keep('bar')} aria-hidden="true" />
-        <button type="button" className="price" ref={keep('price')} disabled={stale} title={stale ? (inDoubt ? 'The book is not being updated: this price is stale' : 'The connection is not live: this price is stale') : 'Use this price in the ticket'} onClick={() => {
+        <button type="button" className="price" ref={keep('price')} disabled={stale !== undefined} title={stale === undefined ? 'Use this price in the ticket' : stale === BOOK_NOT_UPDATED ? 'The book is not being updated: this price is stale' : 'The connection is not live: this price is stale'} onClick={() => {
           const level = at();
-          const now = useDesk.getState();
-          if (level === undefined || staleness(now.connection) !== undefined || now.books[productId]?.inDoubt === true) return;
+          if (level === undefined || bookStaleness(useDesk.getState(), productId) !== undefined) return;
           const patch = { price: level.price, pricedFor: productId, priceTyped: false, side: level.side === 'bid' ? 'BUY' : 'SELL', type: 'LIMIT' } as const;
           edit(patch);
           // The ticket the trader means may be in another window: the workspace's, or one popped out.
@@ -137,7 +134,7 @@ export function LadderPanel(props: { productId: string; height: number }): React
     </>
   );
   return (
-    <Panel title={`Depth ladder ${productId}`} tools={tools} market {...(inDoubt && { inDoubt: 'The book is not being updated (a gap in its stream, or its polls fail): these levels are the last known until the venue sends the book again' })}>
+    <Panel title={`Depth ladder ${productId}`} tools={tools} book={productId}>
       <div
         className="ladder"
         ref={scroller}

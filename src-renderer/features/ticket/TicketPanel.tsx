@@ -9,7 +9,7 @@ import { ENVIRONMENT_NAMES } from '../../../src-shared/ipc/environment-names';
 import type { Order } from '../../../src-shared/protocol/records';
 import { ORDER_TYPES, STOP_TYPES, TIMES_IN_FORCE, REST_STP_MODES } from '../../../src-shared/protocol/vocabulary';
 import { attempt, currentView, showPlacedOrder, tellHeldAfterSwitch } from '../../stores/desk-actions';
-import { actingEnvironment, isProduction, staleness } from '../../stores/connection-view';
+import { BOOK_NOT_UPDATED, actingEnvironment, bookStaleness, isProduction, staleness } from '../../stores/connection-view';
 import { useDesk } from '../../stores/desk-store';
 import { Panel } from '../../ui/Panel';
 import { statusOf } from '../blotters/order-columns';
@@ -81,17 +81,15 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
   const products = useDesk((s) => s.products);
   const environment = useDesk(actingEnvironment);
   const confirmHere = useDesk((s) => s.settings?.confirmOrders[environment] ?? isProduction(environment));
-  // The ticket reads the book and balances the connection last brought: while it is down they may be far off.
-  const stale = useDesk((s) => staleness(s.connection));
   const productId = props.productId;
   const ticket: TicketForm = { ...form, productId };
   const needsBook = ticket.type === 'MARKET' || ticket.sizeMode === 'exact_quote' || (ticket.type !== 'LIMIT' && ticket.price.trim() === '');
   const ctx = useTicketContext(productId, needsBook);
   // Its rates stand in as zero in the checks until the account is read: the estimate must not show that as a fee.
   const feesKnown = useDesk((s) => s.account !== undefined);
-  // A book live over a live connection can still be in doubt (a gap in its stream, its polls failing): the ladder
-  // is marked stale then, and an estimate from that book is no more current than one from a dropped connection.
-  const bookInDoubt = useDesk((s) => needsBook && s.books[productId]?.inDoubt === true);
+  // The ticket reads the book and balances the connection last brought: while it is down they may be far off. A
+  // book in doubt over a live connection is marked stale on the ladder, and an estimate from it is no more current.
+  const stale = useDesk((s) => (needsBook ? bookStaleness(s, productId) : staleness(s.connection)));
   const check = checkTicket(ticket, ctx);
   const least = check.estimate?.leastFee;
   const [pending, setPending] = useState<Pending | undefined>();
@@ -313,12 +311,12 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
             </dd>
           </dl>
         )}
-        {stale !== undefined && !pristine && (
+        {stale !== undefined && stale !== BOOK_NOT_UPDATED && !pristine && (
           <p className="note" role="status" aria-label="Ticket figures stale">
             {stale}: the book and balances these figures and checks use are the last ones heard, and may have moved since.
           </p>
         )}
-        {stale === undefined && bookInDoubt && !pristine && (
+        {stale === BOOK_NOT_UPDATED && !pristine && (
           <p className="note" role="status" aria-label="Ticket figures stale">
             stale: not updated: the book these figures and checks use is the last one heard (a gap in its stream, or its polls fail), and may have moved since.
           </p>

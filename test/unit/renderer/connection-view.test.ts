@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ConnectionStatus } from '../../../src-shared/ipc/contract';
-import { staleness, shownLatency } from '../../../src-renderer/stores/connection-view';
+import { BOOK_NOT_UPDATED, bookStaleness, staleness, shownLatency } from '../../../src-renderer/stores/connection-view';
 
 const connection = (state: ConnectionStatus['state'], latencyMs?: number): ConnectionStatus => ({
   environment: 'development', production: false, state, apiKey: 'k', userId: 'u', readOnly: false, detail: '',
@@ -26,5 +26,14 @@ describe('connection view', () => {
     expect(shownLatency(connection('reconnecting', 5))).toBeUndefined();
     expect(shownLatency(connection('reconciling', 5))).toBeUndefined();
     expect(shownLatency(connection('live'))).toBeUndefined();
+  });
+
+  it('calls a book stale while the connection is (an outage first), or while the book is in doubt over a current one', () => {
+    const books = (inDoubt: boolean) => ({ 'BTC-VND': { productId: 'BTC-VND', sequence: 1, time: '1', source: 'stream' as const, bids: [], asks: [], ...(inDoubt && { inDoubt }) } });
+    expect(bookStaleness({ connection: connection('live'), books: books(false) }, 'BTC-VND')).toBeUndefined();
+    expect(bookStaleness({ connection: connection('live'), books: books(true) }, 'BTC-VND')).toBe(BOOK_NOT_UPDATED);
+    expect(bookStaleness({ connection: connection('no_key'), books: books(true) }, 'BTC-VND')).toBe(BOOK_NOT_UPDATED);
+    expect(bookStaleness({ connection: connection('reconnecting'), books: books(true) }, 'BTC-VND')).toBe('stale: reconnecting');
+    expect(bookStaleness({ connection: connection('live'), books: books(true) }, 'ETH-VND')).toBeUndefined();
   });
 });
