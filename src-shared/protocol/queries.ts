@@ -102,6 +102,11 @@ export function isUuid(text: string): boolean {
   return UUID.test(text);
 }
 
+/** User ids are UUIDs the venue writes in lowercase; a UUID's case means nothing (RFC 9562 4), as for order ids. */
+function userIdOf(text: string): string {
+  return isUuid(text) ? text.toLowerCase() : text;
+}
+
 /** A count parameter: digits only, 1 to max, default when absent. */
 function count(value: QueryValue, name: string, fallback: number, max: number): number | ApiError {
   const text = single(value, name);
@@ -397,6 +402,13 @@ export function parseErrorCodesQuery(query: unknown): ErrorCodesQuery | ApiError
   return { ...(category !== undefined && { category }), ...(ref !== undefined && { ref }) };
 }
 
+// ---- Account
+
+/** GET /accounts/{user_id}: refused by nothing here, since any id but the caller's own is the route's E0003. */
+export function parseAccountPath(userId: string): string {
+  return userIdOf(userId);
+}
+
 // ---- Public market data
 
 /** A product id in a path: an unknown one is 404, the product being the resource not found. */
@@ -501,5 +513,5 @@ export function parseSimDepositBody(body: unknown): ({ readonly userId: string }
   const entry = assetAmount(asset, amount, 'asset', 'amount');
   if (entry instanceof Error) return entry;
   if (entry.atoms === 0n) return outOfRange('amount: must be above 0');
-  return { userId, ...entry };
+  return { userId: userIdOf(userId), ...entry };
 }

@@ -12,6 +12,7 @@ import { ApiError, apiError, errorBody, lookupErrors } from '../../../src-shared
 import { parseCreateOrder } from '../../../src-shared/protocol/orders';
 import { DEFAULT_MAKER_FEE_RATE, DEFAULT_TAKER_FEE_RATE } from '../../../src-shared/protocol/products';
 import {
+  parseAccountPath,
   parseActiveOrdersQuery,
   parseArchivedOrderQuery,
   parseArchivedOrdersQuery,
@@ -25,7 +26,6 @@ import {
   parseSimDepositBody,
   parseSimUserBody,
   parseTradesQuery,
-  isUuid,
 } from '../../../src-shared/protocol/queries';
 import type { Caller } from '../accounts/key-ring';
 import { FEE_ACCOUNT_ID } from '../exchange/exchange';
@@ -178,11 +178,6 @@ function isJson(text: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** User ids are UUIDs the venue writes in lowercase; a UUID's case means nothing (RFC 9562 4), as for order ids. */
-function userIdOf(text: string): string {
-  return isUuid(text) ? text.toLowerCase() : text;
 }
 
 function ok<T>(value: T | ApiError): T {
@@ -516,7 +511,7 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
   // ---- account (4.9) ---------------------------------------------------------------------------------------
   app.get('/accounts/:user_id', access('read'), (request) => {
     const caller = callerOf(request);
-    const userId = userIdOf((request.params as { user_id: string }).user_id);
+    const userId = parseAccountPath((request.params as { user_id: string }).user_id);
     if (userId !== caller.userId) throw apiError('E0003_PermissionDenied', 'these credentials belong to another account');
     const user = exchange.user(userId);
     if (user === undefined) throw apiError('E0304_UserNotFound', 'no such account');
@@ -571,8 +566,7 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
   });
 
   app.post('/sim/deposit', access('admin-trade'), async (request) => {
-    const parsed = ok(parseSimDepositBody(request.body));
-    const body = { ...parsed, userId: userIdOf(parsed.userId) };
+    const body = ok(parseSimDepositBody(request.body));
     return venue.run(() => {
       const user = exchange.user(body.userId);
       if (user === undefined) throw apiError('E0304_UserNotFound', `no user ${body.userId}`);
