@@ -9,6 +9,7 @@ import { useDesk } from '../../stores/desk-store';
 import { errorNotice } from '../../stores/notices-slice';
 import { LIMIT_WORDS, limitSummary, limitsEdited, saveLimits, type LimitErrors, type LimitField, type LimitsDraft } from './pre-trade-limits';
 import { Panel } from '../../ui/Panel';
+import { FieldError, invalidMarks } from '../../ui/field-error';
 import { VenueStatusPanel } from '../venue-status/VenueStatusPanel';
 
 function Addresses(props: { env: Environment }): React.JSX.Element {
@@ -45,10 +46,10 @@ function PreTradeLimits(props: { current: PreTradeSettings }): React.JSX.Element
       <input
         inputMode="decimal" autoComplete="off" size={12} placeholder="off" aria-label={LIMIT_WORDS[field]} value={draft[field]}
         onChange={(e) => setDraft({ ...draft, [field]: e.target.value })}
-        aria-invalid={errors[field] !== undefined} {...(errors[field] !== undefined && { 'aria-describedby': `limits-${field}-error` })}
+        {...invalidMarks(`limits-${field}-error`, errors[field])}
       />
       <span className="muted"> now {limitSummary(field, current[field])}</span>
-      {errors[field] !== undefined && <span id={`limits-${field}-error`} className="field-error" role="alert">{errors[field]}</span>}
+      <FieldError id={`limits-${field}-error`} text={errors[field]} />
     </label>
   );
   return (

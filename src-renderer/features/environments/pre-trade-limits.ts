@@ -4,7 +4,8 @@
  * sent as typed through 'settings.update', and its refusal is put back beside the box it is about.
  */
 import type { BridgeErrorIssue, PreTradeSettings, Request, Settings } from '../../../src-shared/ipc/contract';
-import { BridgeError, call } from '../../bridge';
+import { call } from '../../bridge';
+import { placeIssues, refusalOf } from '../../ui/field-error';
 
 export type LimitField = keyof PreTradeSettings;
 export type LimitsDraft = Record<LimitField, string>;
@@ -28,18 +29,12 @@ export function limitsChange(draft: LimitsDraft, current: PreTradeSettings | und
 }
 
 /**
- * The bridge's refusal, by box: each issue whose path is a box's ("preTrade.maxNotional") goes beside it, the first
- * for each box ("abc" fails both as a decimal and as above 0: the first says what is wrong with it). By the path,
- * never by reading the message, whose wording may change. A refusal that names no box is kept whole under `other`.
+ * The bridge's refusal, by box: each issue whose path is a box's ("preTrade.maxNotional") goes beside it. A refusal
+ * some of which names no box is kept whole under `other`: only its placed part was shown, the rest lost.
  */
 export function limitsRefusal(message: string, issues: readonly BridgeErrorIssue[] = []): { errors: LimitErrors; other?: string } {
-  const errors: LimitErrors = {};
-  for (const issue of issues) {
-    const field = FIELDS.find((f) => issue.path === `preTrade.${f}` || issue.path.startsWith(`preTrade.${f}.`));
-    if (field !== undefined) errors[field] ??= issue.message;
-  }
-  if (Object.keys(errors).length > 0) return { errors };
-  return { errors, other: message.replace(/^E\d{4}_[A-Za-z]+:\s*/, '').replace(/^settings\.update:\s*/, '') };
+  const { errors, unplaced } = placeIssues(issues, FIELDS, (f) => `preTrade.${f}`);
+  return unplaced ? { errors, other: message.replace(/^E\d{4}_[A-Za-z]+:\s*/, '').replace(/^settings\.update:\s*/, '') } : { errors };
 }
 
 /** Whether the box's value differs from what the desk holds (nothing to save otherwise). */
@@ -60,7 +55,7 @@ export async function saveLimits(draft: LimitsDraft, current: PreTradeSettings |
   try {
     return { settings: await send('settings.update', limitsChange(draft, current)) };
   } catch (err) {
-    const ref = err instanceof BridgeError ? err.ref : 'E0901_InternalError';
-    return { ...limitsRefusal(err instanceof Error ? err.message : String(err), err instanceof BridgeError ? err.issues : []), ref };
+    const refused = refusalOf(err);
+    return { ...limitsRefusal(refused.message, refused.issues), ref: refused.ref };
   }
 }

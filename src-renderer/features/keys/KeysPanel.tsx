@@ -7,11 +7,12 @@ import { useState } from 'react';
 import type { BridgeErrorIssue, EnvironmentId, Request, Response, StoredKey } from '../../../src-shared/ipc/contract';
 import { ENVIRONMENT_NAMES, environmentLabel } from '../../../src-shared/ipc/environment-names';
 import { actingEnvironment, isProduction } from '../../stores/connection-view';
-import { BridgeError, call } from '../../bridge';
+import { call, type BridgeError } from '../../bridge';
 import { attempt } from '../../stores/desk-actions';
 import { useDesk } from '../../stores/desk-store';
 import { errorNotice } from '../../stores/notices-slice';
 import { Panel } from '../../ui/Panel';
+import { FieldError, invalidMarks, placeIssues, refusalOf } from '../../ui/field-error';
 import { formatNanosLocal } from '../../ui/decimal-text';
 import { localTimeToNanos } from '../ticket/ticket-check';
 
@@ -78,22 +79,14 @@ const IMPORT_FIELDS: readonly ImportField[] = ['api_key', 'api_secret', 'user_id
 export type ImportOutcome = { stored: Response<'keys.import'> } | { errors: ImportErrors; refused?: BridgeError };
 
 export function importRefusal(issues: readonly BridgeErrorIssue[]): { errors: ImportErrors; unplaced: boolean } {
-  const errors: ImportErrors = {};
-  let unplaced = issues.length === 0;
-  for (const issue of issues) {
-    const field = IMPORT_FIELDS.find((f) => issue.path === f);
-    if (field === undefined) unplaced = true;
-    // The first for each box says what is wrong with it ("x" is both too short and not the key's shape).
-    else errors[field] ??= issue.message;
-  }
-  return { errors, unplaced };
+  return placeIssues(issues, IMPORT_FIELDS);
 }
 
 export async function sendImport(form: ImportForm, environment: EnvironmentId, send = call<'keys.import'>): Promise<ImportOutcome> {
   try {
     return { stored: await send('keys.import', importRequest(form, environment)) };
   } catch (err) {
-    const refused = err instanceof BridgeError ? err : new BridgeError('E0901_InternalError', err instanceof Error ? err.message : String(err));
+    const refused = refusalOf(err);
     const { errors, unplaced } = importRefusal(refused.issues);
     return unplaced ? { errors, refused } : { errors };
   }
@@ -210,8 +203,8 @@ export function KeysPanel(): React.JSX.Element {
     // Beside the label, not in it: in it, the refusal would become part of the box's name.
     return (
       <>
-        <label>{label} <input autoComplete="off" {...input} aria-invalid={error !== undefined} {...(error !== undefined && { 'aria-describedby': `import-${field}-error` })} /></label>
-        {error !== undefined && <span id={`import-${field}-error`} className="field-error" role="alert">{error}</span>}
+        <label>{label} <input autoComplete="off" {...input} {...invalidMarks(`import-${field}-error`, error)} /></label>
+        <FieldError id={`import-${field}-error`} text={error} />
       </>
     );
   };

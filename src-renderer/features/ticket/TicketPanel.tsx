@@ -11,6 +11,7 @@ import { ORDER_TYPES, STOP_TYPES, TIMES_IN_FORCE, REST_STP_MODES } from '../../.
 import { attempt, currentView, showPlacedOrder, tellHeldAfterSwitch } from '../../stores/desk-actions';
 import { BOOK_NOT_UPDATED, actingEnvironment, bookStaleness, isProduction, staleness } from '../../stores/connection-view';
 import { useDesk } from '../../stores/desk-store';
+import { FieldError, invalidMarks } from '../../ui/field-error';
 import { Panel } from '../../ui/Panel';
 import { statusOf } from '../blotters/order-columns';
 import { formatDecimal } from '../../ui/decimal-text';
@@ -62,10 +63,6 @@ function span(low: string | undefined, high: string | undefined): string {
 
 /** Without the account's fee rates (not read yet, or a key whose account the desk cannot read) a fee is not zero. */
 const FEE_NOT_KNOWN = "not known: the account's fee rates are not read yet";
-
-function FieldError(props: { id: string; text: string | undefined }): React.JSX.Element | null {
-  return props.text === undefined ? null : <span id={props.id} className="field-error" role="alert">{props.text}</span>;
-}
 
 /** An order the trader is asked to confirm, on the environment the desk was on when it was asked. */
 type Pending = { request: OrderFields; issues: PreTradeIssue[]; environment: EnvironmentId };
@@ -122,8 +119,7 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
   // An empty ticket is not wrong yet: its checks speak once the trader starts typing.
   const pristine = ticket.size.trim() === '' && ticket.price.trim() === '';
   const err = (field: TicketField): string | undefined => (pristine ? undefined : check.errors[field]);
-  const described = (field: TicketField): { 'aria-invalid': boolean; 'aria-describedby'?: string } =>
-    err(field) === undefined ? { 'aria-invalid': false } : { 'aria-invalid': true, 'aria-describedby': `ticket-${field}-error` };
+  const described = (field: TicketField): ReturnType<typeof invalidMarks> => invalidMarks(`ticket-${field}-error`, err(field));
 
   // One order at a time: state set now is seen only after the next render, so a double click on Confirm read
   // `sending` false twice and sent the order twice (the desk gives each send its own client order id).

@@ -45,6 +45,14 @@ describe('pre-trade limits', () => {
     expect(limitsRefusal(reworded, [{ path: '', message: 'expected an object' }])).toEqual({ errors: {}, other: 'the limits were not taken (1 problem)' });
   });
 
+  it('keeps a refusal whole when some of it names no box, not only the part it could place', () => {
+    const mixed = 'E0101_InvalidArgument: settings.update: preTrade.maxNotional: too big; confirmOrders.local: expected a boolean';
+    expect(limitsRefusal(mixed, [{ path: 'preTrade.maxNotional', message: 'too big' }, { path: 'confirmOrders.local', message: 'expected a boolean' }])).toEqual({
+      errors: { maxNotional: 'too big' },
+      other: 'preTrade.maxNotional: too big; confirmOrders.local: expected a boolean',
+    });
+  });
+
   it('keeps a refusal that names no box whole', () => {
     expect(limitsRefusal('E0901_InternalError: settings.update: the desk file could not be written')).toEqual({ errors: {}, other: 'the desk file could not be written' });
   });
