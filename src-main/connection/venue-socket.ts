@@ -458,6 +458,12 @@ export class VenueSocket {
             this._onDidRefuseSubscription.fire({ channel, productIds, error: err });
           }
         }
+        // Not answered in time while the connection stands (a venue or relay that lost it, one slow to answer): in
+        // force or not, nothing else would send it again before the next connection. A sub of a product already
+        // subscribed is answered with a fresh snapshot, so sending it again does no harm.
+        if (err instanceof OutcomeUnknownError && err.reason === 'timeout' && op === 'sub' && channel !== 'orders') {
+          this.subscribeAgainLater(ws, channel, productIds, 0);
+        }
         throw err;
       },
     );

@@ -1,0 +1,64 @@
+// A market-data sub or unsub whose fate is open while the connection stands: a sub the venue never answered (lost
+// on its way, here at a relay that drops the frame) is sent again rather than left wanted and never in force, and
+// an unsub asked for while the connection's subs are still in flight (between auth and open) goes out after them
+// rather than being dropped with the channel left streaming. Real VenueSocket, real local venue, real relay.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Level2SnapshotEvent } from '../../../src-shared/protocol/ws';
+import { nextEvent } from '../../../src-main/connection/events';
+import { OutcomeUnknownError } from '../../../src-main/connection/venue-error';
+import { VenueSocket } from '../../../src-main/connection/venue-socket';
+import { BTC, LocalVenue, eventually, type Account } from './local-venue';
+import { LoopbackGate } from './loopback-gate';
+
+let venue: LocalVenue;
+let gate: LoopbackGate;
+let trader: Account;
+const sockets: VenueSocket[] = [];
+
+beforeAll(async () => {
+  venue = await LocalVenue.start();
+  gate = await LoopbackGate.open(venue.port);
+  trader = await venue.newAccount();
+});
+
+afterEach(async () => {
+  for (const socket of sockets.splice(0)) socket.close();
+  gate.requestRule = undefined;
+  await venue.client(trader).cancelAllOrders();
+});
+
+afterAll(async () => {
+  await gate.close();
+  await venue.dispose();
+});
+
+function open(): VenueSocket {
+  const socket = new VenueSocket({ url: gate.wsUrl, reconnect: { initialMs: 20, maxMs: 200 }, heartbeatIntervalMs: 100, heartbeatTimeoutMs: 300, requestTimeoutMs: 1_000 });
+  sockets.push(socket);
+  return socket;
+}
+
+const isLevel2Sub = (op: 'sub' | 'unsub') => (text: string) => text.includes(`"op":"${op}"`) && text.includes('"channel":"level2"');
+
+describe('a market-data subscription whose answer does not come', () => {
+  it('is sent again on the same connection, and the book arrives', async () => {
+    const socket = open();
+    const snapshots: Level2SnapshotEvent[] = [];
+    socket.onDidReceiveBookSnapshot((s) => snapshots.push(s));
+    const opened = nextEvent(socket.onDidChangeStatus, (s) => s.state === 'open');
+    socket.connect();
+    await opened;
+
+    let lost = 0;
+    gate.requestRule = (text) => isLevel2Sub('sub')(text) && lost++ === 0;
+    const first = await socket.subscribe('level2', [BTC]).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(first).toBeInstanceOf(OutcomeUnknownError);
+    expect(lost).toBe(1);
+    await eventually(() => snapshots.find((s) => s.product_id === BTC), 'the snapshot of the sub sent again');
+    // The same connection throughout: a heartbeat dropping it would have resubscribed it anyway.
+    expect(socket.currentStatus).toMatchObject({ state: 'open', sessions: 1 });
+  });
+});
