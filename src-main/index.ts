@@ -78,6 +78,7 @@ function run(): void {
     const parent = focused();
     return parent === undefined ? dialog.showMessageBox(options) : dialog.showMessageBox(parent, options);
   };
+  const revealer = secretRevealer({ showMessageBox: ask, clipboard, later: (work, ms) => void setTimeout(work, ms) });
   const scrub = (text: string): string => desk?.keys.scrub(text) ?? text;
   const fail = (what: string, err: unknown): void => {
     const reason = scrub(err instanceof Error ? err.message : String(err));
@@ -193,11 +194,7 @@ function run(): void {
           { script: join(import.meta.dirname, 'venue-worker.js') },
           { dataDir, ...(nativeBinding === undefined ? {} : { nativeBinding }) },
         ),
-      revealSecretOnce: secretRevealer({
-        showMessageBox: ask,
-        clipboard,
-        later: (work, ms) => void setTimeout(work, ms),
-      }),
+      revealSecretOnce: revealer,
     });
     desk = opened;
     logs.scrubWith((text) => opened.keys.scrub(text));
@@ -233,6 +230,7 @@ function run(): void {
     log?.info('shutting down');
     const steps = shutdownSteps({
       saveWindows: () => [...roles.keys()].forEach(save),
+      clearClipboard: () => revealer.clearClipboard(),
       stopBridge: () => bridge?.stop(),
       closeDesk: () => desk?.close() ?? Promise.resolve(),
     });

@@ -1,11 +1,14 @@
-// A clean shutdown, in an order that loses nothing: window positions are saved while the windows exist, the
-// bridge stops taking calls so no order is sent to a venue that is going away, the desk closes its venue
-// sessions and then stops the embedded venue, whose worker lets requests in flight finish, flushes its store's
-// last group commit and closes SQLite. Only then does the app exit. Pure: index.ts supplies the parts.
+// A clean shutdown, in an order that loses nothing: window positions are saved while the windows exist, a
+// secret copied from its dialog leaves the clipboard (its timer dies with the app), the bridge stops taking
+// calls so no order is sent to a venue that is going away, the desk closes its venue sessions and then stops
+// the embedded venue, whose worker lets requests in flight finish, flushes its store's last group commit and
+// closes SQLite. Only then does the app exit. Pure: index.ts supplies the parts.
 import { withinTime } from '../../src-shared/time-limit';
 
 export interface ShutdownParts {
   saveWindows(): void;
+  /** A secret the trader copied from its dialog: its clearing timer would die with the app. */
+  clearClipboard(): void;
   stopBridge(): void;
   /** Desk.close(): sessions first, then the embedded venue (which flushes its store). */
   closeDesk(): Promise<void>;
@@ -23,6 +26,7 @@ export const VENUE_STOP_DEADLINE_MS = 10_000;
 export function shutdownSteps(parts: ShutdownParts): ShutdownStep[] {
   return [
     { name: 'save window positions', run: () => parts.saveWindows() },
+    { name: 'clear a copied secret from the clipboard', run: () => parts.clearClipboard() },
     { name: 'stop the bridge', run: () => parts.stopBridge() },
     { name: 'close the desk and stop the embedded venue', run: () => parts.closeDesk(), deadlineMs: VENUE_STOP_DEADLINE_MS },
   ];

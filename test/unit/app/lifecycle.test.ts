@@ -45,20 +45,26 @@ describe('single instance', () => {
 });
 
 describe('shutdown', () => {
-  it('saves windows, stops the bridge, then closes the desk and its venue, in that order', async () => {
+  it('saves windows, clears a copied secret, stops the bridge, then closes the desk and its venue, in that order', async () => {
     const done: string[] = [];
     const steps = shutdownSteps({
       saveWindows: () => void done.push('windows saved'),
+      clearClipboard: () => void done.push('clipboard cleared'),
       stopBridge: () => void done.push('bridge stopped'),
       closeDesk: async () => {
         await Promise.resolve();
         done.push('desk closed, venue stopped and flushed');
       },
     });
-    expect(steps.map((s) => s.name)).toEqual(['save window positions', 'stop the bridge', 'close the desk and stop the embedded venue']);
+    expect(steps.map((s) => s.name)).toEqual([
+      'save window positions',
+      'clear a copied secret from the clipboard',
+      'stop the bridge',
+      'close the desk and stop the embedded venue',
+    ]);
     expect(steps.at(-1)?.deadlineMs).toBe(VENUE_STOP_DEADLINE_MS);
     await runShutdown(steps, () => undefined);
-    expect(done).toEqual(['windows saved', 'bridge stopped', 'desk closed, venue stopped and flushed']);
+    expect(done).toEqual(['windows saved', 'clipboard cleared', 'bridge stopped', 'desk closed, venue stopped and flushed']);
   });
 
   it('goes on past a step that fails or hangs, and says which', async () => {

@@ -69,6 +69,19 @@ describe('the native dialog that shows it', () => {
     expect(clipboard.readText()).toBe('an order id');
   });
 
+  it('clears a copied secret at quit, where its timer never runs, and only if it is still there', async () => {
+    const clipboard = clipboardOf();
+    const reveal = secretRevealer({ showMessageBox: () => Promise.resolve({ response: COPY_SECRET }), clipboard, later: () => undefined });
+    await reveal('desk key (nk_1)', 's3cret-value');
+    reveal.clearClipboard();
+    expect(clipboard.readText()).toBe('');
+
+    await reveal('desk key (nk_2)', 'another-s3cret');
+    clipboard.writeText('an order id');
+    reveal.clearClipboard();
+    expect(clipboard.readText()).toBe('an order id');
+  });
+
   it('does not touch the clipboard when the trader closes it with Done', async () => {
     const clipboard = clipboardOf();
     const box = secretBox('desk key (nk_1)', 's3cret-value');
