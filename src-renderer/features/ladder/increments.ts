@@ -42,9 +42,11 @@ export function incrementDecimals(increment: string): number {
  */
 export function formatToIncrement(value: string, increment: string | undefined): string {
   const text = formatDecimal(value);
-  if (increment === undefined) return text;
-  const decimals = incrementDecimals(increment);
+  return increment === undefined ? text : padDecimals(text, incrementDecimals(increment));
+}
+
+/** A decimal as formatDecimal writes it, with at least `decimals` digits after the point: padded, never rounded. */
+export function padDecimals(text: string, decimals: number): string {
   const [whole = text, fraction = ''] = text.split('.');
-  if (fraction.length >= decimals) return text;
-  return `${whole}.${fraction.padEnd(decimals, '0')}`;
+  return fraction.length >= decimals ? text : `${whole}.${fraction.padEnd(decimals, '0')}`;
 }

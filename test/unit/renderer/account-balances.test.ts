@@ -61,4 +61,10 @@ describe('the Account panel\'s balances', () => {
     useDesk.setState({ products: [], account: account([{ asset: 'ETH', free: '2', locked: '0.5', balance: '2.5' }, { asset: 'XYZ', free: '1.25', locked: '0', balance: '1.25' }]) });
     expect(balances()).toEqual({ ETH: ['2.000', '0.500', '2.500'], XYZ: ['1.25', '0.00', '1.25'] });
   });
+
+  it('goes by the increment the ladder and tape write the asset in when the venue lists one they cannot count in', () => {
+    // A size increment of 0 is no step: the ladder and tape fall back to the built-in product's 0.0001.
+    useDesk.setState({ products: [product('BTC-VND', '0')], account: account([{ asset: 'BTC', free: '1.5', locked: '0', balance: '1.5' }]) });
+    expect(balances().BTC).toEqual(['1.5000', '0.0000', '1.5000']);
+  });
 });
