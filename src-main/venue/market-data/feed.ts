@@ -4,6 +4,7 @@
  * day of them the store's candles table holds); the ticker's 24-hour figures are summed from a day of candles.
  */
 import type { CandlesEvent, Level2SnapshotEvent, MarketDataChannel, TickerEvent } from '../../../src-shared/protocol/ws';
+import { orderBookRecord } from '../api/records';
 import type { Market } from '../exchange/market';
 import type { TradeRow } from '../store';
 import type { CommittedBatch } from '../venue';
@@ -64,21 +65,8 @@ export class MarketDataFeed {
 
   level2Snapshot(productId: string): Level2SnapshotEvent | undefined {
     const market = this.markets.get(productId);
-    if (market === undefined) return undefined;
-    const level = (l: { priceTicks: number; lots: number; orders: number }) => ({
-      price: market.price(l.priceTicks),
-      size: market.size(l.lots),
-      order_count: l.orders,
-    });
-    return {
-      channel: 'level2',
-      type: 'snapshot',
-      product_id: productId,
-      sequence: market.sequence,
-      time: this.now().toString(),
-      bids: market.book.depth('BUY', LEVEL2_DEPTH).map(level),
-      asks: market.book.depth('SELL', LEVEL2_DEPTH).map(level),
-    };
+    // The book GET /products/{id}/orderbook answers, at the channel's depth.
+    return market === undefined ? undefined : { channel: 'level2', type: 'snapshot', ...orderBookRecord(market, LEVEL2_DEPTH, this.now()) };
   }
 
   candleSnapshot(productId: string): CandleSnapshot | undefined {
