@@ -538,6 +538,26 @@ export const SIM_REFERENCES_META_KEY = 'sim.references';
 
 /** The stored references, or undefined for a folder that has none (or one this build cannot read). */
 function readReferences(text: string | undefined): Record<string, string> | undefined {
+  const value = jsonObject(text);
+  return value === undefined ? undefined : prices(value);
+}
+
+/** What an earlier run saved; a value that is missing, or not one this build would set, is left to the default. */
+function readControls(text: string | undefined): SavedControls {
+  const value = jsonObject(text);
+  if (value === undefined) return {};
+  const { paused, speed, volatility, references } = value;
+  const kept = typeof references === 'object' && references !== null ? prices(references) : {};
+  return {
+    ...(Object.keys(kept).length > 0 && { references: kept }),
+    ...(typeof paused === 'boolean' && { paused }),
+    ...(typeof speed === 'number' && speed >= SIM_SPEED_MIN && speed <= SIM_SPEED_MAX && { speed }),
+    ...(typeof volatility === 'number' && volatility >= SIM_VOLATILITY_MIN && volatility <= SIM_VOLATILITY_MAX && { volatility }),
+  };
+}
+
+/** A meta value holding a JSON object; undefined for none, or for text that is not one. */
+function jsonObject(text: string | undefined): Record<string, unknown> | undefined {
   if (text === undefined) return undefined;
   let value: unknown;
   try {
@@ -545,40 +565,24 @@ function readReferences(text: string | undefined): Record<string, string> | unde
   } catch {
     return undefined;
   }
-  if (typeof value !== 'object' || value === null) return undefined;
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
+}
+
+/** Product id to price, of the entries whose price is a string (it is checked on the product's increment later). */
+function prices(value: object): Record<string, string> {
   return Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'));
 }
 
-/** What an earlier run saved; a value that is missing, or not one this build would set, is left to the default. */
-function readControls(text: string | undefined): SavedControls {
-  if (text === undefined) return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return {};
-  }
-  if (typeof value !== 'object' || value === null) return {};
-  const { paused, speed, volatility, references } = value as Record<string, unknown>;
-  const prices = typeof references === 'object' && references !== null ? Object.entries(references).filter((e): e is [string, string] => typeof e[1] === 'string') : [];
-  return {
-    ...(prices.length > 0 && { references: Object.fromEntries(prices) }),
-    ...(typeof paused === 'boolean' && { paused }),
-    ...(typeof speed === 'number' && speed >= SIM_SPEED_MIN && speed <= SIM_SPEED_MAX && { speed }),
-    ...(typeof volatility === 'number' && volatility >= SIM_VOLATILITY_MIN && volatility <= SIM_VOLATILITY_MAX && { volatility }),
-  };
-}
-
 function checkedSpeed(speed: number): number {
-  if (!(speed >= SIM_SPEED_MIN && speed <= SIM_SPEED_MAX)) {
-    throw apiError('E0110_ValueOutOfRange', `speed: must be between ${SIM_SPEED_MIN} and ${SIM_SPEED_MAX}`);
-  }
-  return speed;
+  return inRange('speed', speed, SIM_SPEED_MIN, SIM_SPEED_MAX);
 }
 
 function checkedVolatility(volatility: number): number {
-  if (!(volatility >= SIM_VOLATILITY_MIN && volatility <= SIM_VOLATILITY_MAX)) {
-    throw apiError('E0110_ValueOutOfRange', `volatility: must be between ${SIM_VOLATILITY_MIN} and ${SIM_VOLATILITY_MAX}`);
-  }
-  return volatility;
+  return inRange('volatility', volatility, SIM_VOLATILITY_MIN, SIM_VOLATILITY_MAX);
+}
+
+/** NaN is out of every range. */
+function inRange(name: string, value: number, min: number, max: number): number {
+  if (!(value >= min && value <= max)) throw apiError('E0110_ValueOutOfRange', `${name}: must be between ${min} and ${max}`);
+  return value;
 }
