@@ -251,7 +251,10 @@ export class VenueSocket {
     if (channel === 'orders') set?.clear();
     else for (const id of productIds) set?.delete(id);
     if (channel === 'level2') for (const id of productIds) this.bookSequence.delete(id);
-    if (this.status.state !== 'open' || this.ws === undefined) return;
+    // While subscribing, the subs of what was wanted are already on their way: the unsub follows them on the same
+    // connection, or the channel would be left streaming (and back in the session's books) with nobody wanting it.
+    const live = this.status.state === 'open' || this.status.state === 'subscribing';
+    if (!live || this.ws === undefined) return;
     await this.sendSub(this.ws, 'unsub', channel, channel === 'orders' ? [] : productIds);
   }
 
