@@ -27,7 +27,7 @@ import { APP_ID, PRODUCT_NAME } from './app/product';
 import { secretRevealer } from './app/secret-reveal';
 import { QuitGate, runShutdown, shutdownSteps } from './app/shutdown';
 import { bringToFront, claimSingleInstance } from './app/single-instance';
-import { placeWindow, rememberWindow, WindowStateFile, type DisplayArea } from './app/window-state';
+import { OpenWindows, placeWindow, rememberWindow, WindowStateFile, type DisplayArea } from './app/window-state';
 import { isOwnPage, ownPages, secureWindowOptions, windowOpenDecision } from './app/window-options';
 import { SHORTCUT_CHANNEL, type PageShortcut } from '../src-preload/shortcuts';
 import { Desk } from './desk/desk';
@@ -51,8 +51,6 @@ function run(): void {
   let bridge: { stop(): void } | undefined;
   let workspace: BrowserWindow | undefined;
   let windowState: WindowStateFile | undefined;
-  /** Every open window by its role, so its place is saved as it closes and at quit. */
-  const roles = new Map<BrowserWindow, string>();
   const gate = new QuitGate();
 
   const displays = (): DisplayArea[] => screen.getAllDisplays().map((d) => ({ id: d.id, workArea: d.workArea }));
@@ -60,16 +58,10 @@ function run(): void {
     const d = screen.getPrimaryDisplay();
     return { id: d.id, workArea: d.workArea };
   };
-  const save = (window: BrowserWindow): void => {
-    const role = roles.get(window);
-    if (role === undefined || window.isDestroyed()) return;
+  const windows = new OpenWindows<BrowserWindow>(WORKSPACE, (window, role) => {
+    if (window.isDestroyed()) return;
     windowState?.set(role, rememberWindow(window.getNormalBounds(), window.isMaximized(), displays(), primary()));
-  };
-  const track = (window: BrowserWindow, role: string): void => {
-    roles.set(window, role);
-    window.on('close', () => save(window));
-    window.on('closed', () => roles.delete(window));
-  };
+  });
   const placed = (role: string, size: { width: number; height: number }) =>
     placeWindow(windowState?.get(role), displays(), primary(), size);
 
@@ -109,7 +101,7 @@ function run(): void {
       return { action: 'allow', overrideBrowserWindowOptions: { ...decision.options, ...bounds } };
     });
     contents.on('did-create-window', (window, { url }) => {
-      track(window, panelRole(url));
+      windows.track(window, panelRole(url));
     });
   };
   app.on('web-contents-created', (_event, contents) => guard(contents));
@@ -164,7 +156,7 @@ function run(): void {
   const openWorkspace = (): BrowserWindow => {
     const { bounds, maximized } = placed(WORKSPACE, { width: 1280, height: 800 });
     const window = new BrowserWindow(secureWindowOptions({ preloadPath, title: PRODUCT_NAME, ...bounds }));
-    track(window, WORKSPACE);
+    windows.track(window, WORKSPACE);
     window.once('ready-to-show', () => {
       if (maximized) window.maximize();
       window.show();
@@ -229,7 +221,7 @@ function run(): void {
     if (next === 'hold') return;
     log?.info('shutting down');
     const steps = shutdownSteps({
-      saveWindows: () => [...roles.keys()].forEach(save),
+      saveWindows: () => windows.saveAll(),
       clearClipboard: () => revealer.clearClipboard(),
       stopBridge: () => bridge?.stop(),
       closeDesk: () => desk?.close() ?? Promise.resolve(),

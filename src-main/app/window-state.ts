@@ -130,3 +130,32 @@ export class WindowStateFile {
     }
   }
 }
+
+/** What tracking needs of a window (Electron's BrowserWindow has more). */
+export interface TrackedWindow {
+  on(event: 'close' | 'closed', listener: () => void): unknown;
+}
+
+/**
+ * Every open window by its role, so its place is saved as it closes and at quit. Electron destroys an opener's
+ * windows with it, without a 'close' of their own: the workspace's close saves every popped-out panel too, or
+ * closing the app by the workspace's close button (the usual way off macOS) lost where they all were.
+ */
+export class OpenWindows<W extends TrackedWindow> {
+  private readonly roles = new Map<W, string>();
+
+  constructor(
+    private readonly mainRole: string,
+    private readonly save: (window: W, role: string) => void,
+  ) {}
+
+  track(window: W, role: string): void {
+    this.roles.set(window, role);
+    window.on('close', () => (role === this.mainRole ? this.saveAll() : this.save(window, role)));
+    window.on('closed', () => this.roles.delete(window));
+  }
+
+  saveAll(): void {
+    for (const [window, role] of this.roles) this.save(window, role);
+  }
+}

@@ -1,10 +1,11 @@
 // Window positions per display: back where they were while that display exists, on one that exists otherwise,
 // never larger than the display and never off screen.
+import { EventEmitter } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { displayOf, MAX_WINDOWS, MIN_WINDOW, placeWindow, rememberWindow, WindowStateFile, type DisplayArea, type Rect } from '../../../src-main/app/window-state';
+import { displayOf, MAX_WINDOWS, MIN_WINDOW, OpenWindows, placeWindow, rememberWindow, WindowStateFile, type DisplayArea, type Rect } from '../../../src-main/app/window-state';
 
 const laptop: DisplayArea = { id: 1, workArea: { x: 0, y: 25, width: 1440, height: 875 } };
 const monitor: DisplayArea = { id: 2, workArea: { x: 1440, y: 0, width: 2560, height: 1440 } };
@@ -98,5 +99,39 @@ describe('the window positions file', () => {
       writeFileSync(path, text);
       expect(new WindowStateFile(path).get('workspace')).toBeUndefined();
     }
+  });
+});
+
+describe('the open windows', () => {
+  const opened = () => {
+    const saved: string[] = [];
+    const windows = new OpenWindows<EventEmitter>('workspace', (_window, role) => void saved.push(role));
+    const workspace = new EventEmitter();
+    const ladder = new EventEmitter();
+    const tape = new EventEmitter();
+    windows.track(workspace, 'workspace');
+    windows.track(ladder, 'panel:ladder');
+    windows.track(tape, 'panel:tape');
+    return { saved, windows, workspace, ladder, tape };
+  };
+
+  it('saves a popped-out panel as it closes, and forgets it once closed', () => {
+    const { saved, windows, ladder } = opened();
+    ladder.emit('close');
+    ladder.emit('closed');
+    expect(saved).toEqual(['panel:ladder']);
+    saved.length = 0;
+    windows.saveAll();
+    expect(saved).toEqual(['workspace', 'panel:tape']);
+  });
+
+  it("saves every popped-out panel as the workspace closes: Electron destroys them with it, without a 'close' of their own", () => {
+    const { saved, windows, workspace, ladder, tape } = opened();
+    workspace.emit('close');
+    expect(saved).toEqual(['workspace', 'panel:ladder', 'panel:tape']);
+    for (const window of [ladder, tape, workspace]) window.emit('closed');
+    saved.length = 0;
+    windows.saveAll();
+    expect(saved).toEqual([]);
   });
 });
