@@ -79,7 +79,7 @@ export function PoppedOutPanel(props: { target: PopOutTarget }): React.JSX.Eleme
         <ProductPicker label="Linked product" value={linked ?? ''} followLabel="Desk product" onChange={(id) => {
           const next = id === '' ? undefined : id;
           setLinked(next);
-          keepInAddress('product', next);
+          keepInAddress('productId', next);
           post({ type: 'link', id: target.id, productId: next });
         }} />
         <button type="button" onClick={() => (post(dockMessage(target.id, ticketOf(target))), window.close())}>Back to workspace</button>

@@ -42,16 +42,29 @@ export interface PopOutTarget {
   ticket?: TicketForm;
 }
 
+/** What a popped-out panel's address carries besides the panel, each in the parameter named here. */
+type Carried = Pick<PopOutTarget, 'productId' | 'deskProductId' | 'history' | 'ticket'>;
+const PARAMS: { readonly [K in keyof Carried]-?: string } = { productId: 'product', deskProductId: 'desk', history: 'history', ticket: 'ticket' };
+
+/**
+ * Writes one into an address's parameters (undefined: takes it out): a product id as it is, a form as JSON. Both the
+ * address a panel pops out at and the one it keeps up to date after are written here, so a reload reads either.
+ */
+function carry<K extends keyof Carried>(params: URLSearchParams, key: K, value: Carried[K]): void {
+  if (value === undefined) params.delete(PARAMS[key]);
+  else params.set(PARAMS[key], typeof value === 'string' ? value : JSON.stringify(value));
+}
+
 /** What this window shows when it is a popped-out panel; undefined for the workspace. */
 export function popOutTarget(search: string): PopOutTarget | undefined {
   const params = new URLSearchParams(search);
   const id = params.get('panel');
   const kind = params.get('kind') as PanelKind | null;
   if (id === null || kind === null) return undefined;
-  const productId = params.get('product');
-  const deskProductId = params.get('desk');
-  const history = readHistorySearch(parseJson(params.get('history')));
-  const ticket = readTicketForm(parseJson(params.get('ticket')));
+  const productId = params.get(PARAMS.productId);
+  const deskProductId = params.get(PARAMS.deskProductId);
+  const history = readHistorySearch(parseJson(params.get(PARAMS.history)));
+  const ticket = readTicketForm(parseJson(params.get(PARAMS.ticket)));
   return {
     id, kind, ...(productId !== null && { productId }), ...(deskProductId !== null && { deskProductId }),
     ...(history !== undefined && { history }), ...(ticket !== undefined && { ticket }),
@@ -78,10 +91,7 @@ function parseJson(text: string | null): unknown {
 
 export function popOutUrl(target: PopOutTarget): string {
   const params = new URLSearchParams({ panel: target.id, kind: target.kind });
-  if (target.productId !== undefined) params.set('product', target.productId);
-  if (target.deskProductId !== undefined) params.set('desk', target.deskProductId);
-  if (target.history !== undefined) params.set('history', JSON.stringify(target.history));
-  if (target.ticket !== undefined) params.set('ticket', JSON.stringify(target.ticket));
+  for (const key of Object.keys(PARAMS) as (keyof Carried)[]) carry(params, key, target[key]);
   return `${location.pathname}?${params.toString()}`;
 }
 
@@ -90,10 +100,9 @@ export function popOutUrl(target: PopOutTarget): string {
  * in the window's address: a reload (Ctrl+R) opens the window again from its address, which otherwise still held
  * the form as it popped out, so the order the trader had written since came back as the one from before.
  */
-export function keepInAddress(param: 'ticket' | 'history' | 'product', value: unknown): void {
+export function keepInAddress<K extends 'ticket' | 'history' | 'productId'>(key: K, value: Carried[K]): void {
   const url = new URL(location.href);
-  if (value === undefined) url.searchParams.delete(param);
-  else url.searchParams.set(param, typeof value === 'string' ? value : JSON.stringify(value));
+  carry(url.searchParams, key, value);
   if (url.href === location.href) return;
   try {
     history.replaceState(history.state, '', url);

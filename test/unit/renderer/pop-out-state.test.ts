@@ -8,7 +8,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { OrderHistoryPanel } from '../../../src-renderer/features/blotters/OrderHistoryPanel';
 import { historySearchOf, rememberHistorySearch, type HistorySearch } from '../../../src-renderer/features/blotters/history-query';
-import { dockMessage, popOutTarget, popOutUrl } from '../../../src-renderer/features/workspace/pop-out';
+import { dockMessage, keepInAddress, popOutTarget, popOutUrl } from '../../../src-renderer/features/workspace/pop-out';
 import { EMPTY_TICKET, readTicketForm, type TicketForm } from '../../../src-renderer/features/ticket/ticket-check';
 
 vi.mock('zustand', async (importOriginal) => (await import('./fixtures')).serverDrawnZustand(await importOriginal()));
@@ -70,5 +70,23 @@ describe('an order ticket popped out', () => {
     });
     expect(readTicketForm('nonsense')).toBeUndefined();
     expect(popOutTarget('?panel=t&kind=ticket&ticket=%7Bnot')).toEqual({ id: 't', kind: 'ticket' });
+  });
+});
+
+describe('a popped-out window\'s address kept up to date', () => {
+  it('is read back by a reload as the form and link the trader left, written as the pop-out wrote them', () => {
+    const writing: TicketForm = { ...EMPTY_TICKET, side: 'SELL', size: '0.5', price: '2450000000', pricedFor: 'BTC-VND', priceTyped: true };
+    const address = { href: `http://desk${popOutUrl({ id: 'ticket', kind: 'ticket', productId: 'BTC-VND', ticket: EMPTY_TICKET })}` };
+    vi.stubGlobal('location', { pathname: '/', get href() { return address.href; } });
+    vi.stubGlobal('history', { state: null, replaceState: (_state: unknown, _title: string, url: URL) => (address.href = url.href) });
+    try {
+      keepInAddress('ticket', writing);
+      keepInAddress('productId', 'ETH-VND');
+      expect(popOutTarget(new URL(address.href).search)).toEqual({ id: 'ticket', kind: 'ticket', productId: 'ETH-VND', ticket: writing });
+      keepInAddress('productId', undefined);
+      expect(popOutTarget(new URL(address.href).search)).toEqual({ id: 'ticket', kind: 'ticket', ticket: writing });
+    } finally {
+      vi.stubGlobal('location', { pathname: '/' });
+    }
   });
 });
