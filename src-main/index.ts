@@ -28,7 +28,7 @@ import { secretRevealer } from './app/secret-reveal';
 import { QuitGate, runShutdown, shutdownSteps } from './app/shutdown';
 import { bringToFront, claimSingleInstance } from './app/single-instance';
 import { OpenWindows, placeWindow, rememberWindow, WindowStateFile, type DisplayArea } from './app/window-state';
-import { isOwnPage, ownPages, secureWindowOptions, windowOpenDecision } from './app/window-options';
+import { devServerUrl, isOwnPage, ownPages, secureWindowOptions, windowOpenDecision } from './app/window-options';
 import { SHORTCUT_CHANNEL, type PageShortcut } from '../src-preload/shortcuts';
 import { Desk } from './desk/desk';
 import { startEmbeddedVenue } from './desk/embedded-venue';
@@ -37,8 +37,8 @@ import { openSecretStore } from './secrets';
 
 const preloadPath = join(import.meta.dirname, '../preload/index.cjs');
 const rendererFile = join(import.meta.dirname, '../renderer/index.html');
-const devServerUrl = process.env['ELECTRON_RENDERER_URL'];
-const pages = ownPages(devServerUrl, pathToFileURL(rendererFile).href);
+const devServer = devServerUrl(app.isPackaged, process.env);
+const pages = ownPages(devServer, pathToFileURL(rendererFile).href);
 const WORKSPACE = 'workspace';
 /** A popped-out panel's window is remembered by the panel it shows. */
 const panelRole = (url: string): string => `panel:${new URL(url).searchParams.get('panel') ?? 'panel'}`;
@@ -161,7 +161,7 @@ function run(): void {
       if (maximized) window.maximize();
       window.show();
     });
-    if (devServerUrl !== undefined) void window.loadURL(devServerUrl);
+    if (devServer !== undefined) void window.loadURL(devServer);
     else void window.loadFile(rendererFile);
     return window;
   };

@@ -53,6 +53,16 @@ export interface OwnPages {
   readonly rendererPage: string;
 }
 
+/**
+ * The dev server's address, which electron-vite passes in the environment for `npm start`: in a checkout only. A
+ * packaged app that took it from its environment would load whatever page it named as its own, window.nova
+ * and all (orders, keys), the door its fuses close for NODE_OPTIONS and ELECTRON_RUN_AS_NODE.
+ */
+export function devServerUrl(isPackaged: boolean, env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const url = env['ELECTRON_RENDERER_URL'];
+  return isPackaged || url === undefined || url === '' ? undefined : url;
+}
+
 export function ownPages(devServerUrl: string | undefined, rendererPage: string): OwnPages {
   return devServerUrl === undefined ? { rendererPage } : { devServerOrigin: new URL(devServerUrl).origin, rendererPage };
 }

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONTENT_SECURITY_POLICY, isOwnPage, ownPages, secureWindowOptions, windowOpenDecision } from '../../../src-main/app/window-options';
+import { CONTENT_SECURITY_POLICY, devServerUrl, isOwnPage, ownPages, secureWindowOptions, windowOpenDecision } from '../../../src-main/app/window-options';
 
 const root = join(import.meta.dirname, '../../..');
 const packaged = ownPages(undefined, 'file:///opt/Nova%20Desk/resources/app.asar/out/renderer/index.html');
@@ -49,6 +49,22 @@ describe('our own pages', () => {
     expect(isOwnPage('http://localhost:5174/', dev)).toBe(false);
     expect(isOwnPage('http://localhost:5173.evil.example/', dev)).toBe(false);
     expect(isOwnPage('file:///work/out/renderer/index.html', dev)).toBe(false);
+  });
+});
+
+describe('the dev server address', () => {
+  it('is taken from electron-vite in a checkout', () => {
+    expect(devServerUrl(false, { ELECTRON_RENDERER_URL: 'http://localhost:5173' })).toBe('http://localhost:5173');
+    expect(devServerUrl(false, {})).toBeUndefined();
+    expect(devServerUrl(false, { ELECTRON_RENDERER_URL: '' })).toBeUndefined();
+  });
+
+  it('is never taken from the environment by a packaged app, which would load that page as its own', () => {
+    const url = devServerUrl(true, { ELECTRON_RENDERER_URL: 'https://desk.example.net' });
+    expect(url).toBeUndefined();
+    const pages = ownPages(url, packaged.rendererPage);
+    expect(isOwnPage('https://desk.example.net/', pages)).toBe(false);
+    expect(isOwnPage(packaged.rendererPage, pages)).toBe(true);
   });
 });
 
