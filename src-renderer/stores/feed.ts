@@ -145,6 +145,12 @@ function markUnavailable(detail: string): void {
   if (connection !== undefined && connection.state !== 'unavailable') setConnection({ ...connection, state: 'unavailable', detail, latencyMs: undefined });
 }
 
+/**
+ * The products whose market loadEverything read, and in which view: the feed, started right after it (main.tsx),
+ * begins by watching them, instead of watching and reading each again (its trades as far back as the tape shows).
+ */
+let marketsLoaded: { view: number; products: readonly string[] } | undefined;
+
 export async function loadEverything(): Promise<void> {
   const s = useDesk.getState();
   const [products, environments, settings, keys, venue] = await Promise.all([
@@ -159,7 +165,9 @@ export async function loadEverything(): Promise<void> {
   if (settings !== undefined) s.setSettings(settings);
   if (keys !== undefined) s.setKeys(keys);
   if (venue !== undefined) s.setVenue(venue);
-  await Promise.all([loadAccount(), refreshOrders(), loadFills(false), ...watchedProducts().map(loadMarket)]);
+  const shown = watchedProducts();
+  marketsLoaded = { view: currentView(), products: shown };
+  await Promise.all([loadAccount(), refreshOrders(), loadFills(false), ...shown.map(loadMarket)]);
 }
 
 /**
@@ -204,7 +212,9 @@ function every(ms: number, work: () => Promise<void>): () => void {
 export function startFeed(subscribe?: Subscribe): () => void {
   const s = useDesk.getState;
   const stops: Array<() => void> = [];
-  let watching = new Set<string>();
+  // A product loaded then and no longer shown is let go by the first rewatch, as after any change of layout.
+  let watching = new Set<string>(marketsLoaded?.view === currentView() ? marketsLoaded.products : []);
+  marketsLoaded = undefined;
   const rewatch = (): void => {
     const now = new Set(watchedProducts());
     for (const id of now) if (!watching.has(id)) void loadMarket(id);
