@@ -267,7 +267,7 @@ export function walkBook(rules: ProductRules, levels: readonly BookLevel[], lots
 }
 
 /**
- * The one walk of the book both estimates make: each level best first, taking the lots `take` says of it (undefined:
+ * The one walk of the book every estimate makes: each level best first, taking the lots `take` says of it (undefined:
  * stop before it), with its notional and the fees its fills are charged (levelFee). It stops after a level taken in
  * part; `short` says it did, where every level shown was taken whole otherwise.
  */
@@ -372,7 +372,7 @@ function reference(order: NewOrderRequest, ctx: TicketContext, rules: ProductRul
     // The venue trades whole lots, so a quote amount is seldom what trades: a buy of 1,000,000 VND buys three lots
     // of 0.0001 BTC at 2.5e9 and spends 751,500. The book tells what it trades; without one the amount is all.
     const rate = rateOf(ctx.takerFeeRate);
-    const walk = order.side === 'BUY' ? budgetWalk(rules, ctx.asks, notionalWithin(order.quoteAtoms, rate), rate) : walkBook(rules, ctx.bids, lotsToRaise(order, ctx, rules), rate);
+    const walk = order.side === 'BUY' ? budgetWalk(rules, ctx.asks, notionalWithin(order.quoteAtoms, rate), rate) : raiseWalk(rules, ctx.bids, order.quoteAtoms, rate);
     const walked = walk?.notional;
     if (walk !== undefined && walked !== undefined && walked > 0n) {
       let shortfall: string | undefined;
@@ -428,27 +428,17 @@ function quoteHold(order: NewOrderRequest, ctx: TicketContext, rules: ProductRul
   return hold;
 }
 
-/** Lots a market sell for a quote amount sells: the fewest whose proceeds after fee reach it, from the bids. */
-function lotsToRaise(order: NewOrderRequest, ctx: TicketContext, rules: ProductRules): number {
-  const target = notionalReaching(order.quoteAtoms, rateOf(ctx.takerFeeRate));
-  let lots = 0;
-  let raised = 0n;
-  for (const level of ctx.bids) {
-    if (raised >= target) break;
-    const ticks = toUnits(level.price, rules.spec.priceIncrement);
-    const size = toUnits(level.size, rules.spec.sizeIncrement);
-    if (isReason(ticks) || isReason(size)) continue;
-    const perLot = BigInt(notionalAtoms(rules, ticks, 1));
-    const take = Math.min(size, Number((target - raised + perLot - 1n) / perLot));
-    lots += take;
-    raised += perLot * BigInt(take);
-  }
-  return lots;
+/** A market sell for a quote amount: the fewest lots whose proceeds after fee reach it, from the bids best first. */
+function raiseWalk(rules: ProductRules, bids: readonly BookLevel[], quoteAtoms: bigint, ratePpm: number): BookWalk {
+  const target = notionalReaching(quoteAtoms, ratePpm);
+  const { walk } = takeLevels(rules, bids, ratePpm, (_ticks, size, perLot, taken) =>
+    taken.notional >= target ? undefined : Math.min(size, Number((target - taken.notional + perLot - 1n) / perLot)));
+  return walk;
 }
 
 /** Base atoms the venue will hold for a sell: its size, or for a quote amount the lots the bids take to raise it. */
 function sellHold(order: NewOrderRequest, ctx: TicketContext, rules: ProductRules): bigint | undefined {
-  const lots = order.baseLots > 0 ? order.baseLots : lotsToRaise(order, ctx, rules);
+  const lots = order.baseLots > 0 ? order.baseLots : raiseWalk(rules, ctx.bids, order.quoteAtoms, rateOf(ctx.takerFeeRate)).lots;
   const atoms = toAtoms(formatUnits(lots, rules.spec.sizeIncrement), rules.base.decimals);
   return isReason(atoms) ? undefined : atoms;
 }
