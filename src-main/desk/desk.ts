@@ -4,6 +4,7 @@
  * addresses the trader sets), the one venue session of the active environment, the trader's keys and settings,
  * and the event hub the windows' transports listen to.
  */
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Decimal from 'decimal.js';
 import { lookupErrors } from '../../src-shared/errors/api-error';
@@ -33,9 +34,11 @@ import { VenueRestClient, type RateBound, type VenueCredentials } from '../conne
 import { OutcomeUnknownError, VenueError, VenueProtocolError, VenueUnreachableError } from '../connection/venue-error';
 import { VenueSession, type VenueSessionOptions } from '../connection/venue-session';
 import { SecretStoreError, type SecretStore } from '../secrets';
+import type { FolderLock } from '../venue/store/folder-lock';
 import { DeskError } from './desk-error';
 import { DeskEvents } from './desk-events';
 import { DeskFile, type KeyRecord } from './desk-file';
+import { lockDeskFolder } from './desk-lock';
 import type { EmbeddedVenue } from './embedded-venue';
 import { KeyVault, type RevealSecretOnce } from './key-vault';
 import { limitPriceOf, preTradeIssues } from './pre-trade';
@@ -48,6 +51,8 @@ export interface DeskOptions {
   readonly launchLocalVenue: (venueDataDir: string) => EmbeddedVenue;
   /** The desktop app shows a created key's secret once in a native dialog; browser mode and tests have none. */
   readonly revealSecretOnce?: RevealSecretOnce;
+  /** Electron's build of SQLite, for the data folder's lock (see desk-lock.ts); Node's own is found without it. */
+  readonly nativeBinding?: string;
   /** Tuning of the venue clients (tests shorten timeouts). */
   readonly session?: Pick<VenueSessionOptions, 'rest' | 'socket' | 'historyWindow' | 'pollIntervalMs' | 'placementLookupMs'>;
 }
@@ -66,6 +71,7 @@ export class Desk implements Disposable {
   readonly events = new DeskEvents();
   readonly keys: KeyVault;
   private readonly file: DeskFile;
+  private readonly folderLock: FolderLock | undefined;
   private readonly localVenue: EmbeddedVenue;
   private session: VenueSession | undefined;
   private sessionKey: KeyRecord | undefined;
@@ -105,9 +111,17 @@ export class Desk implements Disposable {
   private unreachable = false;
 
   private constructor(private readonly options: DeskOptions) {
-    this.file = DeskFile.open(options.dataDir);
-    this.keys = new KeyVault(this.file, options.secrets, options.revealSecretOnce);
-    this.localVenue = options.launchLocalVenue(join(options.dataDir, 'local-venue'));
+    mkdirSync(options.dataDir, { recursive: true });
+    // Before the desk file is read or the local venue started: a second desk on the folder does neither.
+    this.folderLock = lockDeskFolder(options.dataDir, options.nativeBinding);
+    try {
+      this.file = DeskFile.open(options.dataDir);
+      this.keys = new KeyVault(this.file, options.secrets, options.revealSecretOnce);
+      this.localVenue = options.launchLocalVenue(join(options.dataDir, 'local-venue'));
+    } catch (err) {
+      this.folderLock?.release();
+      throw err;
+    }
     this.sessionEnvironment = this.file.get().active;
     this.disposables.add(this.events);
   }
@@ -979,12 +993,22 @@ export class Desk implements Disposable {
 
   async close(): Promise<void> {
     if (this.disposed) return;
-    this.dispose();
-    await this.localVenue.stop();
+    this.shutDown();
+    // Let go once the venue has: a desk opened on the folder next finds its local venue's folder free too.
+    try {
+      await this.localVenue.stop();
+    } finally {
+      this.folderLock?.release();
+    }
   }
 
   dispose(): void {
     if (this.disposed) return;
+    this.shutDown();
+    this.folderLock?.release();
+  }
+
+  private shutDown(): void {
     this.disposed = true;
     this.closeSession();
     this.disposables.dispose();

@@ -70,6 +70,19 @@ describe('npm run web', () => {
     expect(stderr.trim()).toMatch(/^npm run web: --port must be a whole number from 0 to 65535, not "eighty"$/);
   });
 
+  it('refuses a second desk on the same data folder in one line, leaving the first serving', async () => {
+    const run = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src-main/web/cli.ts'), '--port', '0', '--data', dataDir], { cwd: ROOT });
+    let stdout = '';
+    let stderr = '';
+    run.stdout.on('data', (chunk) => (stdout += String(chunk)));
+    run.stderr.on('data', (chunk) => (stderr += String(chunk)));
+    const code = await new Promise((r) => run.once('exit', r));
+    expect(code).toBe(1);
+    expect(stdout).not.toMatch(READY);
+    expect(stderr.trim().split('\n').at(-1)).toBe(`npm run web: another Nova Desk is using the data folder ${dataDir} (its desk.json, keys and local venue): stop that desk first, or give this one another data folder`);
+    expect((await fetch(`${origin}/`)).status).toBe(401);
+  }, 60_000);
+
   it('refuses the page and the bridge to whoever has neither token nor session', async () => {
     expect((await fetch(`${origin}/`)).status).toBe(401);
     expect((await fetch(`${origin}/?token=wrong`, { redirect: 'manual' })).status).toBe(403);

@@ -1,0 +1,26 @@
+/**
+ * One desk per data folder. Two desks on one folder (two `npm run web --data X`) each keep their own copy of
+ * desk.json and write it whole: a key made, an address set or a layout saved in one is undone by the other's next
+ * write. The local venue's lock does not stop the second desk (a desk whose local venue cannot start still opens,
+ * for Development and Production), so the desk holds a lock of its own, by the venue's means: SQLite's exclusive
+ * lock, which the operating system drops with the process, so a crash leaves nothing stale behind.
+ */
+import { lockDataFolder, type FolderLock } from '../venue/store/folder-lock';
+
+/**
+ * The folder's lock, or undefined where it cannot be taken: Electron's main thread loads only Electron's build of
+ * SQLite, which it must be given (the app's single-instance lock keeps a second app off the folder meanwhile).
+ * Throws, saying so, when another desk holds the folder.
+ */
+export function lockDeskFolder(dataDir: string, nativeBinding: string | undefined): FolderLock | undefined {
+  if (nativeBinding === undefined && process.versions.electron !== undefined) return undefined;
+  try {
+    return lockDataFolder(dataDir, nativeBinding);
+  } catch (err) {
+    // folder-lock's words for a lock another holds: another venue's, it says, as that is what it locks elsewhere.
+    if (err instanceof Error && err.message.startsWith('another venue is running on')) {
+      throw new Error(`another Nova Desk is using the data folder ${dataDir} (its desk.json, keys and local venue): stop that desk first, or give this one another data folder`);
+    }
+    throw err;
+  }
+}
