@@ -29,17 +29,20 @@ export function mergeTrades(candles: readonly Candle[], trades: readonly PublicT
   for (const trade of ordered) {
     if (!/^\d+$/.test(trade.time)) continue;
     const start = minuteStart(trade.time);
+    const alone: Candle = { start, open: trade.price, high: trade.price, low: trade.price, close: trade.price, volume: trade.size };
     const candle = byStart.get(start);
-    if (candle === undefined) {
-      byStart.set(start, { start, open: trade.price, high: trade.price, low: trade.price, close: trade.price, volume: trade.size });
-      continue;
-    }
-    if (compareDecimal(trade.price, candle.high) > 0) candle.high = trade.price;
-    if (compareDecimal(trade.price, candle.low) < 0) candle.low = trade.price;
-    candle.close = trade.price;
-    candle.volume = addDecimal(candle.volume, trade.size);
+    if (candle === undefined) byStart.set(start, alone);
+    else absorb(candle, alone);
   }
   return [...byStart.values()].sort((a, b) => compareDecimal(a.start, b.start));
+}
+
+/** `later` (a candle, or one trade as a candle) of the same period as `into` and after it, folded into it. */
+function absorb(into: Candle, later: Candle): void {
+  if (compareDecimal(later.high, into.high) > 0) into.high = later.high;
+  if (compareDecimal(later.low, into.low) < 0) into.low = later.low;
+  into.close = later.close;
+  into.volume = addDecimal(into.volume, later.volume);
 }
 
 /** Candle lengths a trader picks from, in minutes; the venue's candles are one minute long. */
@@ -59,14 +62,8 @@ export function rollUp(candles: readonly Candle[], minutes: ChartInterval, offse
     const t = BigInt(c.start) + shift;
     const start = (t - (((t % size) + size) % size) - shift).toString();
     const last = out.at(-1);
-    if (last === undefined || last.start !== start) {
-      out.push({ ...c, start });
-      continue;
-    }
-    if (compareDecimal(c.high, last.high) > 0) last.high = c.high;
-    if (compareDecimal(c.low, last.low) < 0) last.low = c.low;
-    last.close = c.close;
-    last.volume = addDecimal(last.volume, c.volume);
+    if (last === undefined || last.start !== start) out.push({ ...c, start });
+    else absorb(last, c);
   }
   return out;
 }
