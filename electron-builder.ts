@@ -7,12 +7,12 @@
 // .native/packaged-<arch>/ and the app ships it as resources/native/better_sqlite3.node, where
 // src-main/app/native-binding.ts looks in a packaged app. The keychain module (@napi-rs/keyring) is N-API, so
 // its prebuilt package works under Electron as it is; it is only checked to be there for the target arch.
-import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Arch, type Configuration } from 'electron-builder';
+import { buildForElectron, buildStamp, builtFor } from './scripts/electron-sqlite.mjs';
 import { NATIVE_MODULE_FILE, PACKAGED_NATIVE_DIR } from './src-main/app/native-binding';
 import { APP_ID, PRODUCT_NAME } from './src-main/app/product';
 
@@ -37,10 +37,6 @@ export function keyringPackage(platform: string, arch: string): string {
   return `@napi-rs/keyring-${platform}-${arch}${abi}`;
 }
 
-function versionOf(name: string): string {
-  return (JSON.parse(readFileSync(require.resolve(`${name}/package.json`), 'utf8')) as { version: string }).version;
-}
-
 export function stageNativeModules(context: PackTarget): void {
   const platform = context.electronPlatformName;
   const arch = Arch[context.arch];
@@ -55,37 +51,17 @@ export function stageNativeModules(context: PackTarget): void {
     );
   }
 
-  const electron = versionOf('electron');
-  const sqlite = versionOf('better-sqlite3');
   const target = stagedNativeDir(arch);
-  const stamp = `${platform} ${arch} electron ${electron} better-sqlite3 ${sqlite}`;
+  const stamp = buildStamp(platform, arch);
   const stampFile = join(target, 'stamp');
-  if (existsSync(join(target, NATIVE_MODULE_FILE)) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp) return;
+  const staged = join(target, NATIVE_MODULE_FILE);
+  if (builtFor(staged, stampFile, stamp)) return;
 
-  // A copy of the package without its build: prebuild-install and node-gyp write build/ where they run.
   rmSync(target, { recursive: true, force: true });
   const work = join(target, 'better-sqlite3');
-  const source = dirname(require.resolve('better-sqlite3/package.json'));
-  cpSync(source, work, { recursive: true, filter: (path) => !path.startsWith(join(source, 'build')) });
-  const run = (command: string, args: string[]): boolean => spawnSync(command, args, { cwd: work, stdio: 'inherit' }).status === 0;
-  const prebuild = join(dirname(require.resolve('prebuild-install/package.json')), 'bin.js');
-  const fetched = run(process.execPath, [prebuild, '--runtime', 'electron', '--target', electron, '--arch', arch, '--platform', platform]);
-  const built =
-    fetched ||
-    (platform === process.platform &&
-      run(process.execPath, [
-        process.env['npm_config_node_gyp'] ?? join(dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'),
-        'rebuild',
-        '--release',
-        `--target=${electron}`,
-        `--arch=${arch}`,
-        '--runtime=electron',
-        '--dist-url=https://electronjs.org/headers',
-      ]));
-  const binary = join(work, 'build', 'Release', NATIVE_MODULE_FILE);
-  if (!built || !existsSync(binary)) throw new Error(`could not get better-sqlite3 ${sqlite} built for Electron ${electron} on ${platform}-${arch}`);
-  mkdirSync(target, { recursive: true });
-  cpSync(binary, join(target, NATIVE_MODULE_FILE));
+  const binary = buildForElectron(work, platform, arch);
+  if (binary === undefined) throw new Error(`could not get better-sqlite3 built for ${stamp}`);
+  cpSync(binary, staged);
   rmSync(work, { recursive: true, force: true });
   writeFileSync(stampFile, stamp);
 }
@@ -157,7 +133,7 @@ const config: Configuration = {
     allowToChangeInstallationDirectory: true,
     deleteAppDataOnUninstall: false,
     // No spaces: release assets and download links keep the names as they are.
-  artifactName: 'Nova-Desk-${version}-win-${arch}-setup.${ext}',
+    artifactName: 'Nova-Desk-${version}-win-${arch}-setup.${ext}',
   },
   linux: {
     target: [

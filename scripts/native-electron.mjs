@@ -3,11 +3,11 @@
 // electron's own install script, and as `npm run rebuild:electron`. It builds for the Electron binary that is
 // installed (its platform and arch, see electron-target.mjs); where none is (CI, ELECTRON_SKIP_BINARY_DOWNLOAD)
 // there is nothing to build for. It never fails the install: the tests need only the Node build.
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { binaryIn, buildForElectron, buildStamp, builtFor } from './electron-sqlite.mjs';
 import { electronTarget, underRosetta } from './electron-target.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -31,41 +31,22 @@ if (!electronInstalled()) {
   process.exit(0);
 }
 
-const electronVersion = JSON.parse(readFileSync(require.resolve('electron/package.json'), 'utf8')).version;
-const sqliteDir = dirname(require.resolve('better-sqlite3/package.json'));
-const sqliteVersion = JSON.parse(readFileSync(join(sqliteDir, 'package.json'), 'utf8')).version;
 const { platform, arch } = electronTarget({ platform: process.platform, arch: process.arch, env: process.env, underRosetta });
-const stamp = `${platform} ${arch} electron ${electronVersion} better-sqlite3 ${sqliteVersion}`;
+const stamp = buildStamp(platform, arch);
 const stampFile = join(target, 'stamp');
 const moduleDir = join(target, 'node_modules', 'better-sqlite3');
 // What src-main/app/native-binding.ts loads: without it the stamp alone does not make the build up to date.
-const binary = join(moduleDir, 'build', 'Release', 'better_sqlite3.node');
-if (existsSync(binary) && existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp) {
+if (builtFor(binaryIn(moduleDir), stampFile, stamp)) {
   say(`up to date (${stamp}).`);
   process.exit(0);
 }
 
 rmSync(target, { recursive: true, force: true });
 mkdirSync(join(target, 'node_modules'), { recursive: true });
-writeFileSync(join(target, 'package.json'), JSON.stringify({ name: 'native-electron', private: true, dependencies: { 'better-sqlite3': sqliteVersion } }));
-cpSync(sqliteDir, join(target, 'node_modules', 'better-sqlite3'), {
-  recursive: true,
-  filter: (src) => !src.includes(`${join('better-sqlite3', 'build')}`),
-});
-
-// Electron's prebuilt binary first (what better-sqlite3's own install does for Node), else a source build
-// against Electron's headers with the node-gyp that npm ships.
-const run = (command, args) => spawnSync(command, args, { cwd: moduleDir, stdio: 'inherit' }).status === 0;
-const prebuild = join(dirname(require.resolve('prebuild-install/package.json')), 'bin.js');
-const nodeGyp = process.env.npm_config_node_gyp ?? join(dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js');
-const built =
-  (run(process.execPath, [prebuild, '--runtime', 'electron', '--target', electronVersion, '--platform', platform, '--arch', arch]) ||
-    (platform === process.platform &&
-      run(process.execPath, [nodeGyp, 'rebuild', '--release', `--target=${electronVersion}`, `--arch=${arch}`, '--runtime=electron', '--dist-url=https://electronjs.org/headers']))) &&
-  existsSync(binary);
-if (built) {
+writeFileSync(join(target, 'package.json'), JSON.stringify({ name: 'native-electron', private: true }));
+if (buildForElectron(moduleDir, platform, arch) !== undefined) {
   writeFileSync(stampFile, stamp);
-  say(`built better-sqlite3 ${sqliteVersion} for electron ${electronVersion} (${platform}-${arch}).`);
+  say(`built ${stamp}.`);
 } else {
   // Not fatal for install: tests run on Node's build. `npm start` reports the venue as failed with the reason.
   say('could not build better-sqlite3 for Electron; run `npm run rebuild:electron` once online.');

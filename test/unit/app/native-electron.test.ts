@@ -2,10 +2,12 @@
 // builds for the Electron binary electron's install script downloaded, and where there is none it steps aside
 // without failing the install or touching anything, so `npm install` and `npm test` work without Electron.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { binaryIn, buildStamp, builtFor } from '../../../scripts/electron-sqlite.mjs';
 import { electronTarget } from '../../../scripts/electron-target.mjs';
 
 const root = join(import.meta.dirname, '../../..');
@@ -46,5 +48,26 @@ describe('the install step without an Electron binary', () => {
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('no Electron binary installed (ELECTRON_SKIP_BINARY_DOWNLOAD is set)');
     expect(existsSync(join(root, '.native', 'electron'))).toBe(before);
+  });
+});
+
+describe('a build made earlier', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'nova-native-stamp-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const version = (name: string): string =>
+    (JSON.parse(readFileSync(createRequire(join(root, 'package.json')).resolve(`${name}/package.json`), 'utf8')) as { version: string }).version;
+
+  it('is used again only for the same target, Electron and better-sqlite3, and only with its binary there', () => {
+    const stamp = buildStamp('linux', 'x64');
+    expect(stamp).toBe(`linux x64 electron ${version('electron')} better-sqlite3 ${version('better-sqlite3')}`);
+    const binary = binaryIn(join(dir, 'better-sqlite3'));
+    expect(binary).toBe(join(dir, 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node'));
+    const stampFile = join(dir, 'stamp');
+    writeFileSync(stampFile, stamp);
+    expect(builtFor(binary, stampFile, stamp)).toBe(false);
+    mkdirSync(join(dir, 'better-sqlite3', 'build', 'Release'), { recursive: true });
+    writeFileSync(binary, '');
+    expect(builtFor(binary, stampFile, stamp)).toBe(true);
+    expect(builtFor(binary, stampFile, buildStamp('linux', 'arm64'))).toBe(false);
   });
 });
