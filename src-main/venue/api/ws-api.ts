@@ -70,13 +70,12 @@ class Session {
   caller: Caller | undefined;
   orders = false;
   readonly market = new Map<MarketDataChannel, Set<string>>();
-  /** Per product, the sequence of the level2 snapshot sent: updates up to it are already in the snapshot. */
-  readonly snapshotSequence = new Map<string, number>();
   /**
-   * Per product, the newest trade the candles snapshot sent holds: an update of a commit taken before it would
-   * take a candle back to fewer trades (the snapshot is read at once; commits still in flight publish later).
+   * By channel and product ('level2 BTC-VND', 'candles BTC-VND'), the mark of the snapshot sent (see
+   * MarketDataEvent): updates up to it are already in it, and none goes out before it (level2's is sent a turn
+   * after its sub). A commit taken before the snapshot was read may publish after it.
    */
-  readonly candlesThroughTrade = new Map<string, number>();
+  readonly snapshotMarks = new Map<string, number>();
   /** By channel and product ('level2 BTC-VND', 'ticker BTC-VND'): what ends this connection's watch of it. */
   readonly watches = new Map<string, () => void>();
   /**
@@ -237,18 +236,16 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
       for (const session of sessions) if (session.market.get(channel)?.has(productId) === true) return true;
       return false;
     };
-    for (const { channel, productId, event, throughTrade } of feed.eventsOf(batch, wants)) {
+    for (const { channel, productId, event, mark } of feed.eventsOf(batch, wants)) {
       if (channel === 'ticker') {
         const text = JSON.stringify(event);
         for (const session of sessions) if (session.market.get(channel)?.has(productId) === true) sendTicker(session, event as TickerEvent, text);
         continue;
       }
-      const sequence = channel === 'level2' ? (event as { sequence: number }).sequence : undefined;
       let text: string | undefined;
       for (const session of sessions) {
         if (session.market.get(channel)?.has(productId) !== true) continue;
-        if (sequence !== undefined && sequence <= (session.snapshotSequence.get(productId) ?? Number.POSITIVE_INFINITY)) continue;
-        if (throughTrade !== undefined && throughTrade <= (session.candlesThroughTrade.get(productId) ?? 0)) continue;
+        if (mark !== undefined && mark <= (session.snapshotMarks.get(`${channel} ${productId}`) ?? Number.POSITIVE_INFINITY)) continue;
         text ??= JSON.stringify(event);
         sendText(session, text);
       }
@@ -365,12 +362,12 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
     for (const id of productIds) {
       if (channel === 'level2') {
         // No update reaches the subscriber before its snapshot, and none its snapshot already holds.
-        session.snapshotSequence.delete(id);
+        session.snapshotMarks.delete(`level2 ${id}`);
         venue.afterTurn(() => {
           if (session.market.get('level2')?.has(id) !== true) return;
           const snapshot = feed.level2Snapshot(id);
           if (snapshot === undefined) return;
-          session.snapshotSequence.set(id, snapshot.sequence);
+          session.snapshotMarks.set(`level2 ${id}`, snapshot.sequence);
           send(session, snapshot);
         });
         continue;
@@ -388,7 +385,7 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
       }
       const initial = channel === 'candles' ? feed.candleSnapshot(id) : undefined;
       if (initial === undefined) continue;
-      session.candlesThroughTrade.set(id, initial.throughTrade);
+      session.snapshotMarks.set(`candles ${id}`, initial.mark);
       send(session, initial.event);
     }
   }

@@ -16,17 +16,18 @@ export interface MarketDataEvent {
   channel: MarketDataChannel;
   productId: string;
   event: unknown;
-  /** Candles: the venue-wide number of the newest trade they hold (see CandleSnapshot). */
-  throughTrade?: number;
+  /**
+   * Level2 and candles: how far the event reaches, in the same count as its channel's snapshot (the book's
+   * sequence; the venue-wide number of the newest trade the candles hold). One that reaches no further than the
+   * snapshot a subscriber was sent is already in it: its commit was taken before the snapshot was read.
+   */
+  mark?: number;
 }
 
-/**
- * A candles snapshot and the number of the newest trade it holds: an update holding no newer trade is older than
- * the snapshot (its commit was taken before the snapshot was read, and published after it).
- */
+/** A candles snapshot and its mark (see MarketDataEvent): the number of the newest trade it holds. */
 export interface CandleSnapshot {
   event: CandlesEvent;
-  throughTrade: number;
+  mark: number;
 }
 
 /**
@@ -74,7 +75,7 @@ export class MarketDataFeed {
     if (market === undefined) return undefined;
     return {
       event: { channel: 'candles', type: 'snapshot', product_id: productId, candles: market.candles.recent() },
-      throughTrade: market.recentTrades.at(-1)?.seq ?? 0,
+      mark: market.recentTrades.at(-1)?.seq ?? 0,
     };
   }
 
@@ -96,6 +97,7 @@ export class MarketDataFeed {
       out.push({
         channel: 'level2',
         productId: book.productId,
+        mark: book.sequence,
         event: { channel: 'level2', type: 'l2update', product_id: book.productId, sequence: book.sequence, time, changes: book.changes },
       });
     }
@@ -122,8 +124,8 @@ export class MarketDataFeed {
       if (wants('candles', productId)) {
         const candles = batch.candles.filter((c) => c.productId === productId).map(({ productId: _, start, ...prices }) => ({ start: start.toString(), ...prices }));
         // A commit's trades come in seq order, as the snapshot's tape does.
-        const throughTrade = trades.at(-1)?.seq ?? 0;
-        out.push({ channel: 'candles', productId, throughTrade, event: { channel: 'candles', type: 'update', product_id: productId, candles } });
+        const mark = trades.at(-1)?.seq ?? 0;
+        out.push({ channel: 'candles', productId, mark, event: { channel: 'candles', type: 'update', product_id: productId, candles } });
       }
     }
     for (const productId of touched) {
