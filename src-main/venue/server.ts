@@ -63,10 +63,7 @@ export async function startVenue(options: StartVenueOptions): Promise<RunningVen
   let simulator: MarketSimulator | undefined;
   try {
     if (options.simulate === true) {
-      simulator = new MarketSimulator(venue, {
-        seed: options.seed ?? DEFAULT_SEED,
-        ...(options.maxOpenOrders === undefined ? {} : { maxOpenOrders: options.maxOpenOrders }),
-      });
+      simulator = new MarketSimulator(venue, { seed: options.seed ?? DEFAULT_SEED });
       await simulator.setup();
     } else {
       await venue.run(() => withdrawSimulatedQuotes(venue.exchange, venue.store.getMeta(SIM_ROSTER_META_KEY)));

@@ -398,6 +398,11 @@ export class Exchange {
     return pending ?? this.archive?.doneOrderByClientId(userId, target.clientOrderId, seenThrough);
   }
 
+  /** Open and pending orders an account may have at once (--max-open-orders). */
+  get maxOpenOrders(): number {
+    return this.options.maxOpenOrders;
+  }
+
   /** Orders the clock still has something to do for (an expiry, a start, a TWAP slice). */
   get waitingOnClock(): number {
     return this.timed.size;

@@ -15,7 +15,6 @@ import { isReason, toAtoms, toUnits } from '../../../src-shared/protocol/decimal
 import { unknownProduct } from '../../../src-shared/protocol/orders';
 import { LOCAL_USER_BALANCES, PRODUCTS, findAsset } from '../../../src-shared/protocol/products';
 import { RECENT_TRADES, type Market } from '../exchange/market';
-import { DEFAULT_MAX_OPEN_ORDERS } from '../defaults';
 import type { Venue } from '../venue';
 import { MarketMaker, type MakerProfile } from './market-maker';
 import { OrderEntry } from './order-entry';
@@ -35,8 +34,6 @@ export interface MarketSimulatorOptions {
   speed?: number;
   /** How long the simulated users' finished orders and their trades among themselves are kept (default an hour). */
   keepHistoryMs?: number;
-  /** The venue's open-order cap per account (--max-open-orders): each maker's ladder is laid to fit in it. */
-  maxOpenOrders?: number;
 }
 
 export interface SimProductStatus {
@@ -121,7 +118,6 @@ const MIN_REFERENCE_TICKS = 1000;
 export class MarketSimulator {
   private readonly seed: number;
   private readonly keepHistoryNs: bigint;
-  private readonly maxOpenOrders: number;
   private readonly runSeed: number;
   private readonly rng: SeededRandom;
   /** Steps taken on this data folder, over every run; stored with each step (SIM_STEPS_META_KEY). */
@@ -154,8 +150,6 @@ export class MarketSimulator {
     const keep = options.keepHistoryMs ?? SIM_HISTORY_MS;
     if (!Number.isSafeInteger(keep) || keep < 0) throw new RangeError(`keepHistoryMs must be a non-negative integer, got ${keep}`);
     this.keepHistoryNs = BigInt(keep) * 1_000_000n;
-    this.maxOpenOrders = options.maxOpenOrders ?? DEFAULT_MAX_OPEN_ORDERS;
-    if (!Number.isSafeInteger(this.maxOpenOrders) || this.maxOpenOrders < 1) throw new RangeError(`maxOpenOrders must be a positive integer, got ${this.maxOpenOrders}`);
     this.steps = readSteps(venue.store.getMeta(SIM_STEPS_META_KEY));
     this.storedAtStep = this.steps;
     // As SeededRandom takes it, so the status names the stream in use whatever the seed's high bits.
@@ -426,7 +420,7 @@ export class MarketSimulator {
       const mine = roster.filter((u) => u.productId === spec.id);
       const makers = mine
         .filter((u) => u.role === 'maker')
-        .map((u) => new MarketMaker(u.userId, market, MAKER_PROFILES[u.slot] as MakerProfile, this.maxOpenOrders, u.slot));
+        .map((u) => new MarketMaker(u.userId, market, MAKER_PROFILES[u.slot] as MakerProfile, this.venue.exchange.maxOpenOrders, u.slot));
       const takers = new TakerFlow(
         mine.filter((u) => u.role === 'taker').map((u) => u.userId),
         market,

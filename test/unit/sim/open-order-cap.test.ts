@@ -20,7 +20,7 @@ it('with a cap of 10 open orders an account, every book has bids and asks from b
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nova-sim-cap-'));
   let clock = START_NANOS;
   const venue = await Venue.open({ dataDir, now: () => clock, maxOpenOrders: 10 });
-  const sim = new MarketSimulator(venue, { seed: 4, maxOpenOrders: 10 });
+  const sim = new MarketSimulator(venue, { seed: 4 });
   cleanup = async () => {
     await sim.stop();
     await venue.close();
@@ -53,7 +53,7 @@ async function capRefusals(cap: number): Promise<{ refusals: number; oneSided: s
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nova-sim-cap-'));
   let clock = START_NANOS;
   const venue = await Venue.open({ dataDir, now: () => clock, maxOpenOrders: cap });
-  const sim = new MarketSimulator(venue, { seed: 4, maxOpenOrders: cap });
+  const sim = new MarketSimulator(venue, { seed: 4 });
   cleanup = async () => {
     await sim.stop();
     await venue.close();
