@@ -22,7 +22,7 @@ const RectSchema = z.object({ x: z.int(), y: z.int(), width: z.int().min(1), hei
 const SavedWindowSchema = z.object({ displayId: z.number(), bounds: RectSchema, maximized: z.boolean() });
 export type SavedWindow = z.infer<typeof SavedWindowSchema>;
 /** Keyed by the window's role: 'workspace', or 'panel:<id>' for a popped-out panel. */
-const WindowStateFileSchema = z.record(z.string().max(200), SavedWindowSchema);
+const MAX_ROLE_LENGTH = 200;
 
 export const MIN_WINDOW = { width: 480, height: 320 } as const;
 export const MAX_WINDOWS = 50;
@@ -92,20 +92,23 @@ export class WindowStateFile {
     this.windows = WindowStateFile.read(path);
   }
 
-  /** A missing, broken or foreign file is no saved positions, never a failure to start. */
+  /**
+   * A missing, broken or foreign file is no saved positions, never a failure to start; an entry it cannot use is
+   * that window's alone, and the others keep their places.
+   */
   private static read(path: string): Record<string, SavedWindow> {
-    let text: string;
+    let parsed: unknown;
     try {
-      text = readFileSync(path, 'utf8');
+      parsed = JSON.parse(readFileSync(path, 'utf8'));
     } catch {
       return {};
     }
-    try {
-      const parsed = WindowStateFileSchema.safeParse(JSON.parse(text));
-      return parsed.success ? parsed.data : {};
-    } catch {
-      return {};
-    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return {};
+    const usable = Object.entries(parsed).flatMap(([role, entry]) => {
+      const saved = SavedWindowSchema.safeParse(entry);
+      return saved.success && role.length <= MAX_ROLE_LENGTH ? [[role, saved.data] as const] : [];
+    });
+    return Object.fromEntries(usable.slice(-MAX_WINDOWS));
   }
 
   get(role: string): SavedWindow | undefined {
@@ -119,6 +122,8 @@ export class WindowStateFile {
    * run only, rather than throw inside the close and leave the window half closed.
    */
   set(role: string, saved: SavedWindow): void {
+    // A window that reports no size (minimized, on some Linux window managers) keeps the place saved before.
+    if (!SavedWindowSchema.safeParse(saved).success || role.length > MAX_ROLE_LENGTH) return;
     const others = Object.entries(this.windows).filter(([name]) => name !== role);
     this.windows = Object.fromEntries([...others.slice(-(MAX_WINDOWS - 1)), [role, saved]]);
     const temporary = `${this.path}.tmp`;

@@ -93,6 +93,19 @@ describe('the window positions file', () => {
     expect(Object.keys(JSON.parse(readFileSync(join(dir, 'many.json'), 'utf8')) as object)).toHaveLength(MAX_WINDOWS);
   });
 
+  it('keeps the other windows when one entry is not a position it can use', () => {
+    const path = join(dir, 'one-bad.json');
+    const good = { displayId: 1, bounds: { x: 10, y: 30, width: 700, height: 600 }, maximized: false };
+    // A window minimized on some Linux window managers reports no size.
+    writeFileSync(path, JSON.stringify({ workspace: good, 'panel:tape': { ...good, bounds: { x: 0, y: 0, width: 0, height: 0 } } }));
+    const file = new WindowStateFile(path);
+    expect(file.get('workspace')).toEqual(good);
+    expect(file.get('panel:tape')).toBeUndefined();
+    // Nor does such a report replace the place saved before.
+    file.set('workspace', { ...good, bounds: { x: 0, y: 0, width: 0, height: 0 } });
+    expect(new WindowStateFile(path).get('workspace')).toEqual(good);
+  });
+
   it('treats a broken or foreign file as no saved positions', () => {
     for (const text of ['{not json', JSON.stringify({ workspace: { bounds: 'left' } }), '[]']) {
       const path = join(dir, 'broken.json');
