@@ -1,6 +1,7 @@
 // Candles for a product with the trader's open orders as lines and fills as arrows; redrawn once a frame.
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { useDesk, type DeskState } from '../../stores/desk-store';
+import { useDesk } from '../../stores/desk-store';
+import { paintOnChange } from '../../ui/paint-on-change';
 import { Panel } from '../../ui/Panel';
 import type { FillMark, PriceLine } from './candle-chart';
 import { createLightweightChart } from './lightweight-chart';
@@ -23,9 +24,7 @@ export function ChartPanel(props: { productId: string; height: number }): React.
   useLayoutEffect(() => {
     if (host.current === null) return;
     const chart = createLightweightChart(host.current, priceIncrement);
-    let frame = 0;
     const draw = (): void => {
-      frame = 0;
       const s = useDesk.getState();
       const venue = s.candles[productId] ?? [];
       // The venue's candles are the record; the tape fills in when the venue has sent none yet.
@@ -36,16 +35,11 @@ export function ChartPanel(props: { productId: string; height: number }): React.
       const fills: FillMark[] = s.fills.filter((f) => f.productId === productId).slice(0, 200).map((f) => ({ time: f.time, price: f.price, side: side(f.side) }));
       chart.draw(candles, orders, fills, minutes * 60);
     };
-    const schedule = (): void => {
-      if (frame === 0) frame = requestAnimationFrame(draw);
-    };
-    schedule();
-    const unsubscribe = useDesk.subscribe((s: DeskState, prev: DeskState) => {
-      if (s.candles[productId] !== prev.candles[productId] || s.trades[productId] !== prev.trades[productId] || s.openOrders !== prev.openOrders || s.fills !== prev.fills) schedule();
-    });
+    const painter = paintOnChange(draw, (s, prev) =>
+      s.candles[productId] !== prev.candles[productId] || s.trades[productId] !== prev.trades[productId] || s.openOrders !== prev.openOrders || s.fills !== prev.fills);
+    painter.schedule();
     return () => {
-      unsubscribe();
-      if (frame !== 0) cancelAnimationFrame(frame);
+      painter.stop();
       chart.dispose();
     };
   }, [productId, minutes, priceIncrement]);

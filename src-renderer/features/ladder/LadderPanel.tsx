@@ -6,7 +6,8 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { BOOK_NOT_UPDATED, bookStaleness } from '../../stores/connection-view';
 import { cancelOrders } from '../../stores/desk-actions';
-import { useDesk, type DeskState } from '../../stores/desk-store';
+import { useDesk } from '../../stores/desk-store';
+import { paintOnChange } from '../../ui/paint-on-change';
 import { Panel } from '../../ui/Panel';
 import { formatDecimal } from '../../ui/decimal-text';
 import { productIncrements } from './increments';
@@ -58,9 +59,7 @@ export function LadderPanel(props: { productId: string; height: number }): React
   // Made again only when the product's increments change (a new listing, another product): drawn again then, at once.
   useLayoutEffect(() => {
     const formats = ladderFormats(increments);
-    let frame = 0;
     const draw = (): void => {
-      frame = 0;
       const s = useDesk.getState();
       const book = s.books[productId];
       const ladder = buildLadder({
@@ -79,17 +78,8 @@ export function LadderPanel(props: { productId: string; height: number }): React
       if (spread.current !== null) setText(spread.current, ladder.spread === '' ? '—' : `spread ${formats.price(ladder.spread)}`);
       if (centredRef.current && offCentre.current) centre();
     };
-    const schedule = (): void => {
-      if (frame === 0) frame = requestAnimationFrame(draw);
-    };
     draw();
-    const unsubscribe = useDesk.subscribe((state: DeskState, prev: DeskState) => {
-      if (state.books[productId] !== prev.books[productId] || state.openOrders !== prev.openOrders) schedule();
-    });
-    return () => {
-      unsubscribe();
-      if (frame !== 0) cancelAnimationFrame(frame);
-    };
+    return paintOnChange(draw, (s, prev) => s.books[productId] !== prev.books[productId] || s.openOrders !== prev.openOrders).stop;
   }, [productId, step, increments]);
 
   const row = (side: 'ask' | 'bid', i: number): React.JSX.Element => {

@@ -4,7 +4,8 @@
  */
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { PublicTrade } from '../../../src-shared/protocol/records';
-import { useDesk, type DeskState } from '../../stores/desk-store';
+import { useDesk } from '../../stores/desk-store';
+import { paintOnChange } from '../../ui/paint-on-change';
 import { Panel } from '../../ui/Panel';
 import { formatNanosTime, isDecimal } from '../../ui/decimal-text';
 import { formatToIncrement, productIncrements } from '../ladder/increments';
@@ -31,12 +32,10 @@ export function TapePanel(props: { productId: string; height: number }): React.J
   // Laid out, not after the paint: the rows are written for this product before the browser shows its title, never
   // a frame of the previous product's trades under it.
   useLayoutEffect(() => {
-    let frame = 0;
     const threshold = isDecimal(large) ? large : '';
     // The trade each row shows, so a row still showing its trade is not written again.
     const showing = new WeakMap<HTMLTableRowElement, PublicTrade>();
     const draw = (): void => {
-      frame = 0;
       const tbody = body.current;
       if (tbody === null) return;
       const trades = useDesk.getState().trades[productId] ?? [];
@@ -70,17 +69,8 @@ export function TapePanel(props: { productId: string; height: number }): React.J
         setText(size, formatToIncrement(t.size, increments?.size));
       }
     };
-    const schedule = (): void => {
-      if (frame === 0) frame = requestAnimationFrame(draw);
-    };
     draw();
-    const unsubscribe = useDesk.subscribe((s: DeskState, prev: DeskState) => {
-      if (s.trades[productId] !== prev.trades[productId]) schedule();
-    });
-    return () => {
-      unsubscribe();
-      if (frame !== 0) cancelAnimationFrame(frame);
-    };
+    return paintOnChange(draw, (s, prev) => s.trades[productId] !== prev.trades[productId]).stop;
   }, [productId, large, increments]);
 
   const tools = (
