@@ -3,26 +3,20 @@
 // may well be placed. Read as the venue's E0902 ("did nothing, retry"), the placement was sent again under its
 // client_order_id, which an IOC that filled at once had already freed: a second order, a second fill. Only the
 // venue's own 503 (its error body) says nothing was done.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { VenueRestClient } from '../../../src-main/connection/rest-client';
-import { openHttpGateway, type HttpGateway } from '../desk/http-gateway';
-import { BTC, LocalVenue, px, type Account } from './local-venue';
+import type { HttpGateway } from '../desk/http-gateway';
+import { BTC, px, type Account, type LocalVenue } from './local-venue';
+import { venueBehindGateway } from './venue-behind-gateway';
 
 let venue: LocalVenue;
 let maker: Account;
 let trader: Account;
 let gateway: HttpGateway;
+venueBehindGateway((made) => ({ venue, trader, gateway } = made));
 
 beforeAll(async () => {
-  venue = await LocalVenue.start();
   maker = await venue.newAccount();
-  trader = await venue.newAccount();
-  gateway = await openHttpGateway(venue.port);
-});
-
-afterAll(async () => {
-  await gateway.close();
-  await venue.dispose();
 });
 
 describe('a gateway’s 503 after it passed the order on', () => {

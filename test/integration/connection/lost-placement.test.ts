@@ -1,27 +1,18 @@
 // A placement whose answer was lost is carried by its OutcomeUnknownError as it was sent (client_order_id, product,
 // side, the time before it went, the orders it can never be), and the REST client's one lookup takes that to find
 // it later: the session's lookups and placeOrder's own are the same code on the same clock.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OutcomeUnknownError } from '../../../src-main/connection/venue-error';
-import { GATEWAY_TIMEOUT, openHttpGateway, type HttpGateway } from '../desk/http-gateway';
-import { BTC, LocalVenue, px, type Account } from './local-venue';
+import { GATEWAY_TIMEOUT, type HttpGateway } from '../desk/http-gateway';
+import { BTC, px, type Account, type LocalVenue } from './local-venue';
+import { venueBehindGateway } from './venue-behind-gateway';
 
 const BAD_GATEWAY = { status: 502, headers: { 'content-type': 'text/html' }, body: '<html><body><h1>502 Bad Gateway</h1></body></html>' };
 
 let venue: LocalVenue;
 let trader: Account;
 let gateway: HttpGateway;
-
-beforeAll(async () => {
-  venue = await LocalVenue.start();
-  trader = await venue.newAccount();
-  gateway = await openHttpGateway(venue.port);
-});
-
-afterAll(async () => {
-  await gateway.close();
-  await venue.dispose();
-});
+venueBehindGateway((made) => ({ venue, trader, gateway } = made));
 
 describe('a placement whose answer and first lookup were lost', () => {
   it('carries what was sent, and is found later by lookUpPlacement with it', async () => {

@@ -6,26 +6,23 @@
 // the test cuts to make the reconnect.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VenueSession } from '../../../src-main/connection/venue-session';
-import { openHttpGateway, type HttpGateway } from '../desk/http-gateway';
-import { BTC, LocalVenue, px, type Account } from './local-venue';
+import type { HttpGateway } from '../desk/http-gateway';
+import { BTC, px, type Account, type LocalVenue } from './local-venue';
 import { LoopbackGate } from './loopback-gate';
+import { venueBehindGateway } from './venue-behind-gateway';
 
 let venue: LocalVenue;
 let trader: Account;
 let gateway: HttpGateway;
 let socketGate: LoopbackGate;
+venueBehindGateway((made) => ({ venue, trader, gateway } = made));
 
 beforeAll(async () => {
-  venue = await LocalVenue.start();
-  trader = await venue.newAccount();
-  gateway = await openHttpGateway(venue.port);
   socketGate = await LoopbackGate.open(venue.port);
 });
 
 afterAll(async () => {
   await socketGate.close();
-  await gateway.close();
-  await venue.dispose();
 });
 
 describe('an order the venue no longer has', () => {

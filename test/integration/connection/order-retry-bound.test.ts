@@ -2,31 +2,25 @@
 // is sent again after a backoff, but only within the order's bound from the trader's click (orderRateWaitMs):
 // later, the trader is told instead, rather than the order leaving seconds after it was sent. The gateway in front
 // of the real venue answers the first placement 503 E0902 in its place.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { RequestAttempt } from '../../../src-main/connection/rest-client';
 import { VenueError } from '../../../src-main/connection/venue-error';
-import { openHttpGateway, type HttpGateway } from '../desk/http-gateway';
-import { BTC, LocalVenue, px, type Account } from './local-venue';
+import type { HttpGateway } from '../desk/http-gateway';
+import { BTC, px, type Account, type LocalVenue } from './local-venue';
+import { venueBehindGateway } from './venue-behind-gateway';
 
 let venue: LocalVenue;
 let trader: Account;
 let gateway: HttpGateway;
 let refuseNextPlacement = false;
+venueBehindGateway((made) => ({ venue, trader, gateway } = made));
 
-beforeAll(async () => {
-  venue = await LocalVenue.start();
-  trader = await venue.newAccount();
-  gateway = await openHttpGateway(venue.port);
+beforeAll(() => {
   gateway.rule = ({ method, path }) => {
     if (!(refuseNextPlacement && method === 'POST' && path === '/api/v1/orders')) return 'pass';
     refuseNextPlacement = false;
     return { instead: { status: 503, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { code: 'Unavailable', message: 'E0902_ServiceUnavailable: the venue is starting' } }) } };
   };
-});
-
-afterAll(async () => {
-  await gateway.close();
-  await venue.dispose();
 });
 
 describe('an order the venue did nothing with', () => {

@@ -7,20 +7,19 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VenueRestClient } from '../../../src-main/connection/rest-client';
 import { OutcomeUnknownError, VenueProtocolError } from '../../../src-main/connection/venue-error';
-import { openHttpGateway, type HttpGateway } from '../desk/http-gateway';
-import { BTC, LocalVenue, px, type Account } from './local-venue';
+import type { HttpGateway } from '../desk/http-gateway';
+import { BTC, px, type Account } from './local-venue';
+import { venueBehindGateway } from './venue-behind-gateway';
 
-let venue: LocalVenue;
 let trader: Account;
 let gateway: HttpGateway;
 let elsewhere: Server;
 let elsewhereUrl: string;
 const reachedElsewhere: { method: string; url: string; headers: IncomingHttpHeaders }[] = [];
 
+venueBehindGateway((made) => ({ trader, gateway } = made));
+
 beforeAll(async () => {
-  venue = await LocalVenue.start();
-  trader = await venue.newAccount();
-  gateway = await openHttpGateway(venue.port);
   elsewhere = createServer((incoming, outgoing) => {
     reachedElsewhere.push({ method: incoming.method ?? '', url: incoming.url ?? '', headers: incoming.headers });
     incoming.resume();
@@ -33,10 +32,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await gateway.close();
   elsewhere.closeAllConnections();
   await new Promise<void>((resolve) => elsewhere.close(() => resolve()));
-  await venue.dispose();
 });
 
 describe('a venue address that answers with a redirect', () => {

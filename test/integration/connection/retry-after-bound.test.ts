@@ -2,26 +2,16 @@
 // counting in the wrong unit, sends it. A read is not held for that long, in silence, with every panel behind it
 // frozen: it is refused with the venue's rate-limit error and what remains of the wait, as an order is, and the
 // client sends nothing to the venue meanwhile. The 429 comes from the real gateway in front of the real venue.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { VenueRestClient, type RequestAttempt } from '../../../src-main/connection/rest-client';
 import { MAX_RETRY_AFTER_MS, VenueError } from '../../../src-main/connection/venue-error';
-import { openHttpGateway, type HttpGateway } from '../desk/http-gateway';
-import { LocalVenue, type Account } from './local-venue';
+import type { HttpGateway } from '../desk/http-gateway';
+import type { Account } from './local-venue';
+import { venueBehindGateway } from './venue-behind-gateway';
 
-let venue: LocalVenue;
 let trader: Account;
 let gateway: HttpGateway;
-
-beforeAll(async () => {
-  venue = await LocalVenue.start();
-  trader = await venue.newAccount();
-  gateway = await openHttpGateway(venue.port);
-});
-
-afterAll(async () => {
-  await gateway.close();
-  await venue.dispose();
-});
+venueBehindGateway((made) => ({ trader, gateway } = made));
 
 describe('a Retry-After of years', () => {
   it('refuses the read with E0501 and what remains of the wait, rather than holding it (or spinning on a timer that cannot hold it)', async () => {

@@ -3,26 +3,17 @@
 // placed), looking it up by the id finds the first order, same product and side, made seconds before: within
 // the clock skew allowed, so it was taken for the second placement's, and the trader told an order that never
 // reached the venue was placed. The desk held that first order already: it is never this placement's.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { VenueSession, type PlacementResolution } from '../../../src-main/connection/venue-session';
 import { OutcomeUnknownError } from '../../../src-main/connection/venue-error';
-import { GATEWAY_TIMEOUT, openHttpGateway, type HttpGateway } from '../desk/http-gateway';
-import { BTC, LocalVenue, eventually, px, type Account } from './local-venue';
+import { GATEWAY_TIMEOUT, type HttpGateway } from '../desk/http-gateway';
+import { BTC, eventually, px, type Account, type LocalVenue } from './local-venue';
+import { venueBehindGateway } from './venue-behind-gateway';
 
 let venue: LocalVenue;
 let trader: Account;
 let gateway: HttpGateway;
-
-beforeAll(async () => {
-  venue = await LocalVenue.start();
-  trader = await venue.newAccount();
-  gateway = await openHttpGateway(venue.port);
-});
-
-afterAll(async () => {
-  await gateway.close();
-  await venue.dispose();
-});
+venueBehindGateway((made) => ({ venue, trader, gateway } = made));
 
 describe('a lost placement under a client_order_id an order of the desk used before', () => {
   it('is not taken for that older order: unknown, then not placed', async () => {
