@@ -3,7 +3,7 @@
 // is scripted: each environment's fills are a list, and a read of them can be held.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ConnectionStatus, EnvironmentId, Fill } from '../../../src-shared/ipc/contract';
-import { restingOrder } from './fixtures';
+import { restingOrder, scriptedWindow, toldEvents } from './fixtures';
 
 const status = (environment: EnvironmentId, state: ConnectionStatus['state'] = 'live'): ConnectionStatus =>
   ({ environment, production: environment === 'production', state, apiKey: `k-${environment}`, readOnly: false, detail: '' });
@@ -18,24 +18,17 @@ const fills: Record<EnvironmentId, Fill[]> = { local: [fill('a1')], development:
 let held: Promise<void> | undefined;
 
 beforeAll(() => {
-  const answers: Record<string, () => unknown> = {
+  scriptedWindow({
     'orders.active': () => [],
     'orders.history': () => [],
     'account.get': () => ({ balances: [] }),
     'connection.status': () => status(on),
-  };
-  const nova = new Proxy({}, {
-    get: (_target, method: string) => async () => {
-      if (method === 'orders.fills') {
-        const answer = fills[on];
-        await held;
-        return { ok: true, value: answer };
-      }
-      const answer = answers[method];
-      return answer === undefined ? { ok: false, error: { ref: 'E0902_ServiceUnavailable', message: 'E0902_ServiceUnavailable: not scripted' } } : { ok: true, value: answer() };
+    'orders.fills': async () => {
+      const answer = fills[on];
+      await held;
+      return answer;
     },
   });
-  vi.stubGlobal('window', { nova, location: { protocol: 'http:', host: 'test' } });
   vi.stubGlobal('location', { search: '' });
   vi.stubGlobal('localStorage', { getItem: () => 'off', setItem: () => undefined });
 });
@@ -46,16 +39,13 @@ describe('a fill alert across a switch of environment', () => {
   it('does not tell the new environment\'s past fills as fills just made', async () => {
     const { useDesk } = await import('../../../src-renderer/stores/desk-store');
     const { startFeed } = await import('../../../src-renderer/stores/feed');
-    const handlers: Record<string, (payload: unknown) => void> = {};
+    const { subscribe, tell } = toldEvents();
     const filled = (): number => useDesk.getState().notices.filter((n) => n.title === 'Filled').length;
     useDesk.getState().setConnection(status('local', 'reconnecting'));
-    const stop = startFeed(((name: string, handler: (payload: unknown) => void) => {
-      handlers[name] = handler;
-      return () => undefined;
-    }) as never);
+    const stop = startFeed(subscribe);
     try {
       // Live on Local: its fills are read, none told.
-      handlers['connection.changed']?.(status('local'));
+      tell('connection.changed', status('local'));
       await vi.waitFor(() => expect(useDesk.getState().fills.map((f) => f.tradeId)).toEqual(['a1']));
       expect(filled()).toBe(0);
 
@@ -64,11 +54,11 @@ describe('a fill alert across a switch of environment', () => {
       held = new Promise<void>((done) => (release = done));
       fills.local = [fill('a2'), fill('a1')];
       const traded = [restingOrder('o-a2', { trades: [{ trade_id: 'a2' }] as never })];
-      handlers['orders.changed']?.(traded);
-      handlers['orders.changed']?.(traded);
+      tell('orders.changed', traded);
+      tell('orders.changed', traded);
       // Meanwhile the desk switches to Development, whose account has filled before.
       on = 'development';
-      handlers['connection.changed']?.(status('development'));
+      tell('connection.changed', status('development'));
       held = undefined;
       release();
       // The read that brought Development's fills is the one that would have told them, as they were taken.
@@ -77,7 +67,7 @@ describe('a fill alert across a switch of environment', () => {
 
       // A fill made on Development now is told.
       fills.development = [fill('b4'), ...fills.development];
-      handlers['orders.changed']?.([restingOrder('o-b4', { trades: [{ trade_id: 'b4' }] as never })]);
+      tell('orders.changed', [restingOrder('o-b4', { trades: [{ trade_id: 'b4' }] as never })]);
       await vi.waitFor(() => expect(filled()).toBe(1));
       expect(useDesk.getState().notices.find((n) => n.title === 'Filled')?.detail).toMatch(/^BUY 0\.001 BTC-VND/);
     } finally {

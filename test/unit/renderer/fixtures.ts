@@ -2,6 +2,7 @@
 import type { Order } from '../../../src-shared/protocol/records';
 import type * as Zustand from 'zustand';
 import type { StateCreator } from 'zustand';
+import { vi } from 'vitest';
 
 /** A resting limit buy of 0.1 BTC-VND as the venue records it; `patch` is what a test is about. */
 export function restingOrder(id: string, patch: Partial<Order> = {}): Order {
@@ -27,4 +28,31 @@ export async function serverDrawnZustand(zustand: typeof Zustand): Promise<typeo
     return Object.assign(read, api);
   };
   return { ...zustand, create: ((init?: StateCreator<object>) => (init === undefined ? bind : bind(init))) as typeof zustand.create };
+}
+
+/** The refusal a scripted bridge gives a method its test did not script. */
+const UNSCRIPTED = { ok: false, error: { ref: 'E0902_ServiceUnavailable', message: 'E0902_ServiceUnavailable: not scripted' } } as const;
+
+/**
+ * A window whose window.nova (what the real bridge module calls) answers each method with `answers[method]`, and
+ * refuses the others as the desk would refuse an unreachable call. Undo with vi.unstubAllGlobals().
+ */
+export function scriptedWindow(answers: Record<string, (request: any) => unknown>): void {
+  const nova = new Proxy({}, {
+    get: (_target, method: string) => async (request: unknown) => {
+      const answer = answers[method];
+      return answer === undefined ? UNSCRIPTED : { ok: true, value: await answer(request) };
+    },
+  });
+  vi.stubGlobal('window', { nova, location: { protocol: 'http:', host: 'test' } });
+}
+
+/** What startFeed subscribes through, keeping each event's handler for the test to tell the event itself. */
+export function toldEvents(): { subscribe: never; tell: (name: string, payload: unknown) => void } {
+  const handlers: Record<string, (payload: unknown) => void> = {};
+  const subscribe = (name: string, handler: (payload: unknown) => void): (() => void) => {
+    handlers[name] = handler;
+    return () => undefined;
+  };
+  return { subscribe: subscribe as never, tell: (name, payload) => handlers[name]?.(payload) };
 }

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ConnectionStatus } from '../../../src-shared/ipc/contract';
 import type { PublicTrade } from '../../../src-shared/protocol/records';
+import { scriptedWindow, toldEvents } from './fixtures';
 
 const status = (state: ConnectionStatus['state']): ConnectionStatus => ({ environment: 'local', production: false, state, apiKey: 'k', readOnly: false, detail: '' });
 const trade = (n: number): PublicTrade => ({ id: `t${n}`, product_id: 'BTC-VND', price: '2500000000', size: '0.001', side: 'BUY', time: String(1_800_000_000_000_000_000n + BigInt(n)) });
@@ -12,7 +13,7 @@ const trade = (n: number): PublicTrade => ({ id: `t${n}`, product_id: 'BTC-VND',
 let tape: PublicTrade[] = [];
 
 beforeAll(() => {
-  const answers: Record<string, (request: { limit?: number }) => unknown> = {
+  scriptedWindow({
     'connection.status': () => status('live'),
     'market.watch': () => ({ productId: 'BTC-VND', sequence: 1, time: '1', source: 'stream', bids: [], asks: [] }),
     'market.candles': () => [],
@@ -20,40 +21,28 @@ beforeAll(() => {
     'orders.active': () => [],
     'orders.history': () => [],
     'orders.fills': () => [],
-  };
-  const nova = new Proxy({}, {
-    get: (_target, method: string) => (request: { limit?: number }) => {
-      const answer = answers[method];
-      return Promise.resolve(answer === undefined ? { ok: false, error: { ref: 'E0902_ServiceUnavailable', message: 'E0902_ServiceUnavailable: not scripted' } } : { ok: true, value: answer(request) });
-    },
   });
-  (globalThis as Record<string, unknown>).window = { nova, location: { protocol: 'http:', host: 'test' } };
 });
 
-afterAll(() => {
-  delete (globalThis as Record<string, unknown>).window;
-});
+afterAll(() => vi.unstubAllGlobals());
 
 describe('the tape across a reconnection', () => {
   it('has every trade made while the connection was down, as far back as it shows', async () => {
     const { useDesk } = await import('../../../src-renderer/stores/desk-store');
     const { startFeed } = await import('../../../src-renderer/stores/feed');
     const { TAPE_LENGTH } = await import('../../../src-renderer/stores/market-slice');
-    const handlers: Record<string, (payload: unknown) => void> = {};
+    const { subscribe, tell } = toldEvents();
     tape = Array.from({ length: 10 }, (_, i) => trade(10 - i));
     useDesk.getState().setConnection(status('live'));
     useDesk.getState().setLayout({ ...useDesk.getState().layout, productId: 'BTC-VND' });
-    const stop = startFeed(((name: string, handler: (payload: unknown) => void) => {
-      handlers[name] = handler;
-      return () => undefined;
-    }) as never);
+    const stop = startFeed(subscribe);
     try {
       await vi.waitFor(() => expect(useDesk.getState().trades['BTC-VND']).toHaveLength(10));
-      handlers['connection.changed']?.(status('reconnecting'));
+      tell('connection.changed', status('reconnecting'));
       // 300 trades while the socket is down; the desk, reconnected, tells the last 100 of them.
       tape = Array.from({ length: 310 }, (_, i) => trade(310 - i));
-      handlers['trades.received']?.({ productId: 'BTC-VND', trades: tape.slice(0, 100).reverse() });
-      handlers['connection.changed']?.(status('live'));
+      tell('trades.received', { productId: 'BTC-VND', trades: tape.slice(0, 100).reverse() });
+      tell('connection.changed', status('live'));
       await vi.waitFor(() => expect(useDesk.getState().trades['BTC-VND']?.length).toBeGreaterThan(110));
       expect(useDesk.getState().trades['BTC-VND']?.map((t) => t.id)).toEqual(tape.slice(0, Math.min(310, TAPE_LENGTH)).map((t) => t.id));
     } finally {

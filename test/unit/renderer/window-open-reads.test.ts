@@ -2,6 +2,7 @@
 // (main.tsx) watched and read it all again, the trades as far back as the tape shows. The bridge is scripted.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ConnectionStatus } from '../../../src-shared/ipc/contract';
+import { scriptedWindow } from './fixtures';
 
 const live: ConnectionStatus = { environment: 'local', production: false, state: 'live', apiKey: 'k', readOnly: false, detail: '' };
 const called: string[] = [];
@@ -17,14 +18,11 @@ beforeAll(() => {
     'orders.history': () => [],
     'orders.fills': () => [],
   };
-  const nova = new Proxy({}, {
-    get: (_target, method: string) => (request: { product_id?: string }) => {
-      called.push(request?.product_id === undefined ? method : `${method} ${request.product_id}`);
-      const answer = answers[method];
-      return Promise.resolve(answer === undefined ? { ok: false, error: { ref: 'E0902_ServiceUnavailable', message: 'E0902_ServiceUnavailable: not scripted' } } : { ok: true, value: answer(request) });
-    },
-  });
-  vi.stubGlobal('window', { nova, location: { protocol: 'http:', host: 'test' } });
+  const recorded = Object.fromEntries(Object.entries(answers).map(([method, answer]) => [method, (request: { product_id?: string }) => {
+    called.push(request.product_id === undefined ? method : `${method} ${request.product_id}`);
+    return answer(request);
+  }]));
+  scriptedWindow({ ...recorded, 'market.unwatch': ({ product_id }: { product_id: string }) => (called.push(`market.unwatch ${product_id}`), { watching: [] }) });
 });
 
 afterAll(() => vi.unstubAllGlobals());
