@@ -209,7 +209,9 @@ function run(): void {
     workspace = openWorkspace();
   };
 
-  app.on('second-instance', () => bringToFront(workspace));
+  app.on('second-instance', () => {
+    if (gate.secondInstance() === 'bring-to-front') bringToFront(workspace);
+  });
   app.on('window-all-closed', () => app.quit());
   app.on('render-process-gone', (_event, _contents, details) => log?.error(`a window's renderer is gone (${details.reason}, exit code ${details.exitCode})`));
   app.on('child-process-gone', (_event, details) => log?.error(`${details.type} process gone (${details.reason}, exit code ${details.exitCode})`));
@@ -229,6 +231,7 @@ function run(): void {
     void runShutdown(steps, (step, err) => log?.error(`shutdown: ${step}`, err)).then(() => {
       log?.info('stopped');
       gate.stopped();
+      if (gate.relaunchAfterStop()) app.relaunch();
       app.quit();
     });
   });

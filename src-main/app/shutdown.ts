@@ -55,6 +55,7 @@ export async function runShutdown(steps: readonly ShutdownStep[], report: (step:
  */
 export class QuitGate {
   private state: 'running' | 'stopping' | 'stopped' = 'running';
+  private relaunch = false;
 
   /** 'shut-down': hold the quit and start shutting down; 'hold': hold it, shutdown is under way; 'quit': let it go. */
   beforeQuit(): 'shut-down' | 'hold' | 'quit' {
@@ -72,5 +73,21 @@ export class QuitGate {
   /** The shutdown is done: the next quit request exits. */
   stopped(): void {
     this.state = 'stopped';
+  }
+
+  /**
+   * Another launch handed over to this instance (single-instance.ts). Running, this instance comes to the front;
+   * shutting down, it still holds the lock the new launch quit for, so it starts the app again once stopped:
+   * otherwise a trader who quit and at once opened the app again got no app at all.
+   */
+  secondInstance(): 'bring-to-front' | 'relaunch-after-stop' {
+    if (this.state === 'running') return 'bring-to-front';
+    this.relaunch = true;
+    return 'relaunch-after-stop';
+  }
+
+  /** Whether the app starts again as it exits (asked once stopped). */
+  relaunchAfterStop(): boolean {
+    return this.relaunch;
   }
 }

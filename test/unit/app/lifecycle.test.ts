@@ -82,6 +82,17 @@ describe('shutdown', () => {
     expect(done).toEqual(['last']);
   });
 
+  it('brings the app to the front for a second launch, or starts it again once a shutdown under way is done', () => {
+    const gate = new QuitGate();
+    expect(gate.secondInstance()).toBe('bring-to-front');
+    expect(gate.beforeQuit()).toBe('shut-down');
+    expect(gate.relaunchAfterStop()).toBe(false);
+    // The launch found this instance still holding the lock and quit: without a relaunch the trader gets nothing.
+    expect(gate.secondInstance()).toBe('relaunch-after-stop');
+    gate.stopped();
+    expect(gate.relaunchAfterStop()).toBe(true);
+  });
+
   it('holds every quit until the shutdown is done, then lets the last one through', () => {
     const gate = new QuitGate();
     expect(gate.beforeQuit()).toBe('shut-down');
