@@ -102,6 +102,15 @@ async function loadAccount(): Promise<void> {
   await Promise.all([loadBalances(), loadStatus()]);
 }
 
+/**
+ * The poll's read: while the window says the desk cannot be reached, the status alone. The poll is what dials a
+ * lost link again, and the status that answers live reads the account (startFeed): read by the poll as well, it
+ * was read twice each time the link came back.
+ */
+function pollAccount(): Promise<void> {
+  return useDesk.getState().connection?.state === 'unavailable' ? loadStatus() : loadAccount();
+}
+
 async function loadBalances(): Promise<void> {
   const view = currentView();
   // Balances the desk told while this read was out (account.changed, after a fill or an order) are newer than its
@@ -292,7 +301,7 @@ export function startFeed(subscribe?: Subscribe): () => void {
       subscribe('connection.changed', (connection) => s().setConnection(connection)),
       subscribe('environments.changed', (environments) => s().setEnvironments(environments)),
     );
-    stops.push(every(POLL.connection, loadAccount));
+    stops.push(every(POLL.connection, pollAccount));
   } else {
     stops.push(
       every(POLL.book, async () => {
@@ -316,7 +325,7 @@ export function startFeed(subscribe?: Subscribe): () => void {
         if (gone.length > 0) await refreshOrders();
       }),
       every(POLL.fills, () => loadFills(true)),
-      every(POLL.account, loadAccount),
+      every(POLL.account, pollAccount),
     );
   }
   return () => stops.forEach((stop) => stop());

@@ -77,4 +77,25 @@ describe('a browser window whose link to the desk comes back', () => {
       vi.useRealTimers();
     }
   });
+
+  it('reads its account once when its own poll is what dials again', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const stop = startFeed(on);
+    try {
+      await vi.waitFor(() => expect(useDesk.getState().connection?.state).toBe('live'));
+      sockets.at(-1)?.close();
+      await vi.waitFor(() => expect(useDesk.getState().connection?.state).toBe('unavailable'));
+      received.length = 0;
+      // The status poll comes round while the window says the desk cannot be reached.
+      vi.advanceTimersByTime(2000);
+      await vi.waitFor(() => expect(useDesk.getState().connection?.state).toBe('live'));
+      await vi.waitFor(() => expect(count('orders.active')).toBe(1));
+      await call('settings.get', {});
+      expect(count('account.get')).toBe(1);
+      expect(count('market.trades')).toBe(1);
+    } finally {
+      stop();
+      vi.useRealTimers();
+    }
+  });
 });
