@@ -4,15 +4,20 @@
 // client sends. The venue and the client on either side are the real ones.
 import net from 'node:net';
 
+/** One way through the relay: 'head' until the HTTP head is read, then 'ws' once the connection is a WebSocket, else 'pass'. */
+interface Way {
+  mode: 'head' | 'ws' | 'pass';
+  pending: Buffer;
+  readonly to: net.Socket;
+  /** From this way's HTTP head: whether the frames of a WebSocket follow it. */
+  readonly upgrades: (head: string) => boolean;
+  /** Whether to lose a text frame going this way. */
+  readonly loses: (text: string) => boolean;
+}
+
 interface Pair {
   readonly client: net.Socket;
   readonly upstream: net.Socket;
-  /** Venue → client bytes: 'head' until the first HTTP head is read, then 'ws' after a 101, else 'pass'. */
-  mode: 'head' | 'ws' | 'pass';
-  pending: Buffer;
-  /** Client → venue bytes: 'head' until the request's head is read, then 'ws' for an upgrade, else 'pass'. */
-  upMode: 'head' | 'ws' | 'pass';
-  upPending: Buffer;
 }
 
 /** Told each client → venue WebSocket text frame as it reaches the gate; true loses it. */
@@ -109,18 +114,38 @@ export class LoopbackGate {
       return;
     }
     const upstream = net.connect(this.targetPort, '127.0.0.1');
-    const pair: Pair = { client, upstream, mode: 'head', pending: Buffer.alloc(0), upMode: 'head', upPending: Buffer.alloc(0) };
+    const pair: Pair = { client, upstream };
     this.pairs.add(pair);
     const end = (): void => {
       this.pairs.delete(pair);
       client.destroy();
       upstream.destroy();
     };
+    const up: Way = {
+      mode: 'head',
+      pending: Buffer.alloc(0),
+      to: upstream,
+      upgrades: (head) => /^upgrade:\s*websocket/im.test(head),
+      loses: (text) => this.requestRule?.(text) === true,
+    };
+    const down: Way = {
+      mode: 'head',
+      pending: Buffer.alloc(0),
+      to: client,
+      upgrades: (head) => head.startsWith('HTTP/1.1 101'),
+      loses: (text) => {
+        const rule = this.dropRule;
+        if (rule === undefined || !rule(text)) return false;
+        this.dropRule = undefined;
+        this.dropped += 1;
+        return true;
+      },
+    };
     client.on('data', (chunk) => {
-      if (!this.holding) this.up(pair, chunk);
+      if (!this.holding) relay(up, chunk);
     });
     upstream.on('data', (chunk) => {
-      if (!this.holding && !this.muting) this.down(pair, chunk);
+      if (!this.holding && !this.muting) relay(down, chunk);
     });
     for (const socket of [client, upstream]) {
       socket.on('error', end);
@@ -128,77 +153,32 @@ export class LoopbackGate {
     }
   }
 
-  private up(pair: Pair, chunk: Buffer): void {
-    if (pair.upMode === 'pass') {
-      pair.upstream.write(chunk);
-      return;
-    }
-    pair.upPending = Buffer.concat([pair.upPending, chunk]);
-    if (pair.upMode === 'head') {
-      const end = pair.upPending.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      const head = pair.upPending.subarray(0, end + 4);
-      pair.upMode = /^upgrade:\s*websocket/im.test(head.toString('latin1')) ? 'ws' : 'pass';
-      pair.upstream.write(head);
-      const rest = pair.upPending.subarray(end + 4);
-      pair.upPending = Buffer.alloc(0);
-      if (rest.length > 0) this.up(pair, rest);
-      return;
-    }
-    // Client → venue frames are masked (RFC 6455 5.3); the desk's client does not compress them.
-    for (;;) {
-      const frame = nextFrame(pair.upPending);
-      if (frame === undefined) return;
-      pair.upPending = pair.upPending.subarray(frame.raw.length);
-      if (frame.opcode === 1 && this.requestRule?.(frame.payload.toString('utf8')) === true) continue;
-      pair.upstream.write(frame.raw);
-    }
-  }
+}
 
-  private down(pair: Pair, chunk: Buffer): void {
-    if (pair.mode === 'pass') {
-      pair.client.write(chunk);
-      return;
-    }
-    pair.pending = Buffer.concat([pair.pending, chunk]);
-    if (pair.mode === 'head') {
-      const end = pair.pending.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      const head = pair.pending.subarray(0, end + 4);
-      pair.mode = head.toString('latin1').startsWith('HTTP/1.1 101') ? 'ws' : 'pass';
-      pair.client.write(head);
-      const rest = pair.pending.subarray(end + 4);
-      pair.pending = Buffer.alloc(0);
-      if (rest.length > 0) this.down(pair, rest);
-      return;
-    }
-    // Venue → client frames are unmasked (RFC 6455 5.1) and this venue does not compress them.
-    for (;;) {
-      const buf = pair.pending;
-      if (buf.length < 2) return;
-      let length = (buf[1] as number) & 0x7f;
-      let offset = 2;
-      if (length === 126) {
-        if (buf.length < 4) return;
-        length = buf.readUInt16BE(2);
-        offset = 4;
-      } else if (length === 127) {
-        if (buf.length < 10) return;
-        length = Number(buf.readBigUInt64BE(2));
-        offset = 10;
-      }
-      if (buf.length < offset + length) return;
-      const frame = buf.subarray(0, offset + length);
-      pair.pending = buf.subarray(offset + length);
-      const opcode = (buf[0] as number) & 0x0f;
-      const rule = this.dropRule;
-      if (opcode === 1 && rule !== undefined && rule(frame.subarray(offset).toString('utf8'))) {
-        this.dropRule = undefined;
-        this.dropped += 1;
-        continue;
-      }
-      pair.client.write(frame);
-    }
+function relay(way: Way, chunk: Buffer): void {
+  if (way.mode === 'pass') {
+    way.to.write(chunk);
+    return;
+  }
+  way.pending = Buffer.concat([way.pending, chunk]);
+  if (way.mode === 'head') {
+    const end = way.pending.indexOf('\r\n\r\n');
+    if (end < 0) return;
+    const head = way.pending.subarray(0, end + 4);
+    way.mode = way.upgrades(head.toString('latin1')) ? 'ws' : 'pass';
+    way.to.write(head);
+    const rest = way.pending.subarray(end + 4);
+    way.pending = Buffer.alloc(0);
+    if (rest.length > 0) relay(way, rest);
+    return;
+  }
+  // Client → venue frames are masked (RFC 6455 5.3), venue → client frames not; neither side compresses them here.
+  for (;;) {
+    const frame = nextFrame(way.pending);
+    if (frame === undefined) return;
+    way.pending = way.pending.subarray(frame.raw.length);
+    if (frame.opcode === 1 && way.loses(frame.payload.toString('utf8'))) continue;
+    way.to.write(frame.raw);
   }
 }
 

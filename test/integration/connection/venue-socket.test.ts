@@ -5,7 +5,7 @@ import { errorRecord } from '../../../src-shared/errors/catalogue';
 import type { Level2SnapshotEvent, Level2UpdateEvent, TickerEvent, TradesEvent, CandlesEvent } from '../../../src-shared/protocol/ws';
 import { nextEvent } from '../../../src-main/connection/events';
 import { VenueSocket, type BookGap, type OrderUpdate, type SocketStatus, type SubscriptionRefusal } from '../../../src-main/connection/venue-socket';
-import { VenueError, VenueUnreachableError } from '../../../src-main/connection/venue-error';
+import { OutcomeUnknownError, VenueError, VenueUnreachableError } from '../../../src-main/connection/venue-error';
 import { BTC, LocalVenue, eventually, px, type Account } from './local-venue';
 import { LoopbackGate } from './loopback-gate';
 
@@ -24,6 +24,7 @@ afterEach(async () => {
   for (const socket of sockets.splice(0)) socket.close();
   gate.release();
   gate.unblock();
+  gate.requestRule = undefined;
   await venue.client(trader).cancelAllOrders();
 });
 
@@ -191,6 +192,62 @@ describe('market data', () => {
     expect(snapshots[1]!.sequence).toBeGreaterThanOrEqual(first + 2);
     const book = await rest.getOrderBook(BTC);
     expect(snapshots[1]!.bids).toEqual(book.bids);
+  });
+});
+
+const isLevel2Sub = (op: 'sub' | 'unsub') => (text: string) => text.includes(`"op":"${op}"`) && text.includes('"channel":"level2"');
+
+// A sub or unsub whose fate is open while the connection stands: a sub the venue never answered (lost on its way,
+// here at the link) is sent again rather than left wanted and never in force, and an unsub asked for while the
+// connection's subs are in flight (between auth and open) goes out after them rather than leaving the channel on.
+describe('a market-data subscription whose answer does not come', () => {
+  it('is sent again on the same connection, and the book arrives', async () => {
+    const socket = open(gate.wsUrl, 'public');
+    const snapshots: Level2SnapshotEvent[] = [];
+    socket.onDidReceiveBookSnapshot((s) => snapshots.push(s));
+    const opened = nextEvent(socket.onDidChangeStatus, (s) => s.state === 'open');
+    socket.connect();
+    await opened;
+
+    let lost = 0;
+    gate.requestRule = (text) => isLevel2Sub('sub')(text) && lost++ === 0;
+    const first = await socket.subscribe('level2', [BTC]).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(first).toBeInstanceOf(OutcomeUnknownError);
+    expect(lost).toBe(1);
+    await eventually(() => snapshots.find((s) => s.product_id === BTC), 'the snapshot of the sub sent again');
+    // The same connection throughout: a heartbeat dropping it would have resubscribed it anyway.
+    expect(socket.currentStatus).toMatchObject({ state: 'open', sessions: 1 });
+  });
+});
+
+describe('an unsub asked for while the connection puts its subs back', () => {
+  it('is sent after them, and the product no longer streams', async () => {
+    const socket = open(gate.wsUrl, 'public');
+    const updates: Level2UpdateEvent[] = [];
+    socket.onDidReceiveBookUpdate((u) => updates.push(u));
+    await socket.subscribe('level2', [BTC]);
+    let unsubs = 0;
+    gate.requestRule = (text) => {
+      // The sub is on its way (it reaches the venue right after this): the window that wanted the product goes.
+      if (isLevel2Sub('sub')(text)) {
+        expect(socket.currentStatus.state).toBe('subscribing');
+        void socket.unsubscribe('level2', [BTC]).catch(() => undefined);
+      }
+      if (isLevel2Sub('unsub')(text)) unsubs++;
+      return false;
+    };
+    const opened = nextEvent(socket.onDidChangeStatus, (s) => s.state === 'open');
+    socket.connect();
+    await opened;
+    await eventually(() => (unsubs === 1 ? true : undefined), 'the unsub at the venue');
+
+    // The venue answers in order: once the ping is answered, an update of the order's book would have come.
+    await venue.client(trader).placeOrder({ product_id: BTC, side: 'BUY', limit_price: px(-50), base_size: '0.01', wait: true });
+    await socket.ping();
+    expect(updates).toEqual([]);
   });
 });
 
