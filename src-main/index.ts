@@ -25,7 +25,7 @@ import { CANCEL_ALL_CONFIRMED, cancelAllQuestion, menuTemplate, type DeskMenuAct
 import { electronNativeBinding } from './app/native-binding';
 import { APP_ID, PRODUCT_NAME } from './app/product';
 import { secretRevealer } from './app/secret-reveal';
-import { QuitGate, runShutdown, shutdownSteps } from './app/shutdown';
+import { OpeningDesk, QuitGate, runShutdown, shutdownSteps } from './app/shutdown';
 import { bringToFront, claimSingleInstance } from './app/single-instance';
 import { OpenWindows, placeWindow, rememberWindow, WindowStateFile, type DisplayArea } from './app/window-state';
 import { devServerUrl, isOwnPage, ownPages, secureWindowOptions, windowOpenDecision } from './app/window-options';
@@ -52,6 +52,7 @@ function run(): void {
   let workspace: BrowserWindow | undefined;
   let windowState: WindowStateFile | undefined;
   const gate = new QuitGate();
+  const opening = new OpeningDesk<Desk>();
 
   const displays = (): DisplayArea[] => screen.getAllDisplays().map((d) => ({ id: d.id, workArea: d.workArea }));
   const primary = (): DisplayArea => {
@@ -178,16 +179,21 @@ function run(): void {
     session.defaultSession.setPermissionCheckHandler(() => false);
 
     const nativeBinding = electronNativeBinding({ isPackaged: app.isPackaged, appPath: app.getAppPath(), resourcesPath: process.resourcesPath });
-    const opened = await Desk.open({
-      dataDir: app.getPath('userData'),
-      secrets: await openSecretStore(),
-      launchLocalVenue: (dataDir) =>
-        startEmbeddedVenue(
-          { script: join(import.meta.dirname, 'venue-worker.js') },
-          { dataDir, ...(nativeBinding === undefined ? {} : { nativeBinding }) },
-        ),
-      revealSecretOnce: revealer,
-    });
+    const opened = await opening.open(
+      (async () =>
+        Desk.open({
+          dataDir: app.getPath('userData'),
+          secrets: await openSecretStore(),
+          launchLocalVenue: (dataDir) =>
+            startEmbeddedVenue(
+              { script: join(import.meta.dirname, 'venue-worker.js') },
+              { dataDir, ...(nativeBinding === undefined ? {} : { nativeBinding }) },
+            ),
+          revealSecretOnce: revealer,
+        }))(),
+    );
+    // Quit while it opened: the shutdown closes it.
+    if (opened === undefined) return;
     desk = opened;
     logs.scrubWith((text) => opened.keys.scrub(text));
     logs.info(`local venue ${opened.venueStatus().state} at ${opened.venueStatus().baseUrl}`);
@@ -226,7 +232,7 @@ function run(): void {
       saveWindows: () => windows.saveAll(),
       clearClipboard: () => revealer.clearClipboard(),
       stopBridge: () => bridge?.stop(),
-      closeDesk: () => desk?.close() ?? Promise.resolve(),
+      closeDesk: () => opening.close(),
     });
     void runShutdown(steps, (step, err) => log?.error(`shutdown: ${step}`, err)).then(() => {
       log?.info('stopped');

@@ -91,3 +91,24 @@ export class QuitGate {
     return this.relaunch;
   }
 }
+
+/**
+ * The desk from the moment it starts opening: a quit that comes while its local venue is still starting waits
+ * for it and closes it, rather than let the app exit over a venue half started (and its store mid-read).
+ */
+export class OpeningDesk<D extends { close(): Promise<void> }> {
+  private opening: Promise<D | undefined> = Promise.resolve(undefined);
+  private closing = false;
+
+  /** The desk once open; undefined when the shutdown began meanwhile, which closes it (no window is opened on it). */
+  async open(work: Promise<D>): Promise<D | undefined> {
+    this.opening = work.catch(() => undefined);
+    const desk = await work;
+    return this.closing ? undefined : desk;
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    await (await this.opening)?.close();
+  }
+}
