@@ -168,7 +168,7 @@ export class VenueSession implements Disposable {
     d.add(this.socket.onDidUpdateOrder(({ order }) => this.take(this.blotter.applyUpdate(order))));
     d.add(
       this.socket.onDidReceiveBookSnapshot((snapshot) => {
-        if (this.pollers.has(snapshot.product_id)) return;
+        if (!this.streams(snapshot.product_id)) return;
         const book = this.bookOf(snapshot.product_id);
         book.applySnapshot(snapshot, 'stream');
         this._onDidChangeBook.fire(book.view());
@@ -176,7 +176,7 @@ export class VenueSession implements Disposable {
     );
     d.add(
       this.socket.onDidReceiveBookUpdate((update) => {
-        if (this.pollers.has(update.product_id)) return;
+        if (!this.streams(update.product_id)) return;
         const book = this.bookOf(update.product_id);
         book.applyUpdate(update);
         this._onDidChangeBook.fire(book.view());
@@ -561,6 +561,14 @@ export class VenueSession implements Disposable {
       this.accountTimer = undefined;
       this.refreshAccount().catch((err: unknown) => this._onDidFail.fire(err as Error));
     }, ACCOUNT_REFRESH_DELAY_MS);
+  }
+
+  /**
+   * Whether the socket feeds the product's book: watched, and not polled. The snapshot of a sub still on its way when
+   * the product was unwatched comes after it, and would bring back a book nobody watches.
+   */
+  private streams(productId: string): boolean {
+    return this.watched.has(productId) && !this.pollers.has(productId);
   }
 
   private bookOf(productId: string): LocalBook {

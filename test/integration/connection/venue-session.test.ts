@@ -243,6 +243,21 @@ describe('books', () => {
     await rest.cancelAllOrders();
   });
 
+  it('is dropped on unwatch, and not brought back by the snapshot of a sub still on its way', async () => {
+    const session = deskSession(await venue.newAccount());
+    await session.start();
+    const changed: string[] = [];
+    session.onDidChangeBook((view) => changed.push(view.productId));
+    // The sub goes out, then the unsub: the venue answers the sub with its snapshot before it takes the unsub.
+    const watching = session.watchMarket(BTC);
+    const snapshot = nextEvent(session.socket.onDidReceiveBookSnapshot, (s) => s.product_id === BTC);
+    await session.unwatchMarket(BTC);
+    await Promise.all([watching, snapshot]);
+    await session.socket.ping();
+    expect(session.book(BTC)).toBeUndefined();
+    expect(changed).toEqual([]);
+  });
+
   it('falls back to polling the public endpoints where the venue refuses the stream', async () => {
     const alice = await venue.newAccount({ ETH: '10', VND: '100000000000' });
     const session = deskSession(alice);
