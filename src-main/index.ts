@@ -102,7 +102,10 @@ function run(): void {
       return { action: 'allow', overrideBrowserWindowOptions: { ...decision.options, ...bounds } };
     });
     contents.on('did-create-window', (window, { url }) => {
-      windows.track(window, panelRole(url));
+      const role = panelRole(url);
+      windows.track(window, role);
+      // No window option opens one maximized: a panel that was, is again as it opens.
+      if (windowState?.get(role)?.maximized === true) window.maximize();
     });
   };
   app.on('web-contents-created', (_event, contents) => guard(contents));
