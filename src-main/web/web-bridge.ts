@@ -150,6 +150,10 @@ export async function startWebBridge(options: WebBridgeOptions): Promise<WebBrid
       ws.send(text);
     };
     const coalescer = new FrameCoalescer(options.desk.events.onDidEmit, (event) => send({ type: 'event', name: event.name, payload: event.payload }));
+    // A frame the WebSocket refuses (past MAX_FRAME_BYTES, text that is not UTF-8) is reported here, and the library
+    // closes the connection with the protocol's code itself. Unheard, the error was thrown and ended the process,
+    // the local venue with it.
+    ws.on('error', () => undefined);
     ws.on('close', () => {
       coalescer.dispose();
       options.desk.windowClosed(caller.window);
