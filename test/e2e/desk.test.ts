@@ -187,7 +187,7 @@ describe('the desk in a browser', () => {
     await shot('limit-order-cancelled');
   });
 
-  it('asks to confirm when the trader wants it: a double-clicked Confirm sends once, and the held order keeps its own assets', { timeout: 60_000 }, async () => {
+  it('asks to confirm when the trader wants it: a double-clicked Confirm sends once, and another product withdraws the question', { timeout: 60_000 }, async () => {
     await setConfirming(page, true);
     try {
       // A price no other order of this run uses, a little under the book.
@@ -199,11 +199,14 @@ describe('the desk in a browser', () => {
       await page.getByRole('button', { name: /^Buy/ }).click();
       const held = page.getByRole('dialog', { name: 'Confirm order' });
       await held.waitFor({ timeout: WAIT });
-      // Another desk product meanwhile: the dialog still says what will be sent.
+      expect(await held.textContent()).toContain('BUY 0.001 BTC on BTC-VND');
+      // Another desk product meanwhile: the ticket no longer shows the order asked about, and the question goes.
       await page.getByLabel('Desk product').selectOption('ETH-VND');
       await page.getByRole('form', { name: 'Order ticket ETH-VND' }).waitFor({ timeout: WAIT });
-      expect(await held.textContent()).toContain('BUY 0.001 BTC on BTC-VND');
+      await held.waitFor({ state: 'hidden', timeout: WAIT });
       await page.getByLabel('Desk product').selectOption('BTC-VND');
+      await page.getByRole('button', { name: /^Buy/ }).click();
+      await held.waitFor({ timeout: WAIT });
       await held.getByRole('button').first().dblclick();
       await held.waitFor({ state: 'hidden', timeout: WAIT });
       // A second order, sent and confirmed after: once it shows, a duplicate of the first would show too.

@@ -15,7 +15,7 @@ import { FieldError, invalidMarks } from '../../ui/field-error';
 import { Panel } from '../../ui/Panel';
 import { statusOf } from '../blotters/order-columns';
 import { formatDecimal } from '../../ui/decimal-text';
-import { checkTicket, describeOrder, lastOrderText, presetSize, takesExpiry, type TicketContext, type TicketField, type TicketForm } from './ticket-check';
+import { checkTicket, describeOrder, lastOrderText, presetSize, sendsOrder, takesExpiry, type TicketContext, type TicketField, type TicketForm } from './ticket-check';
 
 const PRESETS = [25, 50, 75, 100] as const;
 const NO_LEVELS: never[] = [];
@@ -101,6 +101,19 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
   }, [view]);
   const last = useLatest(sent);
   const formRef = useRef<HTMLFormElement>(null);
+  // The field the trader sent from, where the cursor goes back once the confirmation is answered either way.
+  const returnFocus = useRef<HTMLElement | null>(null);
+  // A confirmation stands only while the ticket shows the order it asks about: corrected on the ticket (a price, a
+  // size, the side, another product), "Send anyway" sent the uncorrected order. Withdrawn, it is not asked again
+  // when the trader types the old value back; the next Send asks about the order the ticket then shows.
+  const asking = pending !== undefined && sendsOrder(ticket, pending.request) ? pending : undefined;
+  const withdrawn = pending !== undefined && asking === undefined;
+  useEffect(() => {
+    if (!withdrawn) return;
+    // The trader is typing elsewhere in the ticket: the cursor stays where they are.
+    returnFocus.current = null;
+    setPending(undefined);
+  }, [withdrawn]);
 
   useEffect(() => {
     // The key's position, not its character: Alt+T types a symbol on some layouts.
@@ -152,8 +165,6 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
     edit({ clientOrderId: '' });
   };
 
-  // The field the trader sent from, where the cursor goes back once the confirmation is answered either way.
-  const returnFocus = useRef<HTMLElement | null>(null);
   const held = pending !== undefined;
   useEffect(() => {
     if (held || returnFocus.current === null) return;
@@ -195,8 +206,6 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
   };
   const product = products.find((p) => p.id === productId);
   const { base, quote } = assetsOf(productId);
-  // A held order is described in its own product's assets: the desk product may have changed since.
-  const heldAssets = pending === undefined ? undefined : assetsOf(pending.request.product_id);
   const sideWord = ticket.side === 'BUY' ? 'Buy' : 'Sell';
   const sizeWord = ticket.size.trim() === '' ? '' : ` ${ticket.size.trim()} ${ticket.sizeMode === 'base' ? base : quote}`;
   const noPrice = ticket.type === 'MARKET' || ticket.sizeMode === 'exact_quote';
@@ -328,7 +337,7 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
           </p>
         )}
       </form>
-      {pending !== undefined && (
+      {asking !== undefined && (
         // A trader who sent with Enter confirms with Enter, or goes back with Escape, without leaving the keyboard:
         // the cursor stayed in the ticket, where Enter only asked again and Escape did nothing. An order a check
         // held starts on Back, so that a second Enter never overrides the check.
@@ -341,14 +350,14 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
           onKeyDownCapture={(e) => e.key === 'Enter' && e.repeat && e.preventDefault()}
           onKeyDown={(e) => e.key === 'Escape' && (e.preventDefault(), setPending(undefined))}
         >
-          <p className={isProduction(pending.environment) ? 'production-text' : undefined} aria-label="Confirming on">{confirmationHeading(pending.environment)}</p>
-          <p>{describeOrder(pending.request, heldAssets?.base ?? base, heldAssets?.quote ?? quote)}</p>
-          {pending.issues.map((issue) => <p key={issue.check} className="field-error">{issue.message}</p>)}
-          {pending.issues.some((issue) => issue.check !== 'confirmation') && <p className="muted">The limits are set under Environments, Pre-trade limits.</p>}
-          <button type="button" autoFocus={pending.issues.length === 0} disabled={sending} onClick={() => void send(pending.request, pending.environment, { confirmed: pending.environment, ...(pending.issues.length > 0 && { override_checks: true }) })}>
-            {pending.issues.length > 0 ? 'Send anyway' : 'Confirm'}
+          <p className={isProduction(asking.environment) ? 'production-text' : undefined} aria-label="Confirming on">{confirmationHeading(asking.environment)}</p>
+          <p>{describeOrder(asking.request, base, quote)}</p>
+          {asking.issues.map((issue) => <p key={issue.check} className="field-error">{issue.message}</p>)}
+          {asking.issues.some((issue) => issue.check !== 'confirmation') && <p className="muted">The limits are set under Environments, Pre-trade limits.</p>}
+          <button type="button" autoFocus={asking.issues.length === 0} disabled={sending} onClick={() => void send(asking.request, asking.environment, { confirmed: asking.environment, ...(asking.issues.length > 0 && { override_checks: true }) })}>
+            {asking.issues.length > 0 ? 'Send anyway' : 'Confirm'}
           </button>
-          <button type="button" autoFocus={pending.issues.length > 0} onClick={() => setPending(undefined)}>Back</button>
+          <button type="button" autoFocus={asking.issues.length > 0} onClick={() => setPending(undefined)}>Back</button>
         </div>
       )}
     </Panel>

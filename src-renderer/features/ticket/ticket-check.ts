@@ -171,6 +171,18 @@ export function ticketRequest(form: TicketForm): OrderFields {
   return body;
 }
 
+/**
+ * Whether the ticket, as it stands, would send `asked`. A confirmation is about one order: once the trader edits
+ * what it is made of (price, size, side, product...), "Send anyway" would send the order no longer on the ticket.
+ */
+export function sendsOrder(form: TicketForm, asked: OrderFields): boolean {
+  const now = ticketRequest(form) as Record<string, unknown>;
+  const then = asked as Record<string, unknown>;
+  const keys = new Set([...Object.keys(now), ...Object.keys(then)]);
+  for (const key of keys) if (now[key] !== then[key]) return false;
+  return true;
+}
+
 const FIELD_OF: Readonly<Record<string, TicketField>> = {
   limit_price: 'price',
   base_size: 'size',
