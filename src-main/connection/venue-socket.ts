@@ -342,10 +342,11 @@ export class VenueSocket {
         continue;
       }
       // One product a frame, so a product the venue refuses is reported and dropped on its own; the
-      // connection stands.
+      // connection stands. So it does for one not answered in time: sendSub sends it again once the connection is
+      // open, where dropping the connection for it would lose the orders channel and redial into the same wait.
       for (const id of ids) {
         subs.push(this.sendSub(ws, 'sub', channel, [id]).catch((err: unknown) => {
-          if (!(err instanceof VenueError)) throw err;
+          if (!(err instanceof VenueError || (err instanceof OutcomeUnknownError && err.reason === 'timeout'))) throw err;
         }));
       }
     }
@@ -477,7 +478,9 @@ export class VenueSocket {
     const timer = setTimeout(() => {
       const wanted = this.wanted.get(channel);
       const still = productIds.filter((id) => wanted?.has(id) === true);
-      if (ws !== this.ws || this.status.state !== 'open' || still.length === 0) return;
+      // Still subscribing is this connection too: another sub it waits on may outlast this one's retry.
+      const live = this.status.state === 'open' || this.status.state === 'subscribing';
+      if (ws !== this.ws || !live || still.length === 0) return;
       this.sendSub(ws, 'sub', channel, still).catch(() => undefined);
     }, delayMs + Math.floor(this.options.random() * SUB_RETRY_MS));
     this.perConnection.add(toDisposable(() => clearTimeout(timer)));

@@ -223,6 +223,25 @@ describe('a market-data subscription whose answer does not come', () => {
   });
 });
 
+describe('a market-data subscription not answered while the connection puts its subs back', () => {
+  it('does not cost the connection: it opens, and the sub is sent again on it', async () => {
+    const socket = open(gate.wsUrl);
+    const statuses = collect<SocketStatus>(socket.onDidChangeStatus);
+    const snapshots = collect<Level2SnapshotEvent>(socket.onDidReceiveBookSnapshot);
+    await socket.subscribe('orders');
+    await socket.subscribe('level2', [BTC]);
+    let lost = 0;
+    gate.requestRule = (text) => isLevel2Sub('sub')(text) && lost++ === 0;
+    socket.connect();
+    await eventually(() => snapshots.find((s) => s.product_id === BTC), 'the snapshot of the sub sent again');
+    // Lost once, then sent again.
+    expect(lost).toBe(2);
+    // The orders channel and the connection stood throughout: no redial, no second reconcile behind it.
+    expect(statuses.map((s) => s.state)).not.toContain('reconnecting');
+    expect(socket.currentStatus).toMatchObject({ state: 'open', sessions: 1 });
+  });
+});
+
 describe('an unsub asked for while the connection puts its subs back', () => {
   it('is sent after them, and the product no longer streams', async () => {
     const socket = open(gate.wsUrl, 'public');
