@@ -13,6 +13,7 @@ import {
 } from 'lightweight-charts';
 import type { CandleChart } from './candle-chart';
 import { chartSeconds } from './candles';
+import { formatToIncrement, incrementDecimals } from '../ladder/increments';
 
 /** Empty places drawn for one gap at most: a day of minutes, so a chart whose last candle is weeks old stays small. */
 const MOST_EMPTY_PLACES = 1440;
@@ -38,14 +39,24 @@ function withEmptyPlaces<Bar extends { time: UTCTimestamp }>(bars: readonly Bar[
 
 const COLORS = { up: '#2ebd85', down: '#f6465d', grid: '#2a2f3a', text: '#8b93a7', background: '#171a21' } as const;
 
+/**
+ * A price the chart draws (an axis label, the last price, an order's line) as the ladder and the tape write it:
+ * grouped, at the product's increment. "2504500000" beside the ladder's "2 504 500 000" read as another figure.
+ */
+export function chartPriceText(price: number, priceIncrement: string): string {
+  return formatToIncrement(price.toFixed(incrementDecimals(priceIncrement)), priceIncrement);
+}
+
 /** `priceIncrement` as the product lists it ("10000", "0.01"): prices show as many decimals as it has. */
 export function createLightweightChart(container: HTMLElement, priceIncrement: string): CandleChart {
-  const decimals = priceIncrement.split('.')[1]?.length ?? 0;
   const chart = createChart(container, {
     autoSize: true,
     layout: { background: { color: COLORS.background }, textColor: COLORS.text, attributionLogo: false },
     grid: { vertLines: { color: COLORS.grid }, horzLines: { color: COLORS.grid } },
-    timeScale: { timeVisible: true, secondsVisible: false },
+    // A label at the top edge was drawn half off the chart, under the panel's interval select: shown whole or not at all.
+    rightPriceScale: { entireTextOnly: true },
+    // The newest candle drawn against the price axis had its time label cut in half ("16:0"): room for all of it.
+    timeScale: { timeVisible: true, secondsVisible: false, rightOffsetPixels: 32 },
   });
   const series = chart.addSeries(CandlestickSeries, {
     upColor: COLORS.up,
@@ -53,7 +64,7 @@ export function createLightweightChart(container: HTMLElement, priceIncrement: s
     wickUpColor: COLORS.up,
     wickDownColor: COLORS.down,
     borderVisible: false,
-    priceFormat: { type: 'price', precision: decimals, minMove: Number(priceIncrement) },
+    priceFormat: { type: 'custom', formatter: (price: number) => chartPriceText(price, priceIncrement), minMove: Number(priceIncrement) },
   });
   const markers = createSeriesMarkers(series, []);
   let lines: IPriceLine[] = [];
