@@ -4,6 +4,7 @@ import { call } from '../../bridge';
 
 const POLL_MS = 1000;
 
+/** The embedded venue's state and addresses: a section of the Environments panel, headed as its other sections are. */
 export function VenueStatusPanel(): React.JSX.Element {
   const [status, setStatus] = useState<VenueStatus | undefined>();
   const [error, setError] = useState<string | undefined>();
@@ -24,14 +25,13 @@ export function VenueStatusPanel(): React.JSX.Element {
   }, []);
 
   return (
-    <section className="panel" aria-label="Local venue">
-      <h1>Nova Desk</h1>
-      <h2>Local venue</h2>
+    <section aria-label="Local venue">
+      <h3>Local venue</h3>
       {error !== undefined && <p role="alert">{error}</p>}
       {status !== undefined && (
         // What the last read that answered said: beside the error, its state read as the venue's now, which nothing
         // has told since. It stays for its addresses, marked as the last heard.
-        <dl className={error === undefined ? undefined : 'stale'}>
+        <dl className={error === undefined ? 'facts venue-facts' : 'facts venue-facts stale'}>
           <dt>State</dt>
           <dd>{error === undefined ? status.state : `not known: the last read that answered said ${status.state}`}</dd>
           <dt>REST</dt>

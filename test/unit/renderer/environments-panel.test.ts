@@ -1,0 +1,23 @@
+/**
+ * The Environments panel drawn from a store (react-dom/server, so no browser): the local venue's state is one of its
+ * sections, headed as one. It carried an <h1>Nova Desk</h1> from the app's first days: a page title in the middle of
+ * the workspace.
+ */
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it, vi } from 'vitest';
+import { EnvironmentsPanel } from '../../../src-renderer/features/environments/EnvironmentsPanel';
+import { useDesk } from '../../../src-renderer/stores/desk-store';
+
+vi.mock('zustand', async (importOriginal) => (await import('./fixtures')).serverDrawnZustand(await importOriginal()));
+
+describe('the Environments panel', () => {
+  it('heads the local venue as a section of the panel, with no page title of its own', () => {
+    useDesk.setState({ connection: { environment: 'local', production: false, state: 'live', apiKey: 'k', userId: 'u', detail: '' } });
+    const html = renderToStaticMarkup(createElement(EnvironmentsPanel));
+    expect(html).not.toContain('<h1');
+    expect(html).not.toContain('Nova Desk');
+    expect(html).toContain('<h2>Environments</h2>');
+    expect(html).toContain('<h3>Local venue</h3>');
+  });
+});
