@@ -186,6 +186,7 @@ function run(): void {
       (async () =>
         Desk.open({
           dataDir: app.getPath('userData'),
+          ...(nativeBinding === undefined ? {} : { nativeBinding }),
           secrets: await openSecretStore(),
           launchLocalVenue: (dataDir) =>
             startEmbeddedVenue(

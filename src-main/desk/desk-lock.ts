@@ -5,22 +5,24 @@
  * for Development and Production), so the desk holds a lock of its own, by the venue's means: SQLite's exclusive
  * lock, which the operating system drops with the process, so a crash leaves nothing stale behind.
  */
-import { lockDataFolder, type FolderLock } from '../venue/store/folder-lock';
+import { FolderInUseError, lockDataFolder, type FolderLock } from '../venue/store/folder-lock';
 
 /**
- * The folder's lock, or undefined where it cannot be taken: Electron's main thread loads only Electron's build of
- * SQLite, which it must be given (the app's single-instance lock keeps a second app off the folder meanwhile).
- * Throws, saying so, when another desk holds the folder.
+ * The folder's lock, or undefined where it cannot be taken. Under Electron the main thread loads only Electron's
+ * build of SQLite: without one, or with one that does not load (a stale build after an Electron update), the desk
+ * opens unlocked and its local venue reports the build's fault with its remedy, rather than the app not opening
+ * at all (the app's single-instance lock keeps a second app off the folder meanwhile). Throws, saying so, when
+ * another desk holds the folder.
  */
-export function lockDeskFolder(dataDir: string, nativeBinding: string | undefined): FolderLock | undefined {
-  if (nativeBinding === undefined && process.versions.electron !== undefined) return undefined;
+export function lockDeskFolder(dataDir: string, nativeBinding: string | undefined, underElectron = process.versions.electron !== undefined): FolderLock | undefined {
+  if (nativeBinding === undefined && underElectron) return undefined;
   try {
     return lockDataFolder(dataDir, nativeBinding);
   } catch (err) {
-    // folder-lock's words for a lock another holds: another venue's, it says, as that is what it locks elsewhere.
-    if (err instanceof Error && err.message.startsWith('another venue is running on')) {
-      throw new Error(`another Nova Desk is using the data folder ${dataDir} (its desk.json, keys and local venue): stop that desk first, or give this one another data folder`);
+    if (err instanceof FolderInUseError) {
+      throw new Error(`another Nova Desk is using the data folder ${dataDir} (its desk.json, keys and local venue): stop that desk first, or give this one another data folder`, { cause: err });
     }
+    if (underElectron) return undefined;
     throw err;
   }
 }

@@ -11,6 +11,9 @@ const LOCK_FILE = 'venue.lock';
 /** A venue worker that just ended (the desk restarts it at once) lets go within moments. */
 const WAIT_MS = 2_000;
 
+/** The folder is locked by another venue (or desk) now: not a fault of the folder. */
+export class FolderInUseError extends Error {}
+
 export interface FolderLock {
   release(): void;
 }
@@ -24,7 +27,7 @@ export function lockDataFolder(dataDir: string, nativeBinding: string | undefine
     db.exec('BEGIN EXCLUSIVE');
   } catch (err) {
     db?.close();
-    if ((err as { code?: unknown }).code === 'SQLITE_BUSY') throw new Error(`another venue is running on ${dataDir}: stop it first, or start this one on another folder`);
+    if ((err as { code?: unknown }).code === 'SQLITE_BUSY') throw new FolderInUseError(`another venue is running on ${dataDir}: stop it first, or start this one on another folder`);
     // SQLite's own words ("attempt to write a readonly database") name neither the file nor the cause.
     const reason = err instanceof Error ? err.message : String(err);
     throw new Error(`the data folder ${dataDir} cannot be locked for this venue (${file}: ${reason}): the venue needs to write in it`, { cause: err });

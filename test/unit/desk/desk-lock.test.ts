@@ -1,0 +1,31 @@
+// The desk's lock on its data folder under Electron, whose main thread loads only Electron's build of SQLite: a
+// build that does not load must not keep the app from opening (its local venue says what is wrong, with the
+// remedy), while another desk on the folder is still refused.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { lockDeskFolder } from '../../../src-main/desk/desk-lock';
+
+const dir = mkdtempSync(join(tmpdir(), 'nova-desk-lock-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("the desk's folder lock", () => {
+  it('under Electron, opens unlocked when the SQLite build given does not load', () => {
+    const broken = join(dir, 'stale.node');
+    writeFileSync(broken, 'not a native module');
+    expect(lockDeskFolder(dir, broken, true)).toBeUndefined();
+    // Under Node the same fault is the desk's to report.
+    expect(() => lockDeskFolder(dir, broken, false)).toThrow(/cannot be locked/);
+  });
+
+  it('under Electron, still refuses a folder another desk holds', () => {
+    const held = lockDeskFolder(dir, undefined, false);
+    try {
+      expect(() => lockDeskFolder(dir, undefined, true)).not.toThrow(); // no build given: not taken at all
+      expect(() => lockDeskFolder(dir, undefined, false)).toThrow(/another Nova Desk is using the data folder/);
+    } finally {
+      held?.release();
+    }
+  });
+});
