@@ -76,16 +76,7 @@ export class OrderBlotter {
     return [...this.orders.values()];
   }
 
-  /** The newest held order with this client_order_id (case-insensitive, as the venue compares them). */
-  byClientOrderId(clientOrderId: string): Order | undefined {
-    let best: Order | undefined;
-    for (const order of this.withClientOrderId(clientOrderId)) {
-      if (best === undefined || nanos(order.created_at) > nanos(best.created_at)) best = order;
-    }
-    return best;
-  }
-
-  /** Every held order with this client_order_id (case-insensitive). */
+  /** Every held order with this client_order_id (case-insensitive, as the venue compares them). */
   withClientOrderId(clientOrderId: string): Order[] {
     const ids = this.byClientId.get(clientOrderId.toLowerCase()) ?? [];
     return [...ids].flatMap((id) => this.orders.get(id) ?? []);

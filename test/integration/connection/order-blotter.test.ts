@@ -75,11 +75,12 @@ describe('OrderBlotter', () => {
     expect(blotter.applyUpdate({ ...thin, id: 'not-known' }).kind).toBe('unknown');
   });
 
-  it('finds the newest order of a client_order_id, case-insensitively', () => {
+  it('finds the orders of a client_order_id case-insensitively', () => {
     const blotter = new OrderBlotter();
     blotter.upsert(order({ order_id: 'a', client_order_id: 'Desk-X', created_at: '1' }));
     blotter.upsert(order({ order_id: 'b', client_order_id: 'desk-x', created_at: '2' }));
-    expect(blotter.byClientOrderId('DESK-X')?.order_id).toBe('b');
+    blotter.upsert(order({ order_id: 'c', client_order_id: 'desk-y', created_at: '3' }));
+    expect(blotter.withClientOrderId('DESK-X').map((o) => o.order_id).sort()).toEqual(['a', 'b']);
   });
 
   it('finds the orders of a client_order_id without reading the rest of the blotter', () => {
