@@ -15,7 +15,7 @@ import { FieldError, invalidMarks } from '../../ui/field-error';
 import { Panel } from '../../ui/Panel';
 import { statusOf } from '../blotters/order-columns';
 import { formatDecimal } from '../../ui/decimal-text';
-import { checkTicket, describeOrder, lastOrderText, presetSize, sendsOrder, takesExpiry, type TicketContext, type TicketField, type TicketForm } from './ticket-check';
+import { checkTicket, describeOrder, lastOrderText, presetSize, sendsOrder, submitText, takesExpiry, type TicketContext, type TicketField, type TicketForm } from './ticket-check';
 
 const PRESETS = [25, 50, 75, 100] as const;
 const NO_LEVELS: never[] = [];
@@ -206,8 +206,6 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
   };
   const product = products.find((p) => p.id === productId);
   const { base, quote } = assetsOf(productId);
-  const sideWord = ticket.side === 'BUY' ? 'Buy' : 'Sell';
-  const sizeWord = ticket.size.trim() === '' ? '' : ` ${ticket.size.trim()} ${ticket.sizeMode === 'base' ? base : quote}`;
   const noPrice = ticket.type === 'MARKET' || ticket.sizeMode === 'exact_quote';
   const expires = takesExpiry(ticket);
 
@@ -329,7 +327,7 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
         {check.estimate?.shortfall !== undefined && !pristine && <p className="field-error" role="status" aria-label="Book shortfall">{check.estimate.shortfall}</p>}
         <FieldError id="ticket-balance-error" text={err('balance')} />
         <button type="submit" className={`submit ${ticket.side === 'BUY' ? 'buy' : 'sell'}`} disabled={check.request === undefined || sending} title="Enter or Ctrl+Enter">
-          {`${sideWord}${sizeWord} ${productId}`}
+          {submitText(ticket, quote)}
         </button>
         {last !== undefined && (
           <p className="muted" aria-live="polite" aria-label="Last order">

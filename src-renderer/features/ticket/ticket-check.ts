@@ -11,7 +11,7 @@ import { buyHold, costWithFee, exactQuoteLimitTicks, feeOf, notionalReaching, no
 import { notionalAtoms, productRules, type ProductRules } from '../../../src-shared/protocol/product-rules';
 import type { AssetBalance, BookLevel, Order } from '../../../src-shared/protocol/records';
 import { ORDER_SIDES, ORDER_TYPES, REST_STP_MODES, STOP_TYPES, TIMES_IN_FORCE, type OrderSide, type OrderType, type StopType, type TimeInForce } from '../../../src-shared/protocol/vocabulary';
-import { formatDecimal, formatNanosLocal } from '../../ui/decimal-text';
+import { formatDecimal, formatNanosLocal, isDecimal } from '../../ui/decimal-text';
 
 export type SizeMode = 'base' | 'quote' | 'exact_quote';
 export type StpChoice = '' | 'CANCEL_TAKER' | 'CANCEL_MAKER' | 'CANCEL_BOTH';
@@ -576,6 +576,20 @@ export function describeOrder(request: OrderFields, baseAsset: string, quoteAsse
   if (request.scheduled_at !== undefined) parts.push(`from ${formatNanosLocal(request.scheduled_at)}`);
   if (request.expired_at !== undefined) parts.push(`until ${formatNanosLocal(request.expired_at)}`);
   return parts.join(' ');
+}
+
+/**
+ * What the ticket's send button says: the side, the amount and the product, once each. The base asset is in the
+ * product's name, so a base size reads "Buy 0.05 BTC-VND" (it read "Buy 0.05 BTC BTC-VND"); an amount in quote is
+ * what the order spends or raises, "Buy BTC-VND for 1 000 000 VND".
+ */
+export function submitText(form: Pick<TicketForm, 'side' | 'size' | 'sizeMode' | 'productId'>, quoteAsset: string): string {
+  const side = form.side === 'BUY' ? 'Buy' : 'Sell';
+  const typed = form.size.trim();
+  if (typed === '') return `${side} ${form.productId}`;
+  const size = isDecimal(typed) ? formatDecimal(typed) : typed;
+  if (form.sizeMode === 'base') return `${side} ${size} ${form.productId}`;
+  return `${side} ${form.productId} for ${form.sizeMode === 'exact_quote' ? 'exactly ' : ''}${size} ${quoteAsset}`;
 }
 
 /** The ticket's line about the last order it sent, as it stands now (`status` as the blotters word it). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Order } from '../../../src-shared/protocol/records';
-import { EMPTY_TICKET, checkTicket, describeOrder, lastOrderText, presetSize, ticketRequest, type TicketContext, type TicketForm } from '../../../src-renderer/features/ticket/ticket-check';
+import { EMPTY_TICKET, checkTicket, describeOrder, lastOrderText, presetSize, submitText, ticketRequest, type TicketContext, type TicketForm } from '../../../src-renderer/features/ticket/ticket-check';
 
 const NOW = 1_800_000_000_000_000_000n;
 const ctx: TicketContext = {
@@ -280,5 +280,18 @@ describe('order ticket checks', () => {
     // Without its unit, "BUY 1 000 000 BTC-VND" read as a million bitcoin.
     expect(lastOrderText(order, 'VND', 'FILLED')).toBe('BUY 1\u202f000\u202f000 VND of BTC-VND: FILLED');
     expect(lastOrderText({ ...order, base_size: '0.001', quote_size: '0' }, 'VND', 'ACTIVE')).toBe('BUY 0.001 BTC-VND: ACTIVE');
+  });
+});
+
+describe('the ticket\'s send button', () => {
+  it('names the side, the amount and the product once each: the base asset is in the product\'s name', () => {
+    const form = { ...EMPTY_TICKET, productId: 'BTC-VND' };
+    expect(submitText({ ...form, size: '0.05' }, 'VND')).toBe('Buy 0.05 BTC-VND');
+    expect(submitText({ ...form, side: 'SELL', size: ' 1500 ' }, 'VND')).toBe('Sell 1\u202f500 BTC-VND');
+    expect(submitText(form, 'VND')).toBe('Buy BTC-VND');
+    expect(submitText({ ...form, size: '1000000', sizeMode: 'quote' }, 'VND')).toBe('Buy BTC-VND for 1\u202f000\u202f000 VND');
+    expect(submitText({ ...form, size: '250000', sizeMode: 'exact_quote' }, 'VND')).toBe('Buy BTC-VND for exactly 250\u202f000 VND');
+    // What is not yet a number is shown as typed, not as the 0 it would read as.
+    expect(submitText({ ...form, size: '0.0x' }, 'VND')).toBe('Buy 0.0x BTC-VND');
   });
 });
