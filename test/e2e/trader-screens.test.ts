@@ -16,6 +16,8 @@ let desk: ChildProcess;
 let dataDir: string;
 let browser: Browser;
 let page: Page;
+/** What the page's console said was wrong while the desk opened and since: a resource the server did not have. */
+const consoleErrors: string[] = [];
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'nova-e2e-screens-'));
@@ -23,6 +25,7 @@ beforeAll(async () => {
   desk = started.child;
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
   page = await browser.newPage({ viewport: { width: 1600, height: 1400 } });
+  page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
   await page.goto(started.url);
   await page.getByRole('table', { name: 'Balances' }).getByRole('row').nth(1).waitFor({ timeout: WAIT });
 }, 120_000);
@@ -39,6 +42,11 @@ function openOrders(): Promise<string[]> {
 }
 
 describe('what the trader sees', () => {
+  it('opens without asking the server for a file it does not have (a favicon)', { timeout: 60_000 }, async () => {
+    expect(await page.locator('link[rel="icon"]').getAttribute('href')).toMatch(/^data:/);
+    expect(consoleErrors.filter((text) => text.includes('404'))).toEqual([]);
+  });
+
   it('withdraws a held order\'s confirmation once the trader edits the order on the ticket, so Send anyway never sends the old one', { timeout: 60_000 }, async () => {
     const corrected = await restingBuyPrice(page);
     // 25% under the market: past the desk's 10% deviation limit, so the order is held for a "Send anyway".
