@@ -9,11 +9,11 @@ import { useDesk } from './desk-store';
 import { readLayout } from './layout-slice';
 import { notifyFills } from './fill-alerts';
 import { staleness } from './connection-view';
-import { TAPE_LENGTH } from './market-slice';
+import { TAPE_LENGTH, type MarketPart } from './market-slice';
 
 export type Subscribe = <E extends EventName>(name: E, handler: (payload: EventPayload<E>) => void) => () => void;
 
-const POLL = { book: 250, trades: 500, orders: 1000, account: 2000, fills: 1000, connection: 2000 } as const;
+const POLL = { book: 250, trades: 500, orders: 1000, account: 2000, fills: 1000, connection: 2000, unreadMarket: 3000 } as const;
 
 /** Products this window shows: the desk's and any a panel is linked to. */
 function watchedProducts(): string[] {
@@ -27,21 +27,35 @@ async function loadMarket(productId: string): Promise<void> {
 }
 
 /**
+ * A read of one part of a product's market: its answer, or undefined once the failure is kept for the panel showing
+ * that part (the feed reads it again, retryUnreadMarkets). A failure was a notice, gone in a moment, and the read was
+ * not made again until an outage or the link coming back: a window opened then kept an empty ladder, saying nothing.
+ */
+async function readMarket<T>(productId: string, part: MarketPart, read: Promise<T>): Promise<T | undefined> {
+  const view = currentView();
+  const answer = await read.then(
+    (value) => ({ value, problem: undefined }),
+    (err: unknown) => ({ value: undefined, problem: err instanceof Error ? err.message : String(err) }),
+  );
+  // An answer that comes after the window stopped watching the product would be kept as if live.
+  if (view !== currentView() || !watchedProducts().includes(productId)) return undefined;
+  useDesk.getState().setMarketRead(productId, part, answer.problem);
+  return answer.value;
+}
+
+/**
  * The product watched (its book) and its candles. Each answer is taken as it comes, and a book or candles the desk
  * streamed meanwhile win over the answer's: they are newer, and the next change may be long coming.
  */
 async function watchMarket(productId: string): Promise<void> {
-  const view = currentView();
   const asked = useDesk.getState();
-  // An answer that comes after the window stopped watching the product would be kept as if live.
-  const current = (): boolean => view === currentView() && watchedProducts().includes(productId);
-  const unchanged = (now: typeof asked, key: 'books' | 'candles'): boolean => current() && now[key][productId] === asked[key][productId];
+  const unchanged = (now: typeof asked, key: 'books' | 'candles'): boolean => now[key][productId] === asked[key][productId];
   await Promise.all([
-    attempt('market.watch', { product_id: productId }).then((book) => {
+    readMarket(productId, 'book', call('market.watch', { product_id: productId })).then((book) => {
       const s = useDesk.getState();
       if (book !== undefined && unchanged(s, 'books')) s.setBook(book);
     }),
-    attempt('market.candles', { product_id: productId }).then((candles) => {
+    readMarket(productId, 'candles', call('market.candles', { product_id: productId })).then((candles) => {
       const s = useDesk.getState();
       // A streamed candles list is the desk's whole list, newer than this answer's.
       if (candles !== undefined && unchanged(s, 'candles')) s.addCandles(productId, candles);
@@ -51,9 +65,17 @@ async function watchMarket(productId: string): Promise<void> {
 
 /** As many trades as the tape shows, merged by id: an answer older than the stream adds only what it did not bring. */
 async function loadTape(productId: string): Promise<void> {
-  const view = currentView();
-  const trades = await attempt('market.trades', { product_id: productId, limit: TAPE_LENGTH });
-  if (trades !== undefined && view === currentView() && watchedProducts().includes(productId)) useDesk.getState().addTrades(productId, trades);
+  const trades = await readMarket(productId, 'trades', call('market.trades', { product_id: productId, limit: TAPE_LENGTH }));
+  if (trades !== undefined) useDesk.getState().addTrades(productId, trades);
+}
+
+/** The watched products' markets whose last read failed, read again: each part that failed, one product at a time. */
+async function retryUnreadMarkets(watching: ReadonlySet<string>): Promise<void> {
+  for (const id of watching) {
+    const unread = useDesk.getState().marketUnread[id];
+    if (unread === undefined) continue;
+    await Promise.all([unread.book !== undefined || unread.candles !== undefined ? watchMarket(id) : undefined, unread.trades !== undefined ? loadTape(id) : undefined]);
+  }
 }
 
 let fillsLoading: Promise<void> | undefined;
@@ -234,6 +256,7 @@ export function startFeed(subscribe?: Subscribe): () => void {
     watching = now;
   };
   stops.push(useDesk.subscribe((state, prev) => state.layout !== prev.layout && rewatch()));
+  stops.push(every(POLL.unreadMarket, () => retryUnreadMarkets(watching)));
   stops.push(
     useDesk.subscribe((state, prev) => {
       const now = state.connection;

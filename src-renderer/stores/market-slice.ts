@@ -7,6 +7,9 @@ import { upsertCandles } from '../features/chart/candles';
 import type { DeskState } from './desk-store';
 import { compareDecimal } from '../ui/decimal-text';
 
+/** What the window reads of a product's market, each on its own: the book (with its watch), the tape, the candles. */
+export type MarketPart = 'book' | 'trades' | 'candles';
+
 /** The tape keeps this many trades per product, newest first. */
 export const TAPE_LENGTH = 500;
 
@@ -16,6 +19,13 @@ export interface MarketSlice {
   trades: Record<string, PublicTrade[]>;
   tickers: Record<string, Ticker>;
   candles: Record<string, Candle[]>;
+  /**
+   * Why the last read of a product's book, tape or candles failed, while it has not been read since: the panel
+   * showing it says so (an empty ladder said nothing), and the feed reads it again.
+   */
+  marketUnread: Record<string, Partial<Record<MarketPart, string>>>;
+  /** `problem` undefined: the part was read. */
+  setMarketRead: (productId: string, part: MarketPart, problem: string | undefined) => void;
   setProducts: (products: Product[]) => void;
   setBook: (book: BookSnapshot) => void;
   addTrades: (productId: string, trades: PublicTrade[]) => void;
@@ -33,6 +43,16 @@ export const createMarketSlice: StateCreator<DeskState, [], [], MarketSlice> = (
   trades: {},
   tickers: {},
   candles: {},
+  marketUnread: {},
+  setMarketRead: (productId, part, problem) =>
+    set((s) => {
+      const parts = { ...s.marketUnread[productId] };
+      if (parts[part] === problem) return {};
+      if (problem === undefined) delete parts[part];
+      else parts[part] = problem;
+      const others = Object.fromEntries(Object.entries(s.marketUnread).filter(([id]) => id !== productId));
+      return { marketUnread: Object.keys(parts).length === 0 ? others : { ...others, [productId]: parts } };
+    }),
   setProducts: (products) => set({ products }),
   setBook: (book) => set((s) => ({ books: { ...s.books, [book.productId]: book } })),
   addTrades: (productId, incoming) =>
@@ -51,7 +71,7 @@ export const createMarketSlice: StateCreator<DeskState, [], [], MarketSlice> = (
   forgetMarket: (productIds) =>
     set((s) => {
       const without = <T>(record: Record<string, T>): Record<string, T> => Object.fromEntries(Object.entries(record).filter(([id]) => !productIds.includes(id)));
-      return { books: without(s.books), trades: without(s.trades), tickers: without(s.tickers), candles: without(s.candles) };
+      return { books: without(s.books), trades: without(s.trades), tickers: without(s.tickers), candles: without(s.candles), marketUnread: without(s.marketUnread) };
     }),
-  clearMarketData: () => set({ books: {}, trades: {}, tickers: {}, candles: {} }),
+  clearMarketData: () => set({ books: {}, trades: {}, tickers: {}, candles: {}, marketUnread: {} }),
 });

@@ -11,8 +11,11 @@ const STALE_TITLE = {
 } as const;
 const BOOK_TITLE = 'The book is not being updated (a gap in its stream, or its polls fail): these levels are the last known until the venue sends the book again';
 
-/** `book`: the product whose book the panel shows, a market panel marked stale while the book is in doubt as well. */
-export function Panel(props: { title: string; tools?: ReactNode; children: ReactNode; market?: boolean; account?: boolean; book?: string }): React.JSX.Element {
+/**
+ * `book`: the product whose book the panel shows, a market panel marked stale while the book is in doubt as well.
+ * `unread`: why what the panel shows could not be read (the feed reads it again): an empty panel is not a quiet market.
+ */
+export function Panel(props: { title: string; tools?: ReactNode; children: ReactNode; market?: boolean; account?: boolean; book?: string; unread?: string }): React.JSX.Element {
   const production = useProduction();
   const { book } = props;
   const kind = props.market === true || book !== undefined ? 'market' : props.account === true ? 'account' : undefined;
@@ -25,7 +28,10 @@ export function Panel(props: { title: string; tools?: ReactNode; children: React
         {stale !== undefined && kind !== undefined && <span className="stale-mark" role="status" title={stale === BOOK_NOT_UPDATED ? BOOK_TITLE : STALE_TITLE[kind]}>{stale}</span>}
         <div className="panel-tools">{props.tools}</div>
       </header>
-      <div className="panel-body">{props.children}</div>
+      <div className="panel-body">
+        {props.unread !== undefined && <p className="note" role="status" aria-label="Not loaded">Not loaded: {props.unread}. Trying again.</p>}
+        {props.children}
+      </div>
     </section>
   );
 }

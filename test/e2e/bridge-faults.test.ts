@@ -175,4 +175,31 @@ describe('the desk in a browser whose link to the desk fails', () => {
     await expect.poll(() => state.textContent(), { timeout: WAIT }).toBe('ready');
     expect(await venue.getByRole('alert').count()).toBe(0);
   });
+
+  it('says a ladder whose book could not be read, and fills it once the desk answers', { timeout: 60_000 }, async () => {
+    // A window of its own, through the same faulty link, on a product no other window watches (the desk streams a
+    // book watched by any window to all of them). It closes again, and the main page keeps its own link.
+    const main = link.current;
+    const other = await context.newPage();
+    await routeBridge(other);
+    await openDesk(other, deskUrl);
+    const ladder = other.getByRole('region', { name: 'Depth ladder SOL-VND' });
+    const bids = ladder.getByRole('button', { name: /^Bid \d/ });
+    link.failing = 'market.watch';
+    try {
+      await other.getByLabel('Desk product').selectOption('SOL-VND');
+      // An empty ladder said nothing: the trader read it as a market without orders.
+      await ladder.getByRole('status', { name: 'Not loaded' }).waitFor({ timeout: WAIT });
+      expect(await ladder.getByRole('status', { name: 'Not loaded' }).textContent()).toContain('E0902_ServiceUnavailable');
+      expect(await bids.count()).toBe(0);
+    } finally {
+      link.failing = undefined;
+    }
+    // Read again without an outage or a reload.
+    await expect.poll(() => bids.count(), { timeout: WAIT }).toBeGreaterThan(0);
+    expect(await ladder.getByRole('status', { name: 'Not loaded' }).count()).toBe(0);
+    await other.getByLabel('Desk product').selectOption('BTC-VND');
+    await other.close();
+    link.current = main;
+  });
 });

@@ -13,6 +13,8 @@ const side = (s: string): 'BUY' | 'SELL' => (s.toUpperCase() === 'BUY' ? 'BUY' :
 
 export function ChartPanel(props: { productId: string; height: number }): React.JSX.Element {
   const { productId } = props;
+  // Said while the chart has no candles: ones streamed meanwhile are the chart.
+  const unread = useDesk((s) => (s.candles[productId] === undefined ? s.marketUnread[productId]?.candles : undefined));
   const host = useRef<HTMLDivElement>(null);
   const [minutes, setMinutes] = useState<ChartInterval>(1);
   // The venue's increment: prices show at its precision, also on a venue whose products differ from the built-in ones.
@@ -50,7 +52,7 @@ export function ChartPanel(props: { productId: string; height: number }): React.
     </select>
   );
   return (
-    <Panel title={`Chart ${productId}`} tools={tools} market>
+    <Panel title={`Chart ${productId}`} tools={tools} market unread={unread}>
       <div ref={host} className="chart" style={{ height: props.height }} role="img" aria-label={`Candles for ${productId} with your orders and fills`} />
     </Panel>
   );

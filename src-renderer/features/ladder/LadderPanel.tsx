@@ -19,6 +19,8 @@ const DEPTH = 20;
 
 export function LadderPanel(props: { productId: string; height: number }): React.JSX.Element {
   const { productId } = props;
+  // Said while the ladder has no book: one streamed meanwhile (another window watches the product) is the market.
+  const unread = useDesk((s) => (s.books[productId] === undefined ? s.marketUnread[productId]?.book : undefined));
   // The venue's own increments: another venue's may differ from the built-in product's, which would drop its levels.
   const products = useDesk((s) => s.products);
   const increments = useMemo(() => productIncrements(productId, products), [productId, products]);
@@ -124,7 +126,7 @@ export function LadderPanel(props: { productId: string; height: number }): React
     </>
   );
   return (
-    <Panel title={`Depth ladder ${productId}`} tools={tools} book={productId}>
+    <Panel title={`Depth ladder ${productId}`} tools={tools} book={productId} unread={unread}>
       <div
         className="ladder"
         ref={scroller}

@@ -20,6 +20,8 @@ function setText(cell: HTMLTableCellElement | undefined, text: string): void {
 
 export function TapePanel(props: { productId: string; height: number }): React.JSX.Element {
   const { productId } = props;
+  // Said while the tape has no trades: ones streamed meanwhile are the tape.
+  const unread = useDesk((s) => (s.trades[productId] === undefined ? s.marketUnread[productId]?.trades : undefined));
   // A threshold typed is the product's it was typed on: another product starts at its own default.
   const [typed, setTyped] = useState<{ productId: string; large: string }>();
   const large = typed?.productId === productId ? typed.large : defaultLargeSize(productId);
@@ -79,7 +81,7 @@ export function TapePanel(props: { productId: string; height: number }): React.J
     </label>
   );
   return (
-    <Panel title={`Trades ${productId}`} tools={tools} market>
+    <Panel title={`Trades ${productId}`} tools={tools} market unread={unread}>
       {/* Strict containment and fixed column widths: a new trade relayouts the tape's rows, nothing around them. */}
       <div className="tape" style={{ height: props.height, contain: 'strict' }}>
         <table aria-label={`Trades ${productId}`} style={{ tableLayout: 'fixed' }}>
