@@ -23,8 +23,9 @@ function Addresses(props: { env: Environment }): React.JSX.Element {
       e.preventDefault();
       void attempt('environments.configure', { id, baseUrl, wsUrl }).then((v) => v && useDesk.getState().setEnvironments(v));
     }}>
-      <input aria-label={`${env.name} REST URL`} value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} size={24} />
-      <input aria-label={`${env.name} WebSocket URL`} value={wsUrl} onChange={(e) => setWsUrl(e.target.value)} size={24} />
+      {/* Named in the box: two empty boxes side by side did not say which address goes where. */}
+      <input aria-label={`${env.name} REST URL`} placeholder="REST https://…" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} size={24} />
+      <input aria-label={`${env.name} WebSocket URL`} placeholder="WebSocket wss://…" value={wsUrl} onChange={(e) => setWsUrl(e.target.value)} size={24} />
       <button type="submit">Save</button>
     </form>
   );

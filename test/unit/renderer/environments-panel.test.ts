@@ -20,4 +20,12 @@ describe('the Environments panel', () => {
     expect(html).toContain('<h2>Environments</h2>');
     expect(html).toContain('<h3>Local venue</h3>');
   });
+
+  it('says in each empty address box which address it takes', () => {
+    const environment = (id: 'local' | 'development', name: string) => ({ id, name, production: false, baseUrl: '', wsUrl: '', confirmOrders: false });
+    useDesk.setState({ environments: { active: 'local', environments: [environment('local', 'Local'), environment('development', 'Development')], secretStorage: { kind: 'keychain' } } });
+    const html = renderToStaticMarkup(createElement(EnvironmentsPanel));
+    expect(html).toContain('aria-label="Development REST URL" placeholder="REST https://…"');
+    expect(html).toContain('aria-label="Development WebSocket URL" placeholder="WebSocket wss://…"');
+  });
 });
