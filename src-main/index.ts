@@ -26,7 +26,7 @@ import { electronNativeBinding } from './app/native-binding';
 import { APP_ID, PRODUCT_NAME } from './app/product';
 import { secretRevealer } from './app/secret-reveal';
 import { OpeningDesk, QuitGate, runShutdown, shutdownSteps } from './app/shutdown';
-import { bringToFront, claimSingleInstance } from './app/single-instance';
+import { bringToFront, claimSingleInstance, relaunchOptions } from './app/single-instance';
 import { OpenWindows, placeWindow, rememberWindow, WindowStateFile, type DisplayArea } from './app/window-state';
 import { devServerUrl, isOwnPage, ownPages, secureWindowOptions, windowOpenDecision } from './app/window-options';
 import { SHORTCUT_CHANNEL, type PageShortcut } from '../src-preload/shortcuts';
@@ -219,9 +219,12 @@ function run(): void {
     workspace = openWorkspace();
   };
 
-  app.on('second-instance', () => {
+  // Windows and Linux hand a second launch over as 'second-instance'; macOS activates the running app instead.
+  const launchedAgain = (): void => {
     if (gate.secondInstance() === 'bring-to-front') bringToFront(workspace);
-  });
+  };
+  app.on('second-instance', launchedAgain);
+  app.on('activate', launchedAgain);
   app.on('window-all-closed', () => app.quit());
   app.on('render-process-gone', (_event, _contents, details) => log?.error(`a window's renderer is gone (${details.reason}, exit code ${details.exitCode})`));
   app.on('child-process-gone', (_event, details) => log?.error(`${details.type} process gone (${details.reason}, exit code ${details.exitCode})`));
@@ -241,7 +244,7 @@ function run(): void {
     void runShutdown(steps, (step, err) => log?.error(`shutdown: ${step}`, err)).then(() => {
       log?.info('stopped');
       gate.stopped();
-      if (gate.relaunchAfterStop()) app.relaunch();
+      if (gate.relaunchAfterStop()) app.relaunch(relaunchOptions(process.env, process.argv));
       app.quit();
     });
   });

@@ -1,6 +1,6 @@
 // One Nova Desk at a time: two would fight over the same desk file, keychain entries and local venue folder.
 // A second launch hands over to the first, which comes to the front as the trader left it.
-import type { App, BrowserWindow } from 'electron';
+import type { App, BrowserWindow, RelaunchOptions } from 'electron';
 
 /** Takes the lock, or quits this second instance; true when this instance goes on. */
 export function claimSingleInstance(app: Pick<App, 'requestSingleInstanceLock' | 'quit'>): boolean {
@@ -17,4 +17,13 @@ export function bringToFront(window: RestorableWindow | undefined): void {
   if (window.isMinimized()) window.restore();
   if (!window.isVisible()) window.show();
   window.focus();
+}
+
+/**
+ * How the app starts itself again (QuitGate.relaunchAfterStop). An AppImage runs from a mount of its image that is
+ * gone once this process exits, so process.execPath would start nothing: the image itself is started instead.
+ */
+export function relaunchOptions(env: NodeJS.ProcessEnv, argv: readonly string[]): RelaunchOptions | undefined {
+  const image = env['APPIMAGE'];
+  return image === undefined || image === '' ? undefined : { execPath: image, args: argv.slice(1) };
 }

@@ -2,7 +2,7 @@
 // store) before the app exits, whatever asks it to quit and however often.
 import { describe, expect, it } from 'vitest';
 import { QuitGate, runShutdown, shutdownSteps, VENUE_STOP_DEADLINE_MS } from '../../../src-main/app/shutdown';
-import { bringToFront, claimSingleInstance, type RestorableWindow } from '../../../src-main/app/single-instance';
+import { bringToFront, claimSingleInstance, relaunchOptions, type RestorableWindow } from '../../../src-main/app/single-instance';
 
 function windowThat(state: { minimized: boolean; visible: boolean; destroyed?: boolean }): { window: RestorableWindow; calls: string[] } {
   const calls: string[] = [];
@@ -41,6 +41,16 @@ describe('single instance', () => {
     bringToFront(gone.window);
     bringToFront(undefined);
     expect(gone.calls).toEqual([]);
+  });
+});
+
+describe('starting again after a shutdown', () => {
+  it('starts an AppImage from its image, whose mount (process.execPath) is gone once the app exits', () => {
+    const argv = ['/tmp/.mount_NovaDeXYZ/nova-desk', '--some-flag'];
+    expect(relaunchOptions({ APPIMAGE: '/home/t/Apps/Nova-Desk.AppImage' }, argv)).toEqual({ execPath: '/home/t/Apps/Nova-Desk.AppImage', args: ['--some-flag'] });
+    // Anything else starts as it was started.
+    expect(relaunchOptions({}, argv)).toBeUndefined();
+    expect(relaunchOptions({ APPIMAGE: '' }, argv)).toBeUndefined();
   });
 });
 
