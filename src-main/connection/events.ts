@@ -33,6 +33,11 @@ export class DisposableStore implements Disposable {
     return item;
   }
 
+  /** Forgets an item that ended on its own (a timer that fired), without disposing it. */
+  delete(item: Disposable): void {
+    this.items.delete(item);
+  }
+
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;

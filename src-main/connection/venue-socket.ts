@@ -475,7 +475,11 @@ export class VenueSocket {
 
   /** A market-data sub refused for now: sent again after `delayMs` on the same connection, for what is still wanted. */
   private subscribeAgainLater(ws: WebSocket, channel: Channel, productIds: readonly string[], delayMs: number): void {
+    const cancel = toDisposable(() => clearTimeout(timer));
     const timer = setTimeout(() => {
+      // A sub lost to timeouts is tried again every few seconds for as long as the connection lives: a fired
+      // timer leaves the connection's store, or each try would stay in it.
+      this.perConnection.delete(cancel);
       const wanted = this.wanted.get(channel);
       const still = productIds.filter((id) => wanted?.has(id) === true);
       // Still subscribing is this connection too: another sub it waits on may outlast this one's retry.
@@ -483,7 +487,7 @@ export class VenueSocket {
       if (ws !== this.ws || !live || still.length === 0) return;
       this.sendSub(ws, 'sub', channel, still).catch(() => undefined);
     }, delayMs + Math.floor(this.options.random() * SUB_RETRY_MS));
-    this.perConnection.add(toDisposable(() => clearTimeout(timer)));
+    this.perConnection.add(cancel);
   }
 
   /**
