@@ -6,7 +6,7 @@ import { LAYOUT_NAME, Workspace } from './features/workspace/Workspace';
 import { popOutTarget } from './features/workspace/pop-out';
 import { rememberHistorySearch } from './features/blotters/history-query';
 import { useDesk } from './stores/desk-store';
-import { loadEverything, loadSavedLayout, startFeed } from './stores/feed';
+import { listenWhileOpening, loadEverything, loadSavedLayout, startFeed } from './stores/feed';
 import './ui/theme.css';
 
 const root = document.getElementById('root');
@@ -17,6 +17,8 @@ const target = popOutTarget(location.search);
 if (target?.history !== undefined) rememberHistorySearch(target.id, target.history);
 // A popped-out order ticket opens with the order the trader was writing.
 if (target?.ticket !== undefined) useDesk.getState().editTicket(target.ticket);
+// What the desk tells from now on is taken, so nothing told while the window reads what it shows is lost.
+const stopOpening = listenWhileOpening(on);
 // The layout first, so the feed watches the products the restored panels show.
 void loadSavedLayout(LAYOUT_NAME, target?.deskProductId)
   .then(() => {
@@ -27,7 +29,10 @@ void loadSavedLayout(LAYOUT_NAME, target?.deskProductId)
     history.replaceState(null, '', url);
   })
   .then(loadEverything)
-  .finally(() => startFeed(on));
+  .finally(() => {
+    stopOpening();
+    startFeed(on);
+  });
 
 createRoot(root).render(
   <StrictMode>

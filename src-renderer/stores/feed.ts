@@ -239,6 +239,46 @@ function every(ms: number, work: () => Promise<void>): () => void {
   return () => clearInterval(timer);
 }
 
+/**
+ * The desk's events into the store. Market events only for what `watched` says: a change sent before the desk took
+ * an unwatch, kept, would be shown as live when the product is shown again.
+ */
+function takeDeskEvents(subscribe: Subscribe, watched: (productId: string) => boolean): Array<() => void> {
+  const s = useDesk.getState;
+  return [
+    subscribe('book.changed', (book) => {
+      if (watched(book.productId)) s().setBook(book);
+    }),
+    subscribe('trades.received', ({ productId, trades }) => {
+      if (watched(productId)) s().addTrades(productId, trades);
+    }),
+    subscribe('ticker.changed', (ticker) => {
+      if (watched(ticker.productId)) s().setTicker(ticker);
+    }),
+    subscribe('candles.changed', ({ productId, candles }) => {
+      if (watched(productId)) s().addCandles(productId, candles);
+    }),
+    subscribe('orders.changed', (orders) => {
+      s().applyOrders(orders);
+      if (orders.some((o) => o.trades.length > 0)) void loadFills(true);
+    }),
+    subscribe('account.changed', (account) => s().setAccount(account)),
+    subscribe('connection.changed', (connection) => s().setConnection(connection)),
+    subscribe('environments.changed', (environments) => s().setEnvironments(environments)),
+  ];
+}
+
+/**
+ * The desk's events taken while the window opens, from before its first reads until startFeed takes them over
+ * (stop this, then start the feed, in one turn). Events are not kept for a window that is not listening: a trade
+ * printed between loadEverything's read of the tape and the feed's start never reached it, and the book and
+ * candles stayed as read until their next change. The reads already let what was streamed meanwhile win.
+ */
+export function listenWhileOpening(subscribe: Subscribe): () => void {
+  const stops = takeDeskEvents(subscribe, (productId) => watchedProducts().includes(productId));
+  return () => stops.forEach((stop) => stop());
+}
+
 /** Starts feeding the store; the result stops it. */
 export function startFeed(subscribe?: Subscribe): () => void {
   const s = useDesk.getState;
@@ -301,29 +341,7 @@ export function startFeed(subscribe?: Subscribe): () => void {
   );
 
   if (subscribe !== undefined) {
-    stops.push(
-      // Only what this window watches: a change sent before the desk took an unwatch, kept, would be shown as
-      // live when the product is shown again.
-      subscribe('book.changed', (book) => {
-        if (watching.has(book.productId)) s().setBook(book);
-      }),
-      subscribe('trades.received', ({ productId, trades }) => {
-        if (watching.has(productId)) s().addTrades(productId, trades);
-      }),
-      subscribe('ticker.changed', (ticker) => {
-        if (watching.has(ticker.productId)) s().setTicker(ticker);
-      }),
-      subscribe('candles.changed', ({ productId, candles }) => {
-        if (watching.has(productId)) s().addCandles(productId, candles);
-      }),
-      subscribe('orders.changed', (orders) => {
-        s().applyOrders(orders);
-        if (orders.some((o) => o.trades.length > 0)) void loadFills(true);
-      }),
-      subscribe('account.changed', (account) => s().setAccount(account)),
-      subscribe('connection.changed', (connection) => s().setConnection(connection)),
-      subscribe('environments.changed', (environments) => s().setEnvironments(environments)),
-    );
+    stops.push(...takeDeskEvents(subscribe, (productId) => watching.has(productId)));
     stops.push(every(POLL.connection, pollAccount));
   } else {
     stops.push(
