@@ -17,7 +17,7 @@ import { FolderInUseError, lockDataFolder, type FolderLock } from '../venue/stor
 export function lockDeskFolder(dataDir: string, nativeBinding: string | undefined, underElectron = process.versions.electron !== undefined): FolderLock | undefined {
   if (nativeBinding === undefined && underElectron) return undefined;
   try {
-    return lockDataFolder(dataDir, nativeBinding);
+    return lockDataFolder(dataDir, nativeBinding, 'desk');
   } catch (err) {
     if (err instanceof FolderInUseError) {
       throw new Error(`another Nova Desk is using the data folder ${dataDir} (its desk.json, keys and local venue): stop that desk first, or give this one another data folder`, { cause: err });

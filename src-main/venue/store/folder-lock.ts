@@ -7,7 +7,6 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 
-const LOCK_FILE = 'venue.lock';
 /** A venue worker that just ended (the desk restarts it at once) lets go within moments. */
 const WAIT_MS = 2_000;
 
@@ -18,8 +17,9 @@ export interface FolderLock {
   release(): void;
 }
 
-export function lockDataFolder(dataDir: string, nativeBinding: string | undefined): FolderLock {
-  const file = join(dataDir, LOCK_FILE);
+/** `holder`: what holds the folder, which names its lock file (`venue.lock`) and the errors. */
+export function lockDataFolder(dataDir: string, nativeBinding: string | undefined, holder: 'venue' | 'desk' = 'venue'): FolderLock {
+  const file = join(dataDir, `${holder}.lock`);
   let db: Database.Database | undefined;
   try {
     db = new Database(file, { timeout: WAIT_MS, ...(nativeBinding === undefined ? {} : { nativeBinding }) });
@@ -27,10 +27,10 @@ export function lockDataFolder(dataDir: string, nativeBinding: string | undefine
     db.exec('BEGIN EXCLUSIVE');
   } catch (err) {
     db?.close();
-    if ((err as { code?: unknown }).code === 'SQLITE_BUSY') throw new FolderInUseError(`another venue is running on ${dataDir}: stop it first, or start this one on another folder`);
+    if ((err as { code?: unknown }).code === 'SQLITE_BUSY') throw new FolderInUseError(`another ${holder} is running on ${dataDir}: stop it first, or start this one on another folder`);
     // SQLite's own words ("attempt to write a readonly database") name neither the file nor the cause.
     const reason = err instanceof Error ? err.message : String(err);
-    throw new Error(`the data folder ${dataDir} cannot be locked for this venue (${file}: ${reason}): the venue needs to write in it`, { cause: err });
+    throw new Error(`the data folder ${dataDir} cannot be locked for this ${holder} (${file}: ${reason}): the ${holder} needs to write in it`, { cause: err });
   }
   const held = db;
   return { release: () => held.close() };

@@ -1,7 +1,7 @@
 // The desk's lock on its data folder under Electron, whose main thread loads only Electron's build of SQLite: a
 // build that does not load must not keep the app from opening (its local venue says what is wrong, with the
 // remedy), while another desk on the folder is still refused.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -16,7 +16,7 @@ describe("the desk's folder lock", () => {
     writeFileSync(broken, 'not a native module');
     expect(lockDeskFolder(dir, broken, true)).toBeUndefined();
     // Under Node the same fault is the desk's to report.
-    expect(() => lockDeskFolder(dir, broken, false)).toThrow(/cannot be locked/);
+    expect(() => lockDeskFolder(dir, broken, false)).toThrow(/cannot be locked for this desk .*desk\.lock/);
   });
 
   it('under Electron, still refuses a folder another desk holds', () => {
@@ -24,6 +24,9 @@ describe("the desk's folder lock", () => {
     try {
       expect(() => lockDeskFolder(dir, undefined, true)).not.toThrow(); // no build given: not taken at all
       expect(() => lockDeskFolder(dir, undefined, false)).toThrow(/another Nova Desk is using the data folder/);
+      // Its own lock file: the desk's folder is not a venue's.
+      expect(existsSync(join(dir, 'desk.lock'))).toBe(true);
+      expect(existsSync(join(dir, 'venue.lock'))).toBe(false);
     } finally {
       held?.release();
     }
