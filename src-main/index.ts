@@ -252,7 +252,8 @@ function run(): void {
   void app.whenReady().then(() =>
     start().catch((err: unknown) => {
       log?.error('could not start', err);
-      dialog.showErrorBox(`${PRODUCT_NAME} could not start`, scrub(err instanceof Error ? err.message : String(err)));
+      // A desk still opening when the trader quit is closed by the shutdown: its failure then is no news.
+      if (!gate.quitting) dialog.showErrorBox(`${PRODUCT_NAME} could not start`, scrub(err instanceof Error ? err.message : String(err)));
       app.quit();
     }),
   );

@@ -70,6 +70,11 @@ export class QuitGate {
     }
   }
 
+  /** A quit was asked for: what fails from now on is the app stopping, not something to tell the trader. */
+  get quitting(): boolean {
+    return this.state !== 'running';
+  }
+
   /** The shutdown is done: the next quit request exits. */
   stopped(): void {
     this.state = 'stopped';

@@ -105,7 +105,10 @@ describe('shutdown', () => {
 
   it('holds every quit until the shutdown is done, then lets the last one through', () => {
     const gate = new QuitGate();
+    expect(gate.quitting).toBe(false);
     expect(gate.beforeQuit()).toBe('shut-down');
+    // A desk that fails to open from now on is the app stopping: no "could not start" box.
+    expect(gate.quitting).toBe(true);
     expect(gate.beforeQuit()).toBe('hold');
     expect(gate.beforeQuit()).toBe('hold');
     gate.stopped();
