@@ -6,6 +6,7 @@
  */
 import Decimal from 'decimal.js';
 import type { EnvironmentId, PlaceOrderRequest, PreTradeIssue, PreTradeSettings } from '../../src-shared/ipc/contract';
+import { groupDigits } from '../../src-shared/protocol/decimal';
 
 /** The order and what the trader said to it; where it goes is the context's environment. */
 export type PreTradeOrder = Omit<PlaceOrderRequest, 'environment'>;
@@ -52,10 +53,10 @@ export function preTradeIssues(order: PreTradeOrder, context: PreTradeContext): 
   if (reference !== undefined && limit !== undefined && maxDeviation !== undefined) {
     const deviation = limit.minus(reference).abs().div(reference).times(100);
     if (deviation.greaterThan(maxDeviation)) {
-      const from = trigger === undefined ? `the market (${reference.toString()})` : `its stop trigger (${reference.toString()})`;
+      const from = trigger === undefined ? `the market (${groupDigits(reference.toFixed())})` : `its stop trigger (${groupDigits(reference.toFixed())})`;
       issues.push({
         check: 'price_deviation',
-        message: `limit ${order.limit_price ?? ''} is ${deviation.toDecimalPlaces(2).toString()}% from ${from}; the limit is ${maxDeviation.toString()}%`,
+        message: `limit ${groupDigits(limit.toFixed())} is ${deviation.toDecimalPlaces(2).toString()}% from ${from}; the limit is ${maxDeviation.toString()}%`,
       });
     }
   }
@@ -66,7 +67,7 @@ export function preTradeIssues(order: PreTradeOrder, context: PreTradeContext): 
     if (notional !== undefined && notional.greaterThan(maxNotional)) {
       issues.push({
         check: 'max_notional',
-        message: `notional ${notional.toString()} ${context.quoteAsset} is above the limit of ${maxNotional.toString()} ${context.quoteAsset}`,
+        message: `notional ${groupDigits(notional.toFixed())} ${context.quoteAsset} is above the limit of ${groupDigits(maxNotional.toFixed())} ${context.quoteAsset}`,
       });
     }
   }

@@ -158,6 +158,17 @@ function formatScaled(digits: string, scale: number): string {
   return end === whole.length ? whole : `${whole}.${padded.slice(whole.length, end)}`;
 }
 
+/**
+ * A plain decimal ("2504500000.5") as a trader reads it: thousands grouped with a narrow no-break space, the
+ * fraction as it is. The desk's messages and the windows' figures group alike.
+ */
+export function groupDigits(plain: string): string {
+  const negative = plain.startsWith('-');
+  const [whole = '', fraction] = (negative ? plain.slice(1) : plain).split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, '\u202f');
+  return `${negative ? '-' : ''}${grouped}${fraction === undefined ? '' : `.${fraction}`}`;
+}
+
 /** The canonical text of `units` increments: 15 at "0.0001" is "0.0015". */
 export function formatUnits(units: number, incrementText: string): string {
   if (!Number.isSafeInteger(units)) throw new RangeError(`units must be a safe integer, got ${units}`);
