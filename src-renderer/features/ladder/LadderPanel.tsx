@@ -45,10 +45,20 @@ export function LadderPanel(props: { productId: string; height: number }): React
   // the ladder scrolled or changed size. Centring reads layout, which at 60 frames a second is the frame's cost.
   const offCentre = useRef(true);
 
+  const head = useRef<HTMLDivElement>(null);
+  // The spread in the middle of the rows below the header, which stays at the top; and the ladder scrolled by
+  // whole rows, so the top row starts at the header's foot: centred to the pixel, a row lay half under it.
   const centre = (): void => {
     const box = scroller.current;
     const mid = spread.current;
-    if (box !== null && mid !== null) box.scrollTop = mid.offsetTop - box.clientHeight / 2 + mid.clientHeight / 2;
+    const top = asks.current[0]?.row;
+    if (box !== null && mid !== null && top !== undefined) {
+      const header = head.current?.offsetHeight ?? 0;
+      const centred = mid.offsetTop + mid.offsetHeight / 2 - header - (box.clientHeight - header) / 2;
+      const first = top.offsetTop - header;
+      const rows = Math.max(0, Math.round((centred - first) / top.offsetHeight));
+      box.scrollTop = first + rows * top.offsetHeight;
+    }
     offCentre.current = false;
   };
 
@@ -134,7 +144,7 @@ export function LadderPanel(props: { productId: string; height: number }): React
         style={{ height: props.height, contain: 'strict' }}
         onScroll={() => (offCentre.current = true)}
       >
-        <div className="level head muted"><span>Price</span><span className="num">Size</span><span className="num">Total</span><span /></div>
+        <div className="level head muted" ref={head}><span>Price</span><span className="num">Size</span><span className="num">Total</span><span /></div>
         {Array.from({ length: DEPTH }, (_, i) => row('ask', i))}
         <div className="spread muted" ref={spread} />
         {Array.from({ length: DEPTH }, (_, i) => row('bid', i))}

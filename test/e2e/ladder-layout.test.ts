@@ -1,0 +1,77 @@
+/**
+ * End to end: the depth ladder as a trader reads it, popped out into a window of its own, in Debian's Chromium
+ * against browser mode with its embedded simulated venue. Its column names stay in view while Keep centred scrolls
+ * it, and no row lies half under them. Measured from the page's layout, at the pop-out's own size and at others.
+ * Needs /usr/bin/chromium.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from '@playwright/test';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_ARGS, WAIT, startDesk, tearDown } from './web-desk';
+
+let desk: ChildProcess;
+let dataDir: string;
+let browser: Browser;
+let page: Page;
+let ladder: Page;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'nova-e2e-ladder-'));
+  const started = await startDesk(dataDir);
+  desk = started.child;
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+  await page.goto(started.url);
+  await page.getByRole('table', { name: 'Balances' }).getByRole('row').nth(1).waitFor({ timeout: WAIT });
+  const popup = page.waitForEvent('popup');
+  await page.getByRole('button', { name: /^Pop out Depth ladder/ }).click();
+  ladder = await popup;
+  await ladder.getByRole('button', { name: /^Bid \d/ }).nth(10).waitFor({ timeout: WAIT });
+}, 120_000);
+
+afterAll(() => tearDown(browser, desk, dataDir), 60_000);
+
+interface Layout {
+  /** The ladder's scrolling box, its column names' row and each level's row, as top and bottom on the page. */
+  box: { top: number; bottom: number };
+  head: { top: number; bottom: number };
+  rows: { top: number; bottom: number }[];
+}
+
+function layout(): Promise<Layout> {
+  return ladder.evaluate(() => {
+    const edges = (el: Element): { top: number; bottom: number } => {
+      const r = el.getBoundingClientRect();
+      return { top: r.top, bottom: r.bottom };
+    };
+    const box = document.querySelector('.ladder');
+    const head = document.querySelector('.ladder .level.head');
+    if (box === null || head === null) throw new Error('no ladder');
+    return { box: edges(box), head: edges(head), rows: [...document.querySelectorAll('.ladder .level.ask, .ladder .level.bid')].map(edges) };
+  });
+}
+
+describe('a popped-out depth ladder', () => {
+  it('keeps its column names in view and starts its first row below them, centred, at any window size', { timeout: 60_000 }, async () => {
+    for (const size of [undefined, { width: 720, height: 640 }, { width: 420, height: 555 }, { width: 900, height: 903 }]) {
+      if (size !== undefined) await ladder.setViewportSize(size);
+      // The ladder centres itself again after a resize, on its next paint.
+      await expect.poll(async () => (await layout()).head.top - (await layout()).box.top, { timeout: WAIT }).toBe(0);
+      await expect.poll(async () => {
+        const { head, rows } = await layout();
+        // The first row that shows at all below the header: it starts where the header ends, not under it.
+        const first = rows.find((row) => row.bottom > head.bottom + 0.5);
+        return first === undefined ? 'no row shows' : Math.abs(first.top - head.bottom) < 0.5 ? 'starts below the header' : `starts ${first.top - head.bottom}px off the header's foot`;
+      }, { timeout: WAIT }).toBe('starts below the header');
+      // Centred indeed: the header is not a scrolled-to-the-top ladder's, with the spread out of view.
+      const spread = await ladder.locator('.ladder .spread').evaluate((el) => el.getBoundingClientRect().top);
+      const { box } = await layout();
+      expect(spread).toBeGreaterThan(box.top);
+      expect(spread).toBeLessThan(box.bottom);
+    }
+  });
+
+});
