@@ -1,8 +1,8 @@
 /**
  * End to end: the depth ladder as a trader reads it, popped out into a window of its own, in Debian's Chromium
  * against browser mode with its embedded simulated venue. Its column names stay in view while Keep centred scrolls
- * it, and no row lies half under them. Measured from the page's layout, at the pop-out's own size and at others.
- * Needs /usr/bin/chromium.
+ * it, no row lies half under them, and the depth bars are drawn behind the figures, not over them. Measured from
+ * the page's layout, at the pop-out's own size and at others. Needs /usr/bin/chromium.
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -74,4 +74,36 @@ describe('a popped-out depth ladder', () => {
     }
   });
 
+  it('draws the depth bars behind the sizes and totals, not over them', { timeout: 60_000 }, async () => {
+    await ladder.setViewportSize({ width: 720, height: 640 });
+    // What lies on top at the middle of each figure a bar passes under: hit testing follows the order things are
+    // painted in, so the bar is made hittable for the look (it is not, for the clicks on the prices).
+    const onTop = await ladder.evaluate(() => {
+      const seen: string[] = [];
+      const shownFrom = document.querySelector('.ladder .level.head')?.getBoundingClientRect().bottom ?? 0;
+      const shownTo = Math.min(window.innerHeight, document.querySelector('.ladder')?.getBoundingClientRect().bottom ?? 0);
+      for (const row of document.querySelectorAll<HTMLElement>('.ladder .level.ask, .ladder .level.bid')) {
+        const bar = row.querySelector<HTMLElement>('.bar');
+        const { top, bottom } = row.getBoundingClientRect();
+        // Rows in view only: one scrolled out of the ladder (or the window) lies under whatever is there.
+        if (bar === null || row.style.visibility === 'hidden' || top < shownFrom || bottom > shownTo) continue;
+        bar.style.pointerEvents = 'auto';
+        for (const cell of row.querySelectorAll<HTMLElement>('.size, .total')) {
+          const text = document.createRange();
+          text.selectNodeContents(cell);
+          const r = text.getBoundingClientRect();
+          const x = r.left + r.width / 2;
+          const y = r.top + r.height / 2;
+          const b = bar.getBoundingClientRect();
+          if (r.width === 0 || x < b.left || x > b.right) continue;
+          const hit = document.elementFromPoint(x, y);
+          seen.push(hit === null ? 'nothing' : hit === cell || cell.contains(hit) ? 'figure' : hit === bar ? 'bar' : hit.className);
+        }
+        bar.style.pointerEvents = '';
+      }
+      return seen;
+    });
+    expect(onTop.length).toBeGreaterThan(0);
+    expect(onTop.filter((what) => what !== 'figure')).toEqual([]);
+  });
 });
