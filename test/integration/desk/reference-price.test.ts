@@ -2,6 +2,7 @@
 // one read from the venue. A ticker the desk no longer receives (its product unwatched) is not the market.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Desk } from '../../../src-main/desk/desk';
+import { groupDigits } from '../../../src-shared/protocol/decimal';
 import { BTC, LocalVenue, px, type Account } from '../connection/local-venue';
 import { LoopbackGate } from '../connection/loopback-gate';
 import { eventually } from '../eventually';
@@ -48,7 +49,7 @@ describe('the market a limit is measured against', () => {
     desk.updateSettings({ preTrade: { maxDeviationPercent: '5' } });
     const far = await desk.placeOrder({ environment: 'development', product_id: BTC, side: 'BUY', type: 'LIMIT', limit_price: then, base_size: '0.001' });
     if (far.status === 'placed') await desk.cancelOrder({ environment: 'development', order_id: far.order.order_id });
-    expect(far).toMatchObject({ status: 'held', issues: [{ check: 'price_deviation', message: expect.stringContaining(`the market (${now})`) }] });
+    expect(far).toMatchObject({ status: 'held', issues: [{ check: 'price_deviation', message: expect.stringContaining(`the market (${groupDigits(now)})`) }] });
   });
 
   it('is not a ticker frozen by a WebSocket that dropped while the venue still answers over REST', async () => {
@@ -77,7 +78,7 @@ describe('the market a limit is measured against', () => {
       desk.updateSettings({ preTrade: { maxDeviationPercent: '5' } });
       const far = await desk.placeOrder({ environment: 'development', product_id: BTC, side: 'BUY', type: 'LIMIT', limit_price: then, base_size: '0.001' });
       if (far.status === 'placed') await desk.cancelOrder({ environment: 'development', order_id: far.order.order_id });
-      expect(far).toMatchObject({ status: 'held', issues: [{ check: 'price_deviation', message: expect.stringContaining(`the market (${now})`) }] });
+      expect(far).toMatchObject({ status: 'held', issues: [{ check: 'price_deviation', message: expect.stringContaining(`the market (${groupDigits(now)})`) }] });
       await desk.unwatch(BTC, 'main');
     } finally {
       gate.unblock();
