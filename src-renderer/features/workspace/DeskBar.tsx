@@ -20,6 +20,8 @@ export function DeskBar(): React.JSX.Element {
   const connection = useDesk((s) => s.connection);
   const { production } = useActingEnvironment();
   const ticker = useDesk((s) => s.tickers[productId]);
+  // Named as every other amount on the desk is: a bare figure could be in any currency the venue quotes in.
+  const quote = useDesk((s) => s.products.find((p) => p.id === productId)?.quote_asset_id) ?? productId.split('-')[1] ?? '';
   const latency = shownLatency(connection);
   const stale = staleness(connection);
   return (
@@ -29,7 +31,7 @@ export function DeskBar(): React.JSX.Element {
       {ticker !== undefined && (
         // The last trade heard, which stops moving with the connection: marked as the market panels are.
         <span className="muted" aria-label="Last price">
-          last {formatDecimal(ticker.price)}
+          last {formatDecimal(ticker.price)} {quote}
           {stale !== undefined && <> <span className="stale-mark" title="The connection is not live: this is the last price heard, not the market's now">{stale}</span></>}
         </span>
       )}
