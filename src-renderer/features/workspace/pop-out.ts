@@ -1,6 +1,7 @@
 /**
- * Popped-out panels: a panel opens in its own window (window.open in browser mode; Electron's side opens its own
- * windows later) with its own store fed by the same bridge, so it stays live. The windows of one desk talk over
+ * Popped-out panels: a panel opens in its own window through window.open, in browser mode and in Electron alike
+ * (the main process lets our own pages open as windows with the app's secure options and its preload, so the
+ * bridge is there), with its own store fed by the same bridge, so it stays live. The windows of one desk talk over
  * a BroadcastChannel: a popped-out panel asks to go back into the workspace, or links itself to a product, and
  * the workspace tells every panel that follows the desk product when it changes. What the trader typed in a panel
  * goes with it both ways: an Order history's filters, an order ticket's form (in the address out, the dock message
