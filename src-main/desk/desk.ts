@@ -571,10 +571,12 @@ export class Desk implements Disposable {
   /**
    * The trader's fills, newest first, from the trades of their orders: the most recently updated first (a resting
    * order filled just now), then back by creation time while a full read may hide more, so a run of orders that
-   * filled nothing (IOCs, cancels) does not push older fills out of reach. At most FILL_READS reads.
+   * filled nothing (IOCs, cancels) does not push older fills out of reach. At most FILL_READS reads. With the
+   * environment they were read on, the session's as the read began: the desk may switch while its reads are out.
    */
-  async fills(productId: string | undefined, limit = 200): Promise<Fill[]> {
+  async fills(productId: string | undefined, limit = 200): Promise<{ environment: EnvironmentId; fills: Fill[] }> {
     const { rest } = this.requireSession();
+    const environment = this.sessionEnvironment;
     const products = productId === undefined ? {} : { product_ids: [productId] };
     const seen = new Set<string>();
     const fills: Fill[] = [];
@@ -596,7 +598,7 @@ export class Desk implements Disposable {
       before = (BigInt(oldest) - 1n).toString();
     }
     fills.sort((a, b) => (BigInt(b.time) > BigInt(a.time) ? 1 : BigInt(b.time) < BigInt(a.time) ? -1 : 0));
-    return fills.slice(0, limit);
+    return { environment, fills: fills.slice(0, limit) };
   }
 
   // ---- market data

@@ -8,7 +8,7 @@ import { attempt, currentView, nextView, refreshOrders } from './desk-actions';
 import { useDesk } from './desk-store';
 import { readLayout } from './layout-slice';
 import { notifyFills } from './fill-alerts';
-import { staleness } from './connection-view';
+import { actingEnvironment, staleness } from './connection-view';
 import { TAPE_LENGTH, type MarketPart } from './market-slice';
 
 export type Subscribe = <E extends EventName>(name: E, handler: (payload: EventPayload<E>) => void) => () => void;
@@ -104,14 +104,18 @@ function loadFills(alert: boolean): Promise<void> {
       const view = currentView();
       // A failure is shown on the Fills panel: dropped, the blotter stopped updating with nothing said.
       let problem: string | undefined;
-      const fills = await call('orders.fills', { limit: 1000 }).catch((err: unknown) => {
+      const answer = await call('orders.fills', { limit: 1000 }).catch((err: unknown) => {
         problem = err instanceof Error ? err.message : String(err);
         return undefined;
       });
       if (view !== currentView()) continue;
+      // Read on another environment than the window shows: the desk switched and the window has not heard yet
+      // (its connection.changed, which reads the fills again, is on its way). Kept, they would be shown, and
+      // alerted, as this environment's.
+      if (answer !== undefined && answer.environment !== actingEnvironment(useDesk.getState())) continue;
       useDesk.getState().setFillsProblem(problem);
-      if (fills === undefined) continue;
-      const fresh = useDesk.getState().addFills(fills);
+      if (answer === undefined) continue;
+      const fresh = useDesk.getState().addFills(answer.fills);
       if (tell && fillsReadIn === view) notifyFills(fresh);
       fillsReadIn = view;
     } while (fillsAgain);

@@ -369,7 +369,11 @@ export const contract = {
   'orders.history': { request: HistoryRequest, response: z.array(OrderSchema) },
   'orders.fills': {
     request: z.strictObject({ product_id: productId.optional(), limit: z.int().min(1).max(1000).optional() }),
-    response: z.array(Fill),
+    /**
+     * `environment`: the one the fills were read on. A window that has not yet heard of a switch would otherwise
+     * show the next environment's fills under the one it still names.
+     */
+    response: z.object({ environment: EnvironmentId, fills: z.array(Fill) }),
   },
   'market.products': { request: empty, response: z.array(ProductSchema) },
   'market.watch': { request: ProductRequest, response: BookSnapshot },

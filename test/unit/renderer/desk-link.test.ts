@@ -27,7 +27,8 @@ vi.mock('../../../src-renderer/bridge', () => {
     if (!deskUp) return Promise.reject(new BridgeError('E0902_ServiceUnavailable', 'E0902_ServiceUnavailable: the desk cannot be reached'));
     if (method === 'connection.status') return Promise.resolve(live);
     if (method === 'market.watch') return Promise.resolve({ productId: 'BTC-VND', sequence: 1, time: '1', source: 'rest', bids: [], asks: [] });
-    return Promise.resolve(method === 'orders.active' || method === 'orders.history' || method === 'orders.fills' || method === 'market.trades' || method === 'market.candles' ? [] : undefined);
+    if (method === 'orders.fills') return Promise.resolve({ environment: 'local', fills: [] });
+    return Promise.resolve(method === 'orders.active' || method === 'orders.history' || method === 'market.trades' || method === 'market.candles' ? [] : undefined);
   };
   const onBridgeLink = (listener: (state: 'lost' | 'back') => void): (() => void) => {
     linkListeners.add(listener);

@@ -19,7 +19,7 @@ const connection = (e: Env): ConnectionStatus => ({ environment: e, production: 
 const answers: Record<string, (e: Env) => unknown> = {
   'orders.active': (e) => [order(e === 'development' ? 'D1' : 'L1', e)],
   'orders.history': () => [],
-  'orders.fills': (e) => (e === 'development' ? [fill('D1', e)] : [fill('L7', e), fill('L8', e)]),
+  'orders.fills': (e) => ({ environment: e, fills: e === 'development' ? [fill('D1', e)] : [fill('L7', e), fill('L8', e)] }),
   'connection.status': (e) => connection(e),
   'keys.list': () => [],
   'market.products': () => [],

@@ -24,9 +24,10 @@ beforeAll(() => {
     'account.get': () => ({ balances: [] }),
     'connection.status': () => status(on),
     'orders.fills': async () => {
+      const environment = on;
       const answer = fills[on];
       await held;
-      return answer;
+      return { environment, fills: answer };
     },
   });
   vi.stubGlobal('location', { search: '' });

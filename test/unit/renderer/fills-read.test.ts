@@ -1,17 +1,18 @@
 /**
  * A read of the fills that fails is said on the Fills panel until one answers: it was dropped, and the blotter
- * stopped updating with nothing said.
+ * stopped updating with nothing said. A read answered on another environment than the window shows is not kept.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Fill } from '../../../src-shared/ipc/contract';
+import type { ConnectionStatus, Fill, Response } from '../../../src-shared/ipc/contract';
 import { useDesk } from '../../../src-renderer/stores/desk-store';
 import { loadEverything } from '../../../src-renderer/stores/feed';
 
-let fillsAnswer: () => Promise<Fill[]> = () => Promise.resolve([]);
+let fillsAnswer: () => Promise<Response<'orders.fills'>> = () => Promise.resolve({ environment: 'local', fills: [] });
+let statusAnswer: ConnectionStatus | undefined;
 
 vi.mock('../../../src-renderer/bridge', () => ({
   BridgeError: class extends Error {},
-  call: (method: string) => (method === 'orders.fills' ? fillsAnswer() : method === 'orders.active' || method === 'orders.history' ? Promise.resolve([]) : Promise.resolve(undefined)),
+  call: (method: string) => (method === 'orders.fills' ? fillsAnswer() : method === 'connection.status' ? Promise.resolve(statusAnswer) : method === 'orders.active' || method === 'orders.history' ? Promise.resolve([]) : Promise.resolve(undefined)),
 }));
 
 const fill: Fill = {
@@ -27,9 +28,26 @@ describe('reading the fills', () => {
     await loadEverything();
     expect(useDesk.getState().fillsProblem).toBe('E0503 rate limit exceeded');
 
-    fillsAnswer = () => Promise.resolve([fill]);
+    fillsAnswer = () => Promise.resolve({ environment: 'local', fills: [fill] });
     await loadEverything();
     expect(useDesk.getState().fillsProblem).toBeUndefined();
+    expect(useDesk.getState().fills.map((f) => f.tradeId)).toEqual(['t1']);
+  });
+
+  it('drops fills read on another environment than the window shows, which a switch it has not heard of yet brought', async () => {
+    const status = (environment: 'local' | 'development'): ConnectionStatus => ({ environment, production: false, state: 'live', apiKey: `k-${environment}`, readOnly: false, detail: '' });
+    useDesk.getState().setConnection(status('local'));
+    // The desk is on Development already; its connection.changed has not reached this window, and its status read
+    // was answered before the switch.
+    statusAnswer = status('local');
+    fillsAnswer = () => Promise.resolve({ environment: 'development', fills: [fill] });
+    await loadEverything();
+    expect(useDesk.getState().fills).toEqual([]);
+
+    // Heard: the window shows Development, whose fills it then takes.
+    useDesk.getState().setConnection(status('development'));
+    statusAnswer = status('development');
+    await loadEverything();
     expect(useDesk.getState().fills.map((f) => f.tradeId)).toEqual(['t1']);
   });
 });

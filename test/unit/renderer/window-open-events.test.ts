@@ -22,7 +22,7 @@ beforeAll(() => {
     'market.products': () => [],
     'orders.active': () => [],
     'orders.history': () => [],
-    'orders.fills': () => [],
+    'orders.fills': () => ({ environment: 'local', fills: [] }),
     'market.unwatch': () => ({ watching: [] }),
   });
 });
