@@ -18,6 +18,17 @@ export interface Column<Row> {
   align?: 'left' | 'right';
   /** False for columns of controls (select, cancel), whose header is plain text. */
   sortable?: boolean;
+  /**
+   * Kept at the right edge of the table's view, over the columns scrolled under it: a control each row needs (an
+   * order's Cancel), which a row wider than its panel put out of sight, behind a scroll bar at the table's foot.
+   */
+  pinned?: boolean;
+}
+
+/** A cell's classes: a figure's alignment, a pinned column's place. */
+function cellClass(column: Pick<Column<unknown>, 'align' | 'pinned'>): string | undefined {
+  const classes = [column.align === 'right' ? 'num' : '', column.pinned === true ? 'pinned' : ''].filter((c) => c !== '');
+  return classes.length === 0 ? undefined : classes.join(' ');
 }
 
 export interface VirtualTableProps<Row> {
@@ -69,7 +80,7 @@ const RowView = memo(function RowView<Row>(props: RowViewProps<Row>): React.JSX.
   return (
     <tr aria-rowindex={props.index} data-row={props.rowId} className={props.className} style={{ height: ROW_HEIGHT }}>
       {columns.map((c) => (
-        <td key={c.key} className={c.align === 'right' ? 'num' : undefined}>
+        <td key={c.key} className={cellClass(c)}>
           {c.render === undefined ? c.value(row) : c.render(row)}
         </td>
       ))}
@@ -161,7 +172,7 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>): React.JSX.Elem
               <th
                 key={c.key}
                 scope="col"
-                className={c.align === 'right' ? 'num' : undefined}
+                className={cellClass(c)}
                 aria-sort={sort?.key === c.key ? (sort.direction === 'asc' ? 'ascending' : 'descending') : undefined}
               >
                 {c.sortable === false ? (

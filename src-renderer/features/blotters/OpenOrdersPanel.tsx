@@ -39,6 +39,7 @@ export function OpenOrdersPanel(props: { productId: string; height: number }): R
         key: 'cancel',
         header: 'Cancel',
         sortable: false,
+        pinned: true,
         value: () => '',
         render: (o) => {
           const onItsWay = cancelling[o.order_id] === true;

@@ -1,0 +1,50 @@
+/**
+ * End to end: what of a panel a trader can see without hunting for it, in Debian's Chromium against browser mode
+ * with its embedded simulated venue, in the workspace as it first opens. Measured from the page's layout.
+ * Needs /usr/bin/chromium.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from '@playwright/test';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_ARGS, WAIT, fillLimitBuy, restingBuyPrice, setConfirming, startDesk, tearDown } from './web-desk';
+
+let desk: ChildProcess;
+let dataDir: string;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'nova-e2e-panels-'));
+  const started = await startDesk(dataDir);
+  desk = started.child;
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+  await page.goto(started.url);
+  await page.getByRole('table', { name: 'Balances' }).getByRole('row').nth(1).waitFor({ timeout: WAIT });
+}, 120_000);
+
+afterAll(() => tearDown(browser, desk, dataDir), 60_000);
+
+describe('the workspace as it opens', () => {
+  it('shows each open order\'s Cancel button whole, however wide the rest of its row is', { timeout: 60_000 }, async () => {
+    await setConfirming(page, false);
+    await fillLimitBuy(page, await restingBuyPrice(page), `a-client-order-id-as-long-as-a-trader-may-make-it-${Date.now()}`);
+    await page.getByRole('button', { name: /^Buy/ }).last().click();
+    const cancel = page.getByRole('table', { name: 'Open orders' }).getByRole('button', { name: /^Cancel BUY/ });
+    await cancel.waitFor({ timeout: WAIT });
+    // The part of the table in view: its scrolling box, less a vertical scroll bar.
+    const view = await page.locator('.vtable', { has: page.getByRole('table', { name: 'Open orders' }) }).evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      return { left: r.left, right: r.left + el.clientWidth };
+    });
+    const button = await cancel.boundingBox();
+    expect(button).not.toBeNull();
+    expect({ left: button?.x ?? 0, right: (button?.x ?? 0) + (button?.width ?? 0) }).toSatisfy(
+      ({ left, right }: { left: number; right: number }) => left >= view.left && right <= view.right + 0.5,
+      `within ${view.left}..${view.right}`,
+    );
+  });
+});
