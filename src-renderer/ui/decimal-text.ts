@@ -2,6 +2,7 @@
  * Arithmetic on the wire's decimal strings without floating point (ARCHITECTURE rule 6): a value is a bigint
  * of digits and a scale.
  */
+import { groupDigits } from '../../src-shared/protocol/decimal';
 
 interface Scaled {
   readonly digits: bigint;
@@ -62,11 +63,7 @@ export function multiplyDecimal(a: string, b: string): string {
 
 /** For display: thousands grouped with a narrow space; never rounded, so a value is always shown whole. */
 export function formatDecimal(text: string): string {
-  const canonical = textOf(scaled(text));
-  const negative = canonical.startsWith('-');
-  const [whole = '0', fraction = ''] = (negative ? canonical.slice(1) : canonical).split('.');
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, '\u202f');
-  return `${negative ? '-' : ''}${grouped}${fraction === '' ? '' : `.${fraction}`}`;
+  return groupDigits(textOf(scaled(text)));
 }
 
 /** UNIX nanoseconds (digit string) to a local time like 14:03:07.125. */
