@@ -47,4 +47,30 @@ describe('the workspace as it opens', () => {
       `within ${view.left}..${view.right}`,
     );
   });
+
+  it('lines the figures of the balances and the blotters up at their right end', { timeout: 60_000 }, async () => {
+    // The right end of each figure's text in a column, one column after another: the Balances' Free, Locked and
+    // Total (four assets of different sizes and decimals), and the open order's Price and Size against their heads.
+    const ends = (table: string, column: number): Promise<number[]> =>
+      page.getByRole('table', { name: table }).evaluate((t, at) =>
+        [...t.querySelectorAll('tr')].flatMap((row) => {
+          const cell = row.children[at];
+          if (cell === undefined || (cell.textContent ?? '').trim() === '') return [];
+          const text = document.createRange();
+          text.selectNodeContents(cell.querySelector('button') ?? cell);
+          return [Math.round(text.getBoundingClientRect().right)];
+        }), column);
+    for (const column of [1, 2, 3]) {
+      const right = await ends('Balances', column);
+      expect(right.length).toBeGreaterThan(2);
+      expect(new Set(right).size, `Balances column ${column}: ${right.join(', ')}`).toBe(1);
+    }
+    await page.getByRole('table', { name: 'Open orders' }).getByRole('row').nth(1).waitFor({ timeout: WAIT });
+    const headers = await page.getByRole('table', { name: 'Open orders' }).getByRole('columnheader').allTextContents();
+    for (const name of ['Price', 'Size']) {
+      const right = await ends('Open orders', headers.findIndex((h) => h.startsWith(name)));
+      expect(right.length, name).toBe(2);
+      expect(Math.abs((right[0] ?? 0) - (right[1] ?? 0)), `Open orders ${name}: ${right.join(', ')}`).toBeLessThanOrEqual(1);
+    }
+  });
 });
