@@ -73,4 +73,27 @@ describe('the workspace as it opens', () => {
       expect(Math.abs((right[0] ?? 0) - (right[1] ?? 0)), `Open orders ${name}: ${right.join(', ')}`).toBeLessThanOrEqual(1);
     }
   });
+
+  it('heads each column of the tape over its figures: the time at the left, the price and the size at the right', { timeout: 60_000 }, async () => {
+    const tape = page.getByRole('table', { name: /^Trades / });
+    await tape.getByRole('row').nth(1).waitFor({ timeout: WAIT });
+    // Each column's head and first trade, as the left and right ends of their text.
+    const edges = await tape.evaluate((t) =>
+      [...t.querySelectorAll('thead th')].map((head, i) => {
+        const cell = t.querySelector(`tbody tr:not([hidden]) td:nth-child(${i + 1})`);
+        const ends = (el: Element | null): { left: number; right: number } => {
+          if (el === null) return { left: NaN, right: NaN };
+          const text = document.createRange();
+          text.selectNodeContents(el);
+          const r = text.getBoundingClientRect();
+          return { left: Math.round(r.left), right: Math.round(r.right) };
+        };
+        return { column: head.textContent, head: ends(head), first: ends(cell) };
+      }),
+    );
+    const [time, price, size] = edges;
+    expect(time?.head.left, JSON.stringify(time)).toBe(time?.first.left);
+    expect(price?.head.right, JSON.stringify(price)).toBe(price?.first.right);
+    expect(size?.head.right, JSON.stringify(size)).toBe(size?.first.right);
+  });
 });
