@@ -1,8 +1,9 @@
 /**
  * End to end: the depth ladder as a trader reads it, popped out into a window of its own, in Debian's Chromium
  * against browser mode with its embedded simulated venue. Its column names stay in view while Keep centred scrolls
- * it, no row lies half under them, and the depth bars are drawn behind the figures, not over them. Measured from
- * the page's layout, at the pop-out's own size and at others. Needs /usr/bin/chromium.
+ * it, no row lies half under them, the depth bars are drawn behind the figures, not over them, and the panel takes
+ * its window's height. Measured from the page's layout, at the pop-out's own size and at others. Needs
+ * /usr/bin/chromium.
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -105,5 +106,19 @@ describe('a popped-out depth ladder', () => {
     });
     expect(onTop.length).toBeGreaterThan(0);
     expect(onTop.filter((what) => what !== 'figure')).toEqual([]);
+  });
+
+  it('takes its whole window, at any window size, however the header wraps', { timeout: 60_000 }, async () => {
+    for (const size of [{ width: 720, height: 640 }, { width: 420, height: 555 }, { width: 900, height: 903 }]) {
+      await ladder.setViewportSize(size);
+      // Room left under the panel (its margin aside), and whether the page scrolls: the panel should meet the
+      // window's foot, neither short of it nor past it.
+      await expect.poll(() => ladder.evaluate(() => {
+        const panel = document.querySelector('.panel');
+        if (panel === null) return 'no panel';
+        const under = window.innerHeight - panel.getBoundingClientRect().bottom - parseFloat(getComputedStyle(panel).marginBottom);
+        return Math.abs(under) <= 1 ? 'fits' : `${Math.round(under)} px left under it`;
+      }), { timeout: WAIT }).toBe('fits');
+    }
   });
 });

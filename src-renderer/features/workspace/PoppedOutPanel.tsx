@@ -1,5 +1,5 @@
 // A panel in its own window: linked to a product or following the desk's, and able to go back into the workspace.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useActingEnvironment } from '../../stores/connection-view';
 import { useDesk } from '../../stores/desk-store';
 import { followDeskProduct } from '../../stores/feed';
@@ -12,6 +12,9 @@ import { ProductPicker } from './ProductPicker';
 import { watchHistorySearches } from '../blotters/history-query';
 import { dockMessage, keepInAddress, workspaceChannel, type PopOutTarget, type WorkspaceMessage } from './pop-out';
 
+/** Panels whose content is as tall as the height they are given: the rest are as tall as what they show. */
+const SIZED_BY_HEIGHT: ReadonlySet<PopOutTarget['kind']> = new Set(['ladder', 'tape', 'chart', 'openOrders', 'history', 'fills']);
+
 /** The form of this window's order ticket, which goes back to the workspace with it. */
 function ticketOf(target: PopOutTarget): TicketForm | undefined {
   return target.kind === 'ticket' ? useDesk.getState().ticket : undefined;
@@ -21,7 +24,12 @@ export function PoppedOutPanel(props: { target: PopOutTarget }): React.JSX.Eleme
   const { target } = props;
   const deskProduct = useDesk((s) => s.layout.productId);
   const [linked, setLinked] = useState(target.productId);
-  const [height, setHeight] = useState(window.innerHeight);
+  const [size, setSize] = useState({ width: window.innerWidth, height: window.innerHeight });
+  const { height } = size;
+  // What the window's own toolbar, the panel's frame and its header (wrapped onto more lines in a narrow window)
+  // take, measured: a guess at them left a popped-out ladder, tape or blotter some 60 px short of its window's foot.
+  const [fit, setFit] = useState(0);
+  const root = useRef<HTMLDivElement>(null);
   // Opened by the effect that closes it: one made once (useMemo) and closed by a cleanup stayed closed when React
   // ran the effect again (development's StrictMode does at once, so under `npm start` the window threw on its
   // first post and never answered the workspace again).
@@ -38,7 +46,7 @@ export function PoppedOutPanel(props: { target: PopOutTarget }): React.JSX.Eleme
       if (m.type === 'ticket' && target.kind === 'ticket') useDesk.getState().editTicket(m.patch);
     });
     channelRef.current = channel;
-    const resize = (): void => setHeight(window.innerHeight);
+    const resize = (): void => setSize({ width: window.innerWidth, height: window.innerHeight });
     // Closing the window any way at all puts the panel back.
     const dock = (): void => channel.post(dockMessage(target.id, ticketOf(target)));
     window.addEventListener('resize', resize);
@@ -60,6 +68,15 @@ export function PoppedOutPanel(props: { target: PopOutTarget }): React.JSX.Eleme
     return () => (stopTicket?.(), stopHistory?.());
   }, [target]);
 
+  // Once a size: the content grows with its height, so one measure fits it (a loop on the measure would chase a
+  // panel held at its least height for ever).
+  useLayoutEffect(() => {
+    const panel = root.current?.querySelector('.panel');
+    if (panel === null || panel === undefined || !SIZED_BY_HEIGHT.has(target.kind)) return;
+    const under = window.innerHeight - panel.getBoundingClientRect().bottom - parseFloat(getComputedStyle(panel).marginBottom);
+    if (Math.abs(under) >= 1) setFit((f) => f + Math.floor(under));
+  }, [size, target.kind]);
+
   const { name: environmentName } = useActingEnvironment();
   useEffect(() => {
     // The title names the environment too: it is what the taskbar and the window switcher show of this window.
@@ -73,7 +90,7 @@ export function PoppedOutPanel(props: { target: PopOutTarget }): React.JSX.Eleme
   }, [linked, target]);
 
   return (
-    <div className="desk popped">
+    <div className="desk popped" ref={root}>
       <div className="slot-tools" role="toolbar" aria-label="Window">
         <EnvironmentBadge />
         <ProductPicker label="Linked product" value={linked ?? ''} followLabel="Desk product" onChange={(id) => {
@@ -85,7 +102,7 @@ export function PoppedOutPanel(props: { target: PopOutTarget }): React.JSX.Eleme
         <button type="button" onClick={() => (post(dockMessage(target.id, ticketOf(target))), window.close())}>Back to workspace</button>
       </div>
       <NoticesBar />
-      <PanelView panelId={target.id} kind={target.kind} productId={productId} height={height - 60} />
+      <PanelView panelId={target.id} kind={target.kind} productId={productId} height={height - 60 + fit} />
     </div>
   );
 }
