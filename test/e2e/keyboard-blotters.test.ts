@@ -3,12 +3,9 @@
  * with its embedded simulated venue. Tests run in order and share the desk. Needs /usr/bin/chromium.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type Browser, type Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_ARGS, WAIT, fillLimitBuy, restingBuyPrice, startDesk, tearDown } from './web-desk';
+import { WAIT, fillLimitBuy, openDeskInBrowser, restingBuyPrice, tearDown } from './web-desk';
 
 let desk: ChildProcess;
 let dataDir: string;
@@ -31,13 +28,7 @@ function focused(): Promise<string> {
 }
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'nova-e2e-keyboard-'));
-  const started = await startDesk(dataDir);
-  desk = started.child;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-  page = await browser.newPage({ viewport: { width: 1600, height: 1400 } });
-  await page.goto(started.url);
-  await page.getByRole('table', { name: 'Balances' }).getByRole('row').nth(1).waitFor({ timeout: WAIT });
+  ({ desk, dataDir, browser, page } = await openDeskInBrowser('keyboard', 1400));
 }, 120_000);
 
 afterAll(() => tearDown(browser, desk, dataDir), 60_000);

@@ -6,12 +6,9 @@
  * /usr/bin/chromium.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type Browser, type Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_ARGS, WAIT, startDesk, tearDown } from './web-desk';
+import { WAIT, openDeskInBrowser, tearDown } from './web-desk';
 
 let desk: ChildProcess;
 let dataDir: string;
@@ -20,13 +17,7 @@ let page: Page;
 let ladder: Page;
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'nova-e2e-ladder-'));
-  const started = await startDesk(dataDir);
-  desk = started.child;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-  page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-  await page.goto(started.url);
-  await page.getByRole('table', { name: 'Balances' }).getByRole('row').nth(1).waitFor({ timeout: WAIT });
+  ({ desk, dataDir, browser, page } = await openDeskInBrowser('ladder'));
   const popup = page.waitForEvent('popup');
   await page.getByRole('button', { name: /^Pop out Depth ladder/ }).click();
   ladder = await popup;

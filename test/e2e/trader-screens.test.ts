@@ -4,13 +4,10 @@
  * panels show. Tests run in order and share the desk. Needs /usr/bin/chromium.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type Browser, type Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCALE, fixed } from './fixed-decimal';
-import { CHROMIUM_ARGS, WAIT, restingBuyPrice, startDesk, tearDown } from './web-desk';
+import { WAIT, openDeskInBrowser, restingBuyPrice, tearDown } from './web-desk';
 
 let desk: ChildProcess;
 let dataDir: string;
@@ -20,14 +17,9 @@ let page: Page;
 const consoleErrors: string[] = [];
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'nova-e2e-screens-'));
-  const started = await startDesk(dataDir);
-  desk = started.child;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-  page = await browser.newPage({ viewport: { width: 1600, height: 1400 } });
-  page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
-  await page.goto(started.url);
-  await page.getByRole('table', { name: 'Balances' }).getByRole('row').nth(1).waitFor({ timeout: WAIT });
+  ({ desk, dataDir, browser, page } = await openDeskInBrowser('screens', 1400, (opened) => {
+    opened.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
+  }));
 }, 120_000);
 
 afterAll(() => tearDown(browser, desk, dataDir), 60_000);

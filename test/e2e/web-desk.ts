@@ -3,9 +3,10 @@
  * and stopped with its whole process group, so the folder is free when the test removes it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { expect, type Browser, type Page } from '@playwright/test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, expect, type Browser, type Page } from '@playwright/test';
 import { SCALE, fixed } from './fixed-decimal';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -55,6 +56,29 @@ export async function stopDesk(child: ChildProcess): Promise<void> {
     if (waited > 30_000) throw new Error(`npm run web (group ${pid}) is still running 30 s after SIGTERM`);
     await new Promise((done) => setTimeout(done, 100));
   }
+}
+
+/** A desk on a fresh folder and one page of it in Debian's Chromium, open once its balances show. */
+export interface DeskInBrowser {
+  desk: ChildProcess;
+  dataDir: string;
+  browser: Browser;
+  page: Page;
+}
+
+/**
+ * beforeAll's, for a file that drives one page. `name` marks the temporary folder; `watch` is given the page before
+ * it loads (to listen to its console, say).
+ */
+export async function openDeskInBrowser(name: string, height = 1000, watch?: (page: Page) => void): Promise<DeskInBrowser> {
+  const dataDir = mkdtempSync(join(tmpdir(), `nova-e2e-${name}-`));
+  const started = await startDesk(dataDir);
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const page = await browser.newPage({ viewport: { width: 1600, height } });
+  watch?.(page);
+  await page.goto(started.url);
+  await page.getByRole('table', { name: 'Balances' }).getByRole('row').nth(1).waitFor({ timeout: WAIT });
+  return { desk: started.child, dataDir, browser, page };
 }
 
 /** afterAll's: the browser closed, the desk's process group stopped, its folder removed. */
