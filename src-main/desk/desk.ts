@@ -574,9 +574,10 @@ export class Desk implements Disposable {
    * filled nothing (IOCs, cancels) does not push older fills out of reach. At most FILL_READS reads. With the
    * environment they were read on, the session's as the read began: the desk may switch while its reads are out.
    */
-  async fills(productId: string | undefined, limit = 200): Promise<{ environment: EnvironmentId; fills: Fill[] }> {
+  async fills(productId: string | undefined, limit = 200): Promise<{ environment: EnvironmentId; apiKey?: string; fills: Fill[] }> {
     const { rest } = this.requireSession();
     const environment = this.sessionEnvironment;
+    const apiKey = this.sessionKey?.apiKey;
     const products = productId === undefined ? {} : { product_ids: [productId] };
     const seen = new Set<string>();
     const fills: Fill[] = [];
@@ -598,7 +599,7 @@ export class Desk implements Disposable {
       before = (BigInt(oldest) - 1n).toString();
     }
     fills.sort((a, b) => (BigInt(b.time) > BigInt(a.time) ? 1 : BigInt(b.time) < BigInt(a.time) ? -1 : 0));
-    return { environment, fills: fills.slice(0, limit) };
+    return { environment, ...(apiKey === undefined ? {} : { apiKey }), fills: fills.slice(0, limit) };
   }
 
   // ---- market data

@@ -2,10 +2,10 @@
  * Keeps this window's store current: a first load of everything, then the desk's events (polling stands in
  * where no event source is given). Either way features read only the store, never the bridge.
  */
-import type { EventName, EventPayload } from '../../src-shared/ipc/contract';
+import type { EnvironmentId, EventName, EventPayload } from '../../src-shared/ipc/contract';
 import { BridgeError, call, onBridgeLink } from '../bridge';
 import { attempt, currentView, nextView, refreshOrders } from './desk-actions';
-import { useDesk } from './desk-store';
+import { useDesk, type DeskState } from './desk-store';
 import { readLayout } from './layout-slice';
 import { notifyFills } from './fill-alerts';
 import { actingEnvironment, staleness } from './connection-view';
@@ -78,6 +78,12 @@ async function retryUnreadMarkets(watching: ReadonlySet<string>): Promise<void> 
   }
 }
 
+/** A read answered on the session the window shows: its environment, and its key where both name one. */
+function sameSession(read: { environment: EnvironmentId; apiKey?: string | undefined }, s: DeskState): boolean {
+  if (read.environment !== actingEnvironment(s)) return false;
+  return read.apiKey === undefined || s.connection === undefined || read.apiKey === s.connection.apiKey;
+}
+
 let fillsLoading: Promise<void> | undefined;
 let fillsAgain = false;
 /** Whether any caller since the last fetch began asked to be told of new fills. */
@@ -109,10 +115,10 @@ function loadFills(alert: boolean): Promise<void> {
         return undefined;
       });
       if (view !== currentView()) continue;
-      // Read on another environment than the window shows: the desk switched and the window has not heard yet
-      // (its connection.changed, which reads the fills again, is on its way). Kept, they would be shown, and
-      // alerted, as this environment's.
-      if (answer !== undefined && answer.environment !== actingEnvironment(useDesk.getState())) continue;
+      // Read on another session than the window shows (another environment, or another key on it): the desk
+      // switched and the window has not heard yet (its connection.changed, which reads the fills again, is on its
+      // way). Kept, they would be shown, and alerted, as this account's.
+      if (answer !== undefined && !sameSession(answer, useDesk.getState())) continue;
       useDesk.getState().setFillsProblem(problem);
       if (answer === undefined) continue;
       const fresh = useDesk.getState().addFills(answer.fills);

@@ -370,10 +370,10 @@ export const contract = {
   'orders.fills': {
     request: z.strictObject({ product_id: productId.optional(), limit: z.int().min(1).max(1000).optional() }),
     /**
-     * `environment`: the one the fills were read on. A window that has not yet heard of a switch would otherwise
-     * show the next environment's fills under the one it still names.
+     * `environment` and `apiKey`: the session the fills were read on. A window that has not yet heard of a switch
+     * (of environment, or of key on one) would otherwise show the next account's fills under the one it still names.
      */
-    response: z.object({ environment: EnvironmentId, fills: z.array(Fill) }),
+    response: z.object({ environment: EnvironmentId, apiKey: z.string().optional(), fills: z.array(Fill) }),
   },
   'market.products': { request: empty, response: z.array(ProductSchema) },
   'market.watch': { request: ProductRequest, response: BookSnapshot },

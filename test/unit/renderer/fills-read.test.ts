@@ -49,5 +49,13 @@ describe('reading the fills', () => {
     statusAnswer = status('development');
     await loadEverything();
     expect(useDesk.getState().fills.map((f) => f.tradeId)).toEqual(['t1']);
+
+    // Another key on Development, not heard of yet: its account's fills are not this one's.
+    fillsAnswer = () => Promise.resolve({ environment: 'development', apiKey: 'k-other', fills: [{ ...fill, tradeId: 't2' }] });
+    await loadEverything();
+    expect(useDesk.getState().fills.map((f) => f.tradeId)).toEqual(['t1']);
+    fillsAnswer = () => Promise.resolve({ environment: 'development', apiKey: 'k-development', fills: [{ ...fill, tradeId: 't2' }] });
+    await loadEverything();
+    expect(useDesk.getState().fills.map((f) => f.tradeId).sort()).toEqual(['t1', 't2']);
   });
 });
