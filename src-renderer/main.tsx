@@ -17,8 +17,7 @@ const target = popOutTarget(location.search);
 if (target?.history !== undefined) rememberHistorySearch(target.id, target.history);
 // A popped-out order ticket opens with the order the trader was writing.
 if (target?.ticket !== undefined) useDesk.getState().editTicket(target.ticket);
-// What the desk tells from now on is taken, so nothing told while the window reads what it shows is lost.
-const stopOpening = listenWhileOpening(on);
+let stopOpening = (): void => undefined;
 // The layout first, so the feed watches the products the restored panels show.
 void loadSavedLayout(LAYOUT_NAME, target?.deskProductId)
   .then(() => {
@@ -28,7 +27,11 @@ void loadSavedLayout(LAYOUT_NAME, target?.deskProductId)
     url.searchParams.delete('desk');
     history.replaceState(null, '', url);
   })
-  .then(loadEverything)
+  .then(() => {
+    // What the desk tells from now on is taken, so nothing told while the window reads what it shows is lost.
+    stopOpening = listenWhileOpening(on);
+    return loadEverything();
+  })
   .finally(() => {
     stopOpening();
     startFeed(on);

@@ -250,10 +250,10 @@ function every(ms: number, work: () => Promise<void>): () => void {
 }
 
 /**
- * The desk's events into the store. Market events only for what `watched` says: a change sent before the desk took
- * an unwatch, kept, would be shown as live when the product is shown again.
+ * The desk's market and account events into the store. Market events only for what `watched` says: a change sent
+ * before the desk took an unwatch, kept, would be shown as live when the product is shown again.
  */
-function takeDeskEvents(subscribe: Subscribe, watched: (productId: string) => boolean): Array<() => void> {
+function takeMarketAndAccount(subscribe: Subscribe, watched: (productId: string) => boolean): Array<() => void> {
   const s = useDesk.getState;
   return [
     subscribe('book.changed', (book) => {
@@ -273,8 +273,6 @@ function takeDeskEvents(subscribe: Subscribe, watched: (productId: string) => bo
       if (orders.some((o) => o.trades.length > 0)) void loadFills(true);
     }),
     subscribe('account.changed', (account) => s().setAccount(account)),
-    subscribe('connection.changed', (connection) => s().setConnection(connection)),
-    subscribe('environments.changed', (environments) => s().setEnvironments(environments)),
   ];
 }
 
@@ -282,10 +280,12 @@ function takeDeskEvents(subscribe: Subscribe, watched: (productId: string) => bo
  * The desk's events taken while the window opens, from before its first reads until startFeed takes them over
  * (stop this, then start the feed, in one turn). Events are not kept for a window that is not listening: a trade
  * printed between loadEverything's read of the tape and the feed's start never reached it, and the book and
- * candles stayed as read until their next change. The reads already let what was streamed meanwhile win.
+ * candles stayed as read until their next change. The reads already let what was streamed meanwhile win. Not the
+ * connection's changes: a switch is acted on (what was read cleared, read again) by the feed's watch of the status,
+ * which a status set before it starts would pass by; the feed's status poll brings one told meanwhile.
  */
 export function listenWhileOpening(subscribe: Subscribe): () => void {
-  const stops = takeDeskEvents(subscribe, (productId) => watchedProducts().includes(productId));
+  const stops = takeMarketAndAccount(subscribe, (productId) => watchedProducts().includes(productId));
   return () => stops.forEach((stop) => stop());
 }
 
@@ -351,7 +351,11 @@ export function startFeed(subscribe?: Subscribe): () => void {
   );
 
   if (subscribe !== undefined) {
-    stops.push(...takeDeskEvents(subscribe, (productId) => watching.has(productId)));
+    stops.push(
+      ...takeMarketAndAccount(subscribe, (productId) => watching.has(productId)),
+      subscribe('connection.changed', (connection) => s().setConnection(connection)),
+      subscribe('environments.changed', (environments) => s().setEnvironments(environments)),
+    );
     stops.push(every(POLL.connection, pollAccount));
   } else {
     stops.push(
