@@ -22,7 +22,13 @@ export function lockDeskFolder(dataDir: string, nativeBinding: string | undefine
     if (err instanceof FolderInUseError) {
       throw new Error(`another Nova Desk is using the data folder ${dataDir} (its desk.json, keys and local venue): stop that desk first, or give this one another data folder`, { cause: err });
     }
-    if (underElectron) return undefined;
+    if (underElectron && buildDoesNotLoad(err)) return undefined;
     throw err;
   }
+}
+
+/** SQLite's native module could not be loaded (built for another Electron, or not there): not the folder's fault. */
+function buildDoesNotLoad(err: unknown): boolean {
+  const code = (err as { cause?: { code?: unknown } }).cause?.code;
+  return code === 'ERR_DLOPEN_FAILED' || code === 'MODULE_NOT_FOUND';
 }
