@@ -29,6 +29,9 @@ export function PoppedOutPanel(props: { target: PopOutTarget }): React.JSX.Eleme
   // What the window's own toolbar, the panel's frame and its header (wrapped onto more lines in a narrow window)
   // take, measured: a guess at them left a popped-out ladder, tape or blotter some 60 px short of its window's foot.
   const [fit, setFit] = useState(0);
+  /** The fit the panel on screen was drawn with: a measure corrects that, however often it runs on one drawing. */
+  const drawnFit = useRef(fit);
+  drawnFit.current = fit;
   const root = useRef<HTMLDivElement>(null);
   // Opened by the effect that closes it: one made once (useMemo) and closed by a cleanup stayed closed when React
   // ran the effect again (development's StrictMode does at once, so under `npm start` the window threw on its
@@ -69,12 +72,13 @@ export function PoppedOutPanel(props: { target: PopOutTarget }): React.JSX.Eleme
   }, [target]);
 
   // Once a size: the content grows with its height, so one measure fits it (a loop on the measure would chase a
-  // panel held at its least height for ever).
+  // panel held at its least height for ever). Set, not added to: StrictMode runs this twice on one drawing in
+  // development, and adding twice overran the window by the gap.
   useLayoutEffect(() => {
     const panel = root.current?.querySelector('.panel');
     if (panel === null || panel === undefined || !SIZED_BY_HEIGHT.has(target.kind)) return;
     const under = window.innerHeight - panel.getBoundingClientRect().bottom - parseFloat(getComputedStyle(panel).marginBottom);
-    if (Math.abs(under) >= 1) setFit((f) => f + Math.floor(under));
+    if (Math.abs(under) >= 1) setFit(drawnFit.current + Math.floor(under));
   }, [size, target.kind]);
 
   const { name: environmentName } = useActingEnvironment();
