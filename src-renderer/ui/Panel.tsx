@@ -29,7 +29,7 @@ export function Panel(props: { title: string; tools?: ReactNode; children: React
         <div className="panel-tools">{props.tools}</div>
       </header>
       <div className="panel-body">
-        {props.unread !== undefined && <p className="note" role="status" aria-label="Not loaded">Not loaded: {props.unread}. Trying again.</p>}
+        {props.unread !== undefined && <p className="note unread-note" role="status" aria-label="Not loaded">Not loaded: {props.unread}. Trying again.</p>}
         {props.children}
       </div>
     </section>

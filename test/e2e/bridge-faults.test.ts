@@ -192,6 +192,12 @@ describe('the desk in a browser whose link to the desk fails', () => {
       await ladder.getByRole('status', { name: 'Not loaded' }).waitFor({ timeout: WAIT });
       expect(await ladder.getByRole('status', { name: 'Not loaded' }).textContent()).toContain('E0902_ServiceUnavailable');
       expect(await bids.count()).toBe(0);
+      // Said over the top of the ladder's body, not above it: its body has its slot's height, and ran past it.
+      const overrun = await ladder.evaluate((panel) => {
+        const content = panel.querySelector('.panel-body')?.lastElementChild;
+        return content === null || content === undefined ? Number.NaN : content.getBoundingClientRect().bottom - panel.getBoundingClientRect().bottom;
+      });
+      expect(overrun).toBeLessThanOrEqual(0.5);
     } finally {
       link.failing = undefined;
     }
