@@ -1,39 +1,17 @@
 // Run by locked-keychain.test.ts under a Secret Service of its own (scripts/with-keyring.sh), since it locks the
 // keyring, which no other test sharing one could then use: a desk on the real keychain, the keyring locked under
 // it (no one to type its password), and what the windows are told. Prints one JSON line; no secret goes to stdout.
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { Desk } from '../../../src-main/desk/desk';
-import { dispatch } from '../../../src-main/desk/dispatch';
-import { startEmbeddedVenue } from '../../../src-main/desk/embedded-venue';
-import { deskServices } from '../../../src-main/desk/services';
-import { openSecretStore } from '../../../src-main/secrets';
-import { venueWorkerFromSource } from '../../../src-main/web/typescript-worker';
+import { lockKeyring, openKeychainDesk } from './keychain-desk';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'nova-desk-locked-'));
-const secrets = await openSecretStore({ service: `nova-desk-test-${randomUUID()}` });
-const desk = await Desk.open({
-  dataDir,
-  secrets,
-  launchLocalVenue: (venueDir) => startEmbeddedVenue(venueWorkerFromSource(), { dataDir: venueDir, simulate: false }),
-  session: { rest: { timeoutMs: 5_000 } },
-});
+const { desk, call, storage } = await openKeychainDesk(dataDir, `nova-desk-test-${randomUUID()}`);
 await desk.whenLive();
-const services = deskServices(desk);
-const call = (method: string, request: unknown) => dispatch(services, method, request, (text) => desk.keys.scrub(text));
-
-execFileSync('dbus-send', [
-  '--session',
-  '--print-reply',
-  '--dest=org.freedesktop.secrets',
-  '/org/freedesktop/secrets',
-  'org.freedesktop.Secret.Service.Lock',
-  'array:objpath:/org/freedesktop/secrets/collection/login',
-]);
+lockKeyring();
 
 const created = await call('keys.create', { environment: 'local', name: 'made while locked' });
 const listed = await call('keys.list', {});
@@ -49,4 +27,4 @@ const { live } = db.prepare("SELECT count(*) AS live FROM api_keys WHERE name = 
 db.close();
 rmSync(dataDir, { recursive: true, force: true });
 
-console.log(JSON.stringify({ storage: secrets.kind, created, imported, listed, switched, status, liveKeysMadeWhileLocked: live }));
+console.log(JSON.stringify({ storage, created, imported, listed, switched, status, liveKeysMadeWhileLocked: live }));
