@@ -158,17 +158,26 @@ async function loadBalances(): Promise<void> {
   if (account === undefined && problem !== undefined && view === currentView()) s.setAccountProblem(problem);
 }
 
-async function loadStatus(): Promise<void> {
-  // A status the desk told since (connection.changed) is newer than this read's: taken, a read answered before a
-  // switch would name the environment the desk left, over the data of the one it is on.
-  const asked = useDesk.getState().connection;
-  await call('connection.status', {}).then(
-    (connection) => {
-      const s = useDesk.getState();
-      if (s.connection === asked) s.setConnection(connection);
-    },
-    (err: unknown) => deskUnreachable(err),
-  );
+let statusLoading: Promise<void> | undefined;
+
+/**
+ * One status read at a time: the poll that dials a lost link again and the link's 'back' that its dialling fires both
+ * ask, and read it twice on every return.
+ */
+function loadStatus(): Promise<void> {
+  statusLoading ??= (async () => {
+    // A status the desk told since (connection.changed) is newer than this read's: taken, a read answered before a
+    // switch would name the environment the desk left, over the data of the one it is on.
+    const asked = useDesk.getState().connection;
+    await call('connection.status', {}).then(
+      (connection) => {
+        const s = useDesk.getState();
+        if (s.connection === asked) s.setConnection(connection);
+      },
+      (err: unknown) => deskUnreachable(err),
+    );
+  })().finally(() => (statusLoading = undefined));
+  return statusLoading;
 }
 
 /**

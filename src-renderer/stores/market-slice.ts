@@ -47,7 +47,8 @@ export const createMarketSlice: StateCreator<DeskState, [], [], MarketSlice> = (
   setMarketRead: (productId, part, problem) =>
     set((s) => {
       const parts = { ...s.marketUnread[productId] };
-      if (parts[part] === problem) return {};
+      // The state itself when nothing changed: a new object, even empty, is an update every listener runs for.
+      if (parts[part] === problem) return s;
       if (problem === undefined) delete parts[part];
       else parts[part] = problem;
       const others = Object.fromEntries(Object.entries(s.marketUnread).filter(([id]) => id !== productId));
@@ -60,7 +61,7 @@ export const createMarketSlice: StateCreator<DeskState, [], [], MarketSlice> = (
       const known = s.trades[productId] ?? [];
       const seen = new Set(known.map((t) => t.id));
       const fresh = incoming.filter((t) => !seen.has(t.id));
-      if (fresh.length === 0) return {};
+      if (fresh.length === 0) return s;
       // Newest first across both: a REST read can bring trades older than some the stream already showed.
       const merged = [...fresh, ...known].sort((a, b) => compareDecimal(b.time, a.time));
       return { trades: { ...s.trades, [productId]: merged.slice(0, TAPE_LENGTH) } };

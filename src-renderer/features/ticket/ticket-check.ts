@@ -3,6 +3,7 @@
  * runs, so the ticket never disagrees with it), then the trader's free balance, then the estimated cost and
  * fee. Everything is integer arithmetic on ticks, lots and atoms.
  */
+import { shallow } from 'zustand/shallow';
 import type { OrderFields } from '../../../src-shared/ipc/contract';
 import { ApiError } from '../../../src-shared/errors/api-error';
 import { formatAtoms, formatUnits, isReason, parseRate, toAtoms, toUnits } from '../../../src-shared/protocol/decimal';
@@ -176,11 +177,7 @@ export function ticketRequest(form: TicketForm): OrderFields {
  * what it is made of (price, size, side, product...), "Send anyway" would send the order no longer on the ticket.
  */
 export function sendsOrder(form: TicketForm, asked: OrderFields): boolean {
-  const now = ticketRequest(form) as Record<string, unknown>;
-  const then = asked as Record<string, unknown>;
-  const keys = new Set([...Object.keys(now), ...Object.keys(then)]);
-  for (const key of keys) if (now[key] !== then[key]) return false;
-  return true;
+  return shallow(ticketRequest(form), asked);
 }
 
 const FIELD_OF: Readonly<Record<string, TicketField>> = {
