@@ -241,9 +241,13 @@ export class VenueSocket {
     const added = channel === 'orders' ? [''] : productIds;
     for (const id of added) set.add(id);
     // While subscribing after a (re)connect the wanted list may already have been read: send it now as well.
-    const live = this.status.state === 'open' || this.status.state === 'subscribing';
-    if (!live || this.ws === undefined) return;
+    if (!this.live || this.ws === undefined) return;
     await this.sendSub(this.ws, 'sub', channel, channel === 'orders' ? [] : productIds);
+  }
+
+  /** A connection that takes subs: open, or putting its subs back after a (re)connect. */
+  private get live(): boolean {
+    return this.status.state === 'open' || this.status.state === 'subscribing';
   }
 
   async unsubscribe(channel: Channel, productIds: readonly string[] = []): Promise<void> {
@@ -253,8 +257,7 @@ export class VenueSocket {
     if (channel === 'level2') for (const id of productIds) this.bookSequence.delete(id);
     // While subscribing, the subs of what was wanted are already on their way: the unsub follows them on the same
     // connection, or the channel would be left streaming (and back in the session's books) with nobody wanting it.
-    const live = this.status.state === 'open' || this.status.state === 'subscribing';
-    if (!live || this.ws === undefined) return;
+    if (!this.live || this.ws === undefined) return;
     await this.sendSub(this.ws, 'unsub', channel, channel === 'orders' ? [] : productIds);
   }
 
@@ -483,8 +486,7 @@ export class VenueSocket {
       const wanted = this.wanted.get(channel);
       const still = productIds.filter((id) => wanted?.has(id) === true);
       // Still subscribing is this connection too: another sub it waits on may outlast this one's retry.
-      const live = this.status.state === 'open' || this.status.state === 'subscribing';
-      if (ws !== this.ws || !live || still.length === 0) return;
+      if (ws !== this.ws || !this.live || still.length === 0) return;
       this.sendSub(ws, 'sub', channel, still).catch(() => undefined);
     }, delayMs + Math.floor(this.options.random() * SUB_RETRY_MS));
     this.perConnection.add(cancel);

@@ -185,15 +185,13 @@ export class Desk implements Disposable {
   /**
    * Why addresses may not be used for `id`, or undefined: the trader's, and those the desk file holds (an earlier
    * build, or a hand, may have written them without these checks). Production is reached only over TLS (see
-   * plainTextProduction). Development at Production's venue would trade real money unmarked and unconfirmed,
+   * addressRefusal). Development at Production's venue would trade real money unmarked and unconfirmed,
    * with Development's keys sent there; Production at Development's would send Production's keys to a venue that
    * is not Production.
    */
   private addressesRefusal(id: 'development' | 'production', addresses: { baseUrl: string; wsUrl: string }): { field: 'baseUrl' | 'wsUrl'; reason: string } | undefined {
-    const credentials = withCredentials(addresses);
-    if (credentials !== undefined) return credentials;
-    const plain = id === 'production' ? plainTextProduction(addresses) : undefined;
-    if (plain !== undefined) return plain;
+    const own = addressRefusal(id, addresses);
+    if (own !== undefined) return own;
     const other = id === 'production' ? 'development' : 'production';
     const theirs = this.file.get().addresses[other];
     const taken = [theirs.baseUrl, theirs.wsUrl].filter((url) => url !== '').map(venueOf);
@@ -1078,44 +1076,30 @@ function snapshotOf(view: BookView, depth: number): BookSnapshot {
 }
 
 /**
- * Why Production's addresses would carry the API secret in clear, or undefined. Every request carries the secret
- * in a header (interface section 5), so Production is reached only over TLS, except on this machine's loopback (a
- * venue or tunnel the trader runs here). Also applied to addresses read from the desk file, which an earlier
- * build (or a hand) may have written without this check.
+ * Why an address of this environment will not be kept, each parsed once, or undefined. Not set yet: nothing is sent
+ * anywhere. Also applied to addresses read from the desk file, which an earlier build (or a hand) may have written.
+ * - A user name or password (https://trader:pw@host): desk.json would hold the password in plain text, every window
+ *   would be sent it with the environments, and fetch refuses to send anything to such an address. The reason never
+ *   repeats the address.
+ * - Production in clear: every request carries the secret in a header (interface section 5), so Production is
+ *   reached only over TLS, except on this machine's loopback (a venue or tunnel the trader runs here).
  */
-function plainTextProduction(addresses: { baseUrl: string; wsUrl: string }): { field: 'baseUrl' | 'wsUrl'; reason: string } | undefined {
+function addressRefusal(id: 'development' | 'production', addresses: { baseUrl: string; wsUrl: string }): { field: 'baseUrl' | 'wsUrl'; reason: string } | undefined {
   for (const [field, address] of [['baseUrl', addresses.baseUrl], ['wsUrl', addresses.wsUrl]] as const) {
-    // Not set yet: nothing is sent anywhere.
     if (address === '') continue;
     let url: URL;
     try {
       url = new URL(address);
     } catch {
-      return { field, reason: `${JSON.stringify(address)} is not an address` };
-    }
-    if (url.protocol === 'https:' || url.protocol === 'wss:') continue;
-    if ((url.protocol === 'http:' || url.protocol === 'ws:') && LOOPBACK_HOSTS.has(url.hostname)) continue;
-    return { field, reason: `Production must be reached over TLS (https:, wss:), not ${url.protocol}//${url.host}; the API secret travels with every request` };
-  }
-  return undefined;
-}
-
-/**
- * Which address holds a user name or password (https://trader:pw@host), which the desk will not keep: desk.json
- * would hold the password in plain text, every window would be sent it with the environments, and fetch refuses
- * to send anything to such an address. The reason never repeats the address.
- */
-function withCredentials(addresses: { baseUrl: string; wsUrl: string }): { field: 'baseUrl' | 'wsUrl'; reason: string } | undefined {
-  for (const [field, address] of [['baseUrl', addresses.baseUrl], ['wsUrl', addresses.wsUrl]] as const) {
-    let url: URL;
-    try {
-      url = new URL(address);
-    } catch {
+      if (id === 'production') return { field, reason: `${JSON.stringify(address)} is not an address` };
       continue;
     }
     if (url.username !== '' || url.password !== '') {
       return { field, reason: `an address may not hold a user name or password (${url.protocol}//…@${url.host}): the desk signs every request with the API key, and keeps no other credential` };
     }
+    if (id !== 'production' || url.protocol === 'https:' || url.protocol === 'wss:') continue;
+    if ((url.protocol === 'http:' || url.protocol === 'ws:') && LOOPBACK_HOSTS.has(url.hostname)) continue;
+    return { field, reason: `Production must be reached over TLS (https:, wss:), not ${url.protocol}//${url.host}; the API secret travels with every request` };
   }
   return undefined;
 }
