@@ -243,9 +243,10 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
         continue;
       }
       let text: string | undefined;
+      const markKey = `${channel} ${productId}`;
       for (const session of sessions) {
         if (session.market.get(channel)?.has(productId) !== true) continue;
-        if (mark !== undefined && mark <= (session.snapshotMarks.get(`${channel} ${productId}`) ?? Number.POSITIVE_INFINITY)) continue;
+        if (mark !== undefined && mark <= (session.snapshotMarks.get(markKey) ?? Number.POSITIVE_INFINITY)) continue;
         text ??= JSON.stringify(event);
         sendText(session, text);
       }

@@ -4,7 +4,7 @@
  * day of them the store's candles table holds); the ticker's 24-hour figures are summed from a day of candles.
  */
 import type { CandlesEvent, Level2SnapshotEvent, MarketDataChannel, TickerEvent } from '../../../src-shared/protocol/ws';
-import { orderBookRecord } from '../api/records';
+import { orderBookRecord, publicTradeRecord } from '../api/records';
 import type { Market } from '../exchange/market';
 import type { TradeRow } from '../store';
 import type { CommittedBatch } from '../venue';
@@ -118,7 +118,7 @@ export class MarketDataFeed {
           channel: 'trades',
           type: 'update',
           product_id: productId,
-          data: trades.map((t) => ({ id: t.id, product_id: t.productId, price: t.price, size: t.size, side: t.takerSide, time: t.time.toString() })),
+          data: trades.map(publicTradeRecord),
         },
       });
       if (wants('candles', productId)) {

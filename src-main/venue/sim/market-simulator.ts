@@ -84,7 +84,7 @@ export const SIM_STEP_INTERVAL_MS = 100;
  * stays whatever its age (each product's newest RECENT_TRADES trades, open orders' fills), and so do the trader's
  * orders and fills and the simulated orders they traded with (store/forgetting.ts).
  */
-export const SIM_HISTORY_MS = 3_600_000;
+const SIM_HISTORY_MS = 3_600_000;
 /**
  * A step stores the references (SIM_REFERENCES_META_KEY) once one has moved this far from its stored value, in
  * basis points (a level gap at volatility 1), so a restart resumes within it of where the market stood; a smaller
@@ -118,6 +118,8 @@ const MIN_REFERENCE_TICKS = 1000;
 export class MarketSimulator {
   private readonly seed: number;
   private readonly keepHistoryNs: bigint;
+  /** A forget asked of the store and not yet answered. */
+  private forgetting = false;
   private readonly runSeed: number;
   private readonly rng: SeededRandom;
   /** Steps taken on this data folder, over every run; stored with each step (SIM_STEPS_META_KEY). */
@@ -204,9 +206,14 @@ export class MarketSimulator {
       this.record(err);
     }
     // Not awaited: the writer thread deletes while the next steps are matched.
-    if (this.steps % FORGET_EVERY_STEPS === 0) {
+    // One at a time: on a long history a forget takes many steps, and each asked meanwhile would scan it again.
+    if (this.steps % FORGET_EVERY_STEPS === 0 && !this.forgetting) {
       const request = { users: this.roster.map((u) => u.userId), before: this.venue.now() - this.keepHistoryNs, keepTrades: RECENT_TRADES };
-      this.venue.store.forgetHistory(request).catch((err: unknown) => this.record(err));
+      this.forgetting = true;
+      this.venue.store
+        .forgetHistory(request)
+        .catch((err: unknown) => this.record(err))
+        .finally(() => (this.forgetting = false));
     }
   }
 

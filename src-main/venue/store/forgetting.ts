@@ -26,9 +26,9 @@ export class Forgetting {
 
   constructor(db: Database.Database) {
     const products = db.prepare(TRADED_PRODUCTS_SQL).pluck();
-    // Per product, the first trade that stays for its age or as one of the newest: seq rises with time, so what
-    // may go lies below it, and the deletion walks only the product's old trades, down trades_by_product.
-    const firstRecent = db.prepare('SELECT seq FROM trades WHERE product_id = ? AND time >= ? ORDER BY seq LIMIT 1').pluck().safeIntegers(true);
+    // Per product, the first of the newest trades, which stay: what may go lies below it, and the deletion walks the
+    // product's trades from the oldest, down trades_by_product, until its budget is spent. (Finding the first trade
+    // recent by its time instead walked the whole old history on every step: time has no index.)
     const firstNewest = db.prepare('SELECT seq FROM trades WHERE product_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?').pluck().safeIntegers(true);
     // Trades first (they name their orders), and only those between these users whose two orders are done: an
     // open order's fills are what a restart rebuilds its filled size and fees from.
@@ -36,6 +36,7 @@ export class Forgetting {
       `DELETE FROM trades WHERE seq IN (
          SELECT t.seq FROM trades t
          WHERE t.product_id = @product AND t.seq < @below
+           AND t.time < @before
            AND t.maker_user_id IN (SELECT value FROM json_each(@users)) AND t.taker_user_id IN (SELECT value FROM json_each(@users))
            AND (SELECT status FROM orders WHERE order_id = t.maker_order_id) = 'DONE'
            AND (SELECT status FROM orders WHERE order_id = t.taker_order_id) = 'DONE'
@@ -57,11 +58,9 @@ export class Forgetting {
       for (const product of products.all() as string[]) {
         const limit = budget - forgotten.trades;
         if (limit <= 0) break;
-        const recent = firstRecent.get(product, before) as bigint | undefined;
-        const newest = firstNewest.get(product, Math.max(0, keepTrades - 1)) as bigint | undefined;
-        if (newest === undefined) continue; // no more than keepTrades trades: all stay
-        const below = recent === undefined || newest < recent ? newest : recent;
-        forgotten.trades += deleteTrades.run({ product, below, users: usersJson, limit }).changes;
+        const below = firstNewest.get(product, Math.max(0, keepTrades - 1)) as bigint | undefined;
+        if (below === undefined) continue; // no more than keepTrades trades: all stay
+        forgotten.trades += deleteTrades.run({ product, below, before, users: usersJson, limit }).changes;
       }
       for (const user of users) {
         const limit = budget - forgotten.trades - forgotten.orders;
