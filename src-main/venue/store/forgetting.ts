@@ -26,17 +26,38 @@ export class Forgetting {
 
   constructor(db: Database.Database) {
     const products = db.prepare(TRADED_PRODUCTS_SQL).pluck();
-    // Per product, the first of the newest trades, which stay: what may go lies below it, and the deletion walks the
-    // product's trades from the oldest, down trades_by_product, until its budget is spent. (Finding the first trade
-    // recent by its time instead walked the whole old history on every step: time has no index.)
+    // Per product, the first trade that stays for its age or as one of the newest: seq rises with time, so what
+    // may go lies below it, and the deletion walks only the product's old trades, down trades_by_product.
     const firstNewest = db.prepare('SELECT seq FROM trades WHERE product_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?').pluck().safeIntegers(true);
+    const seqRange = db.prepare('SELECT min(seq), max(seq) FROM trades WHERE product_id = ?').raw().safeIntegers(true);
+    const firstFrom = db.prepare('SELECT seq, time FROM trades WHERE product_id = ? AND seq >= ? ORDER BY seq LIMIT 1').raw().safeIntegers(true);
+    // The first trade of `before` or later, halving the product's seqs down trades_by_product: time has no index, and a
+    // scan for it walked the product's whole old history on every step (126 ms at 1.9M old trades, on the writer).
+    const firstRecent = (product: string, before: bigint): bigint | undefined => {
+      const [low, high] = seqRange.get(product) as [bigint | null, bigint | null];
+      if (low === null || high === null) return undefined;
+      let found: bigint | undefined;
+      // Any earlier one than `found` has a seq in [lo, hi).
+      let lo = low;
+      let hi = high + 1n;
+      while (lo < hi) {
+        const mid = lo + (hi - lo) / 2n;
+        const row = firstFrom.get(product, mid) as [bigint, bigint] | undefined;
+        if (row === undefined || row[0] >= hi) hi = mid; // none in [mid, hi)
+        else if (row[1] >= before) {
+          // None in [mid, row) either.
+          found = row[0];
+          hi = mid;
+        } else lo = row[0] + 1n; // it, and every trade before it, is older
+      }
+      return found;
+    };
     // Trades first (they name their orders), and only those between these users whose two orders are done: an
     // open order's fills are what a restart rebuilds its filled size and fees from.
     const deleteTrades = db.prepare(
       `DELETE FROM trades WHERE seq IN (
          SELECT t.seq FROM trades t
          WHERE t.product_id = @product AND t.seq < @below
-           AND t.time < @before
            AND t.maker_user_id IN (SELECT value FROM json_each(@users)) AND t.taker_user_id IN (SELECT value FROM json_each(@users))
            AND (SELECT status FROM orders WHERE order_id = t.maker_order_id) = 'DONE'
            AND (SELECT status FROM orders WHERE order_id = t.taker_order_id) = 'DONE'
@@ -58,9 +79,11 @@ export class Forgetting {
       for (const product of products.all() as string[]) {
         const limit = budget - forgotten.trades;
         if (limit <= 0) break;
-        const below = firstNewest.get(product, Math.max(0, keepTrades - 1)) as bigint | undefined;
-        if (below === undefined) continue; // no more than keepTrades trades: all stay
-        forgotten.trades += deleteTrades.run({ product, below, before, users: usersJson, limit }).changes;
+        const newest = firstNewest.get(product, Math.max(0, keepTrades - 1)) as bigint | undefined;
+        if (newest === undefined) continue; // no more than keepTrades trades: all stay
+        const recent = firstRecent(product, before);
+        const below = recent === undefined || newest < recent ? newest : recent;
+        forgotten.trades += deleteTrades.run({ product, below, users: usersJson, limit }).changes;
       }
       for (const user of users) {
         const limit = budget - forgotten.trades - forgotten.orders;
