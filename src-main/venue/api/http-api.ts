@@ -218,10 +218,30 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
   app.removeContentTypeParser('text/plain');
   // Any other type: an empty body is no body, as for application/json below. Some clients label every POST and
   // DELETE with a default type though they send nothing (Java's HttpURLConnection: form-urlencoded), and such a
-  // cancel-all was refused 415 for a body that was not there.
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => {
-    if ((body as Buffer).length === 0) done(null, undefined);
-    else done(apiError('E0106_UnsupportedMediaType', 'request bodies must be application/json'));
+  // cancel-all was refused 415 for a body that was not there. A body that is there is refused as soon as it is
+  // known to be there, unread: buffering it first let a client make the venue hold up to bodyLimit bytes of it per
+  // request only to refuse them. Fastify closes the connection after a parser's refusal, so the rest is never read.
+  app.addContentTypeParser('*', (request, payload, done) => {
+    const unsupported = () => apiError('E0106_UnsupportedMediaType', 'request bodies must be application/json');
+    if (request.headers['transfer-encoding'] === undefined) {
+      // Node's parser has already refused a Content-Length that is not a plain decimal.
+      if (Number(request.headers['content-length'] ?? '0') === 0) done(null, undefined);
+      else done(unsupported());
+      return;
+    }
+    // Chunked: whether any body comes is known only by its first byte, or by its end without one.
+    const settle = (error: Error | null): void => {
+      payload.off('data', onData);
+      payload.off('end', onEnd);
+      payload.off('error', onError);
+      done(error, undefined);
+    };
+    const onData = (): void => settle(unsupported());
+    const onEnd = (): void => settle(null);
+    const onError = (): void => settle(apiError('E0101_InvalidArgument', 'request body: not received in full'));
+    payload.on('data', onData);
+    payload.on('end', onEnd);
+    payload.on('error', onError);
   });
   // Fastify's JSON parser, except that a blank body is no body, and valid JSON refused only for its __proto__
   // or constructor keys is E0101 (Fastify 5 reports both as invalid JSON with the same message).
