@@ -208,7 +208,12 @@ export class MarketSimulator {
     // Not awaited: the writer thread deletes while the next steps are matched.
     // One at a time: on a long history a forget takes many steps, and each asked meanwhile would scan it again.
     if (this.steps % FORGET_EVERY_STEPS === 0 && !this.forgetting) {
-      const request = { users: this.roster.map((u) => u.userId), before: this.venue.now() - this.keepHistoryNs, keepTrades: RECENT_TRADES };
+      const request = {
+        users: this.roster.map((u) => u.userId),
+        products: this.markets.map((m) => m.market.id),
+        before: this.venue.now() - this.keepHistoryNs,
+        keepTrades: RECENT_TRADES,
+      };
       this.forgetting = true;
       this.venue.store
         .forgetHistory(request)

@@ -1,14 +1,16 @@
 /**
  * Deleting history nobody needs: the simulated users' finished orders and the trades among them, which at the
  * default speed grew the data folder by about 120 MB an hour for as long as the desk ran. Runs on the store's
- * writer thread, a bounded transaction at a time, between the journal records it applies (writer-thread.ts).
+ * writer thread, a bounded transaction at a time, between the journal records it applies (writer-thread.ts), once
+ * the tables hold every record acknowledged when it was asked (VenueStore.forgetHistory).
  */
 import type Database from 'better-sqlite3';
-import { TRADED_PRODUCTS_SQL } from './query';
 
 export interface ForgetRequest {
   /** Whose history: the simulated users. */
   users: string[];
+  /** The products they trade: only these products' trades are looked at. */
+  products: string[];
   /** UNIX ns: only what was over before this goes. */
   before: bigint;
   /** The newest trades of each product a restart reads back as its tape and last price: never deleted. */
@@ -25,7 +27,6 @@ export class Forgetting {
   private readonly step: (request: ForgetRequest, budget: number) => Forgotten;
 
   constructor(db: Database.Database) {
-    const products = db.prepare(TRADED_PRODUCTS_SQL).pluck();
     // Per product, the first trade that stays for its age or as one of the newest: seq rises with time, so what
     // may go lies below it, and the deletion walks only the product's old trades, down trades_by_product.
     const firstNewest = db.prepare('SELECT seq FROM trades WHERE product_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?').pluck().safeIntegers(true);
@@ -73,10 +74,10 @@ export class Forgetting {
            AND NOT EXISTS (SELECT 1 FROM trades WHERE taker_order_id = o.order_id)
          LIMIT @limit)`,
     );
-    const step = db.transaction(({ users, before, keepTrades }: ForgetRequest, budget: number): Forgotten => {
+    const step = db.transaction(({ users, products, before, keepTrades }: ForgetRequest, budget: number): Forgotten => {
       const forgotten: Forgotten = { orders: 0, trades: 0 };
       const usersJson = JSON.stringify(users);
-      for (const product of products.all() as string[]) {
+      for (const product of products) {
         const limit = budget - forgotten.trades;
         if (limit <= 0) break;
         const newest = firstNewest.get(product, Math.max(0, keepTrades - 1)) as bigint | undefined;

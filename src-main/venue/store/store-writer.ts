@@ -104,7 +104,7 @@ export class StoreWriter {
     });
   }
 
-  /** See forgetting.ts: done on the writer thread, a bounded transaction at a time, after what it has to apply. */
+  /** See forgetting.ts: done on the writer thread, a bounded transaction at a time, between records it applies. */
   forget(request: ForgetRequest): Promise<Forgotten> {
     if (this.closed) return Promise.reject(new Error('the store is closed'));
     if (this.thread.dead !== undefined) return Promise.reject(this.thread.dead);

@@ -265,9 +265,11 @@ export class VenueStore {
   /**
    * Deletes, on the writer thread, what `request.users` did before `request.before` that is over: their done orders
    * and the trades among them, but never a product's newest `keepTrades` trades (forgetting.ts). Resolves with what
-   * went once all of it has; the thread takes records and reads between its transactions meanwhile.
+   * went once all of it has; the thread takes records and reads between its transactions meanwhile. It starts once
+   * the tables hold everything acknowledged when it was asked, so it sees the orders done by then as done.
    */
-  forgetHistory(request: ForgetRequest): Promise<Forgotten> {
+  async forgetHistory(request: ForgetRequest): Promise<Forgotten> {
+    await this.caughtUp();
     return this.writer.forget(request);
   }
 

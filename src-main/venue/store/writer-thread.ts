@@ -61,9 +61,9 @@ function receive(request: WriterRequest): void {
 }
 
 /**
- * One transaction of the oldest forget asked, after every pending record is applied (a done order still pending
- * would be written after it was forgotten). A forget is answered once a step leaves budget unused; while closing,
- * each is answered with what it did so far. Returns whether one remains, for the pump's next turn.
+ * One transaction of the oldest forget asked (the core asks once the tables hold what was acknowledged before it).
+ * A forget is answered once a step leaves budget unused; while closing, each is answered with what it did so far.
+ * Returns whether one remains, for the pump's next turn.
  */
 function forgetStep(): boolean {
   const head = forgets[0];
@@ -72,7 +72,6 @@ function forgetStep(): boolean {
     for (const { forgotten } of forgets.splice(0)) answerCore<WriterAnswer>(data, { type: 'forgot', ...forgotten });
     return false;
   }
-  while (pending.length > 0 && !applyStalled) applyChunk();
   try {
     const step = opened.forgetting.forget(head.request, FORGET_BUDGET);
     head.forgotten.orders += step.orders;

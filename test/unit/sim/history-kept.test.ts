@@ -20,7 +20,7 @@ afterEach(async () => {
 /** The simulated users' done orders, once the deletions the steps asked for are done. */
 async function doneOrders(venue: Venue, users: readonly string[]): Promise<OrderRow[]> {
   // A forget of nobody answers after every forget asked before it.
-  await venue.store.forgetHistory({ users: [], before: 0n, keepTrades: 0 });
+  await venue.store.forgetHistory({ users: [], products: [], before: 0n, keepTrades: 0 });
   return users.flatMap((user) => venue.store.archivedOrders(user, { limit: 1000, sort: 'created_at', status: 'DONE' }));
 }
 

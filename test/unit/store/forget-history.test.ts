@@ -48,11 +48,12 @@ it("deletes the done orders of the users named and the trades among them, and ke
   await venue.store.caughtUp();
 
   const users = [maker, taker];
+  const products = ['BTC-VND'];
   // A product's newest trades stay whatever their age (a restart reads them back as its tape and last price), and
   // so do the orders they name: only the cancelled order goes while the three trades are among the newest ten.
-  expect(await venue.store.forgetHistory({ users, before: now + 1n, keepTrades: 10 })).toEqual({ orders: 1, trades: 0 });
+  expect(await venue.store.forgetHistory({ users, products, before: now + 1n, keepTrades: 10 })).toEqual({ orders: 1, trades: 0 });
   expect(history(venue, taker)).toEqual([boughtAway, partTaker]);
-  const forgotten = await venue.store.forgetHistory({ users, before: now + 1n, keepTrades: 1 });
+  const forgotten = await venue.store.forgetHistory({ users, products, before: now + 1n, keepTrades: 1 });
   expect(forgotten).toEqual({ orders: 2, trades: 1 });
   expect(history(venue, maker)).toEqual([soldToTrader, resting]);
   expect(history(venue, taker)).toEqual([partTaker]);
@@ -65,14 +66,14 @@ it("deletes the done orders of the users named and the trades among them, and ke
   const before = now + 1n;
   const laterSell = await place(venue, maker, 'SELL', '0.001', '2400000000');
   const laterBuy = await place(venue, taker, 'BUY', '0.001', '2400000000');
-  expect(await venue.store.forgetHistory({ users, before, keepTrades: 1 })).toEqual({ orders: 0, trades: 0 });
+  expect(await venue.store.forgetHistory({ users, products, before, keepTrades: 1 })).toEqual({ orders: 0, trades: 0 });
   expect(history(venue, maker)).toContain(laterSell);
   expect(history(venue, taker)).toContain(laterBuy);
   expect(venue.store.tradesOfOrders([laterSell])).toHaveLength(1);
   // The newest order stays even when it is a simulated user's, done and old.
   const newest = await place(venue, taker, 'BUY', '0.001', '2300000000');
   await venue.run(() => venue.exchange.cancel(taker, { orderId: newest }));
-  expect(await venue.store.forgetHistory({ users, before: now + 1n, keepTrades: 1 })).toEqual({ orders: 0, trades: 0 });
+  expect(await venue.store.forgetHistory({ users, products, before: now + 1n, keepTrades: 1 })).toEqual({ orders: 0, trades: 0 });
   expect(history(venue, taker)).toContain(newest);
   await venue.close();
 
@@ -83,5 +84,30 @@ it("deletes the done orders of the users named and the trades among them, and ke
     expect(order?.row.filledBaseSize).toBe('0.001');
   } finally {
     await again.close();
+  }
+});
+
+it('forgets what was acknowledged before it was asked, with no wait for the tables first', async () => {
+  const folder = mkdtempSync(join(dir, 'acknowledged-'));
+  let now = 1_800_000_000_000_000_000n;
+  const venue = await Venue.open({ dataDir: folder, now: () => (now += 1_000n) });
+  try {
+    const [maker, taker] = await venue.run(() =>
+      [0, 1].map(() => {
+        const user = venue.exchange.createUser({ isAdmin: false, makerFeeRate: '0.001', takerFeeRate: '0.002' });
+        venue.exchange.deposit(user.id, 'BTC', 10n ** 12n);
+        venue.exchange.deposit(user.id, 'VND', 10n ** 18n);
+        return user.id;
+      }),
+    ) as [string, string];
+    const sold = await place(venue, maker, 'SELL', '0.001');
+    await place(venue, taker, 'BUY', '0.001');
+    // The product's newest trade stays, and the orders it names.
+    await place(venue, maker, 'SELL', '0.001');
+    await place(venue, taker, 'BUY', '0.001');
+    expect(await venue.store.forgetHistory({ users: [maker, taker], products: ['BTC-VND'], before: now + 1n, keepTrades: 1 })).toEqual({ orders: 2, trades: 1 });
+    expect(venue.store.tradesOfOrders([sold])).toEqual([]);
+  } finally {
+    await venue.close();
   }
 });
