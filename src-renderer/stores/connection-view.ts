@@ -18,7 +18,7 @@ export function staleness(connection: ConnectionStatus | undefined): string | un
 }
 
 /** The mark of a book the venue is not updating though the connection is current. */
-export const BOOK_NOT_UPDATED = 'stale: not updated';
+const BOOK_NOT_UPDATED = 'stale: not updated';
 
 /**
  * Why a product's book is stale, or undefined while it is current: the connection's staleness (an outage freezes
@@ -28,6 +28,14 @@ export const BOOK_NOT_UPDATED = 'stale: not updated';
  */
 export function bookStaleness(s: Pick<DeskState, 'connection' | 'books'>, productId: string): string | undefined {
   return staleness(s.connection) ?? (s.books[productId]?.inDoubt === true ? BOOK_NOT_UPDATED : undefined);
+}
+
+/**
+ * Whether a book's staleness is its own doubt over a current connection, not an outage: each place that says why a
+ * figure is stale says it differently for the two (a book that is not updated, a connection that is not live).
+ */
+export function bookNotUpdated(stale: string | undefined): boolean {
+  return stale === BOOK_NOT_UPDATED;
 }
 
 /** The latency to show: a round trip measured on a live connection only, never a figure left from before an outage. */

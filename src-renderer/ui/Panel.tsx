@@ -2,7 +2,7 @@
 // A market panel (`market`) or one of the trader's orders, fills or balances (`account`) is marked stale, its
 // content dimmed, while the connection is not live; a product's book panel (`book`) also while the book is in doubt.
 import type { ReactNode } from 'react';
-import { BOOK_NOT_UPDATED, bookStaleness, staleness, useProduction } from '../stores/connection-view';
+import { bookNotUpdated, bookStaleness, staleness, useProduction } from '../stores/connection-view';
 import { useDesk } from '../stores/desk-store';
 
 const STALE_TITLE = {
@@ -25,7 +25,7 @@ export function Panel(props: { title: string; tools?: ReactNode; children: React
     <section className={className} aria-label={props.title}>
       <header className="panel-head">
         <h2>{props.title}</h2>
-        {stale !== undefined && kind !== undefined && <span className="stale-mark" role="status" title={stale === BOOK_NOT_UPDATED ? BOOK_TITLE : STALE_TITLE[kind]}>{stale}</span>}
+        {stale !== undefined && kind !== undefined && <span className="stale-mark" role="status" title={bookNotUpdated(stale) ? BOOK_TITLE : STALE_TITLE[kind]}>{stale}</span>}
         <div className="panel-tools">{props.tools}</div>
       </header>
       <div className="panel-body">

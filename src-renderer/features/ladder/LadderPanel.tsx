@@ -4,7 +4,7 @@
  * book changing a thousand times a second costs at most one paint a frame and no React render.
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { BOOK_NOT_UPDATED, bookStaleness } from '../../stores/connection-view';
+import { bookNotUpdated, bookStaleness } from '../../stores/connection-view';
 import { cancelOrders } from '../../stores/desk-actions';
 import { useDesk } from '../../stores/desk-store';
 import { paintOnChange } from '../../ui/paint-on-change';
@@ -106,7 +106,7 @@ export function LadderPanel(props: { productId: string; height: number }): React
     return (
       <div key={`${side}${i}`} className={`level ${side}`} ref={keep('row')}>
         <div className="bar" ref={keep('bar')} aria-hidden="true" />
-        <button type="button" className="price" ref={keep('price')} disabled={stale !== undefined} title={stale === undefined ? 'Use this price in the ticket' : stale === BOOK_NOT_UPDATED ? 'The book is not being updated: this price is stale' : 'The connection is not live: this price is stale'} onClick={() => {
+        <button type="button" className="price" ref={keep('price')} disabled={stale !== undefined} title={stale === undefined ? 'Use this price in the ticket' : bookNotUpdated(stale) ? 'The book is not being updated: this price is stale' : 'The connection is not live: this price is stale'} onClick={() => {
           const level = at();
           if (level === undefined || bookStaleness(useDesk.getState(), productId) !== undefined) return;
           const patch = { price: level.price, pricedFor: productId, priceTyped: false, side: level.side === 'bid' ? 'BUY' : 'SELL', type: 'LIMIT' } as const;

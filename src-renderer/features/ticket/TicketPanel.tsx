@@ -9,7 +9,7 @@ import { ENVIRONMENT_NAMES } from '../../../src-shared/ipc/environment-names';
 import type { Order } from '../../../src-shared/protocol/records';
 import { ORDER_TYPES, STOP_TYPES, TIMES_IN_FORCE, REST_STP_MODES } from '../../../src-shared/protocol/vocabulary';
 import { attempt, currentView, showPlacedOrder, tellHeldAfterSwitch } from '../../stores/desk-actions';
-import { BOOK_NOT_UPDATED, actingEnvironment, bookStaleness, isProduction, staleness } from '../../stores/connection-view';
+import { actingEnvironment, bookNotUpdated, bookStaleness, isProduction, staleness } from '../../stores/connection-view';
 import { useDesk } from '../../stores/desk-store';
 import { FieldError, invalidMarks } from '../../ui/field-error';
 import { Panel } from '../../ui/Panel';
@@ -314,14 +314,12 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
             </dd>
           </dl>
         )}
-        {stale !== undefined && stale !== BOOK_NOT_UPDATED && !pristine && (
+        {stale !== undefined && !pristine && (
           <p className="note" role="status" aria-label="Ticket figures stale">
-            {stale}: the book and balances these figures and checks use are the last ones heard, and may have moved since.
-          </p>
-        )}
-        {stale === BOOK_NOT_UPDATED && !pristine && (
-          <p className="note" role="status" aria-label="Ticket figures stale">
-            stale: not updated: the book these figures and checks use is the last one heard (a gap in its stream, or its polls fail), and may have moved since.
+            {stale}:{' '}
+            {bookNotUpdated(stale)
+              ? 'the book these figures and checks use is the last one heard (a gap in its stream, or its polls fail), and may have moved since.'
+              : 'the book and balances these figures and checks use are the last ones heard, and may have moved since.'}
           </p>
         )}
         {check.estimate?.shortfall !== undefined && !pristine && <p className="field-error" role="status" aria-label="Book shortfall">{check.estimate.shortfall}</p>}

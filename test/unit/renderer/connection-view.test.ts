@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ConnectionStatus } from '../../../src-shared/ipc/contract';
-import { BOOK_NOT_UPDATED, bookStaleness, staleness, shownLatency } from '../../../src-renderer/stores/connection-view';
+import { bookNotUpdated, bookStaleness, staleness, shownLatency } from '../../../src-renderer/stores/connection-view';
 
 const connection = (state: ConnectionStatus['state'], latencyMs?: number): ConnectionStatus => ({
   environment: 'development', production: false, state, apiKey: 'k', userId: 'u', readOnly: false, detail: '',
@@ -31,9 +31,17 @@ describe('connection view', () => {
   it('calls a book stale while the connection is (an outage first), or while the book is in doubt over a current one', () => {
     const books = (inDoubt: boolean) => ({ 'BTC-VND': { productId: 'BTC-VND', sequence: 1, time: '1', source: 'stream' as const, bids: [], asks: [], ...(inDoubt && { inDoubt }) } });
     expect(bookStaleness({ connection: connection('live'), books: books(false) }, 'BTC-VND')).toBeUndefined();
-    expect(bookStaleness({ connection: connection('live'), books: books(true) }, 'BTC-VND')).toBe(BOOK_NOT_UPDATED);
-    expect(bookStaleness({ connection: connection('no_key'), books: books(true) }, 'BTC-VND')).toBe(BOOK_NOT_UPDATED);
+    expect(bookStaleness({ connection: connection('live'), books: books(true) }, 'BTC-VND')).toBe('stale: not updated');
+    expect(bookStaleness({ connection: connection('no_key'), books: books(true) }, 'BTC-VND')).toBe('stale: not updated');
     expect(bookStaleness({ connection: connection('reconnecting'), books: books(true) }, 'BTC-VND')).toBe('stale: reconnecting');
     expect(bookStaleness({ connection: connection('live'), books: books(true) }, 'ETH-VND')).toBeUndefined();
+  });
+
+  it("tells a book's own doubt from an outage, for the panels that say each its own way", () => {
+    const books = { 'BTC-VND': { productId: 'BTC-VND', sequence: 1, time: '1', source: 'stream' as const, bids: [], asks: [], inDoubt: true } };
+    expect(bookNotUpdated(bookStaleness({ connection: connection('live'), books }, 'BTC-VND'))).toBe(true);
+    expect(bookNotUpdated(bookStaleness({ connection: connection('reconnecting'), books }, 'BTC-VND'))).toBe(false);
+    expect(bookNotUpdated(staleness(connection('unavailable')))).toBe(false);
+    expect(bookNotUpdated(undefined)).toBe(false);
   });
 });
