@@ -21,6 +21,13 @@ export function productIncrements(productId: string, products: readonly Product[
   return builtIn === undefined ? undefined : { price: builtIn.priceIncrement, size: builtIn.sizeIncrement };
 }
 
+/** A product's base and quote assets: the venue's listing, else the two halves of its id (BTC-VND: BTC and VND). */
+export function assetsOf(productId: string, products: readonly Product[]): { base: string; quote: string } {
+  const listed = products.find((p) => p.id === productId);
+  const [base = '', quote = ''] = productId.split('-');
+  return { base: listed?.base_asset_id ?? base, quote: listed?.quote_asset_id ?? quote };
+}
+
 /** A positive plain decimal the ladder can count in: another venue's listing is not ours to trust. */
 function usable(increment: string): boolean {
   try {

@@ -15,6 +15,7 @@ import { FieldError, invalidMarks } from '../../ui/field-error';
 import { Panel } from '../../ui/Panel';
 import { statusOf } from '../blotters/order-columns';
 import { formatDecimal } from '../../ui/decimal-text';
+import { assetsOf } from '../ladder/increments';
 import { checkTicket, describeOrder, lastOrderText, presetSize, sendsOrder, submitText, takesExpiry, type TicketContext, type TicketField, type TicketForm } from './ticket-check';
 
 const PRESETS = [25, 50, 75, 100] as const;
@@ -200,12 +201,8 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
     if (size !== '') edit({ size, sizeMode: 'base' });
   }
 
-  const assetsOf = (id: string): { base: string; quote: string } => {
-    const known = products.find((p) => p.id === id);
-    return { base: known?.base_asset_id ?? id.split('-')[0] ?? '', quote: known?.quote_asset_id ?? id.split('-')[1] ?? '' };
-  };
   const product = products.find((p) => p.id === productId);
-  const { base, quote } = assetsOf(productId);
+  const { base, quote } = assetsOf(productId, products);
   const noPrice = ticket.type === 'MARKET' || ticket.sizeMode === 'exact_quote';
   const expires = takesExpiry(ticket);
 
@@ -329,7 +326,7 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
         </button>
         {last !== undefined && (
           <p className="muted" aria-live="polite" aria-label="Last order">
-            {lastOrderText(last, assetsOf(last.product_id).quote, statusOf(last))}
+            {lastOrderText(last, assetsOf(last.product_id, products).quote, statusOf(last))}
           </p>
         )}
       </form>

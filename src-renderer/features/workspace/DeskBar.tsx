@@ -1,7 +1,9 @@
 // The top bar: desk product, environment (Production in red) and connection state with latency.
+import { useMemo } from 'react';
 import { shownLatency, staleness, useActingEnvironment } from '../../stores/connection-view';
 import { useDesk } from '../../stores/desk-store';
 import { formatDecimal } from '../../ui/decimal-text';
+import { assetsOf } from '../ladder/increments';
 import { ProductPicker } from './ProductPicker';
 
 /** Every window shows it, pop-outs too: none of them may leave the trader to guess where an order goes. */
@@ -20,8 +22,10 @@ export function DeskBar(): React.JSX.Element {
   const connection = useDesk((s) => s.connection);
   const { production } = useActingEnvironment();
   const ticker = useDesk((s) => s.tickers[productId]);
-  // Named as every other amount on the desk is: a bare figure could be in any currency the venue quotes in.
-  const quote = useDesk((s) => s.products.find((p) => p.id === productId)?.quote_asset_id) ?? productId.split('-')[1] ?? '';
+  // Named as every other amount on the desk is: a bare figure could be in any currency the venue quotes in. Looked up
+  // when the product or the listing changes, not in a selector, which every store update (each book, each trade) runs.
+  const products = useDesk((s) => s.products);
+  const { quote } = useMemo(() => assetsOf(productId, products), [productId, products]);
   const latency = shownLatency(connection);
   const stale = staleness(connection);
   return (

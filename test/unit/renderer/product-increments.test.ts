@@ -2,7 +2,7 @@
 // for Development or Production may differ from the built-in products' (or list products the local venue lacks).
 import { describe, expect, it } from 'vitest';
 import { buildLadder, groupingSteps } from '../../../src-renderer/features/ladder/ladder-levels';
-import { formatToIncrement, productIncrements } from '../../../src-renderer/features/ladder/increments';
+import { assetsOf, formatToIncrement, productIncrements } from '../../../src-renderer/features/ladder/increments';
 import type { Product } from '../../../src-shared/protocol/records';
 
 const listed = (id: string, price: string, size: string): Product => ({
@@ -46,5 +46,11 @@ describe('a product\'s increments on the venue shown', () => {
     expect(formatToIncrement('0.50', '0.0100')).toBe('0.50');
     expect(formatToIncrement('0.12345', '0.0001')).toBe('0.12345');
     expect(formatToIncrement('0.1', undefined)).toBe('0.1');
+  });
+
+  it("names a product's assets as the venue lists them, else by the halves of its id", () => {
+    expect(assetsOf('BTC-VND', [{ ...listed('BTC-VND', '10000', '0.0001'), quote_asset_id: 'USDT' }])).toEqual({ base: 'BTC', quote: 'USDT' });
+    expect(assetsOf('ETH-VND', [])).toEqual({ base: 'ETH', quote: 'VND' });
+    expect(assetsOf('ODD', [])).toEqual({ base: 'ODD', quote: '' });
   });
 });
