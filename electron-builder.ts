@@ -4,15 +4,15 @@
 // Native modules. node_modules keeps Node's build of better-sqlite3 for `npm test`: electron-builder's own
 // rebuild (npmRebuild) works in place and would leave it built for Electron, so it is off. Instead, before each
 // platform/arch is packed, stageNativeModules() fetches better-sqlite3's Electron build for that arch into
-// .native/packaged-<arch>/ and the app ships it as resources/native/better_sqlite3.node, where
+// .native/packaged-<arch>/ (as scripts/native-electron.mjs does the checkout's into .native/electron/) and the app
+// ships its binary as resources/native/better_sqlite3.node, where
 // src-main/app/native-binding.ts looks in a packaged app. The keychain module (@napi-rs/keyring) is N-API, so
 // its prebuilt package works under Electron as it is; it is only checked to be there for the target arch.
-import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Arch, type Configuration } from 'electron-builder';
-import { buildForElectron, buildStamp, builtFor } from './scripts/electron-sqlite.mjs';
+import { ensureElectronBuild } from './scripts/electron-sqlite.mjs';
 import { NATIVE_MODULE_FILE, PACKAGED_NATIVE_DIR } from './src-main/app/native-binding';
 import { APP_ID, PRODUCT_NAME } from './src-main/app/product';
 
@@ -51,19 +51,8 @@ export function stageNativeModules(context: PackTarget): void {
     );
   }
 
-  const target = stagedNativeDir(arch);
-  const stamp = buildStamp(platform, arch);
-  const stampFile = join(target, 'stamp');
-  const staged = join(target, NATIVE_MODULE_FILE);
-  if (builtFor(staged, stampFile, stamp)) return;
-
-  rmSync(target, { recursive: true, force: true });
-  const work = join(target, 'better-sqlite3');
-  const binary = buildForElectron(work, platform, arch);
+  const { stamp, binary } = ensureElectronBuild(stagedNativeDir(arch), platform, arch);
   if (binary === undefined) throw new Error(`could not get better-sqlite3 built for ${stamp}`);
-  cpSync(binary, staged);
-  rmSync(work, { recursive: true, force: true });
-  writeFileSync(stampFile, stamp);
 }
 
 /**
@@ -94,7 +83,8 @@ const config: Configuration = {
     '!**/node_modules/better-sqlite3/{build,deps,src}/**',
     '!**/node_modules/{react,react-dom,scheduler,zustand,lightweight-charts,fancy-canvas}/**',
   ],
-  extraResources: [{ from: '.native/packaged-${arch}', to: PACKAGED_NATIVE_DIR, filter: [NATIVE_MODULE_FILE] }],
+  // Where ensureElectronBuild leaves the binary under stagedNativeDir (scripts/electron-sqlite.mjs builtBinary).
+  extraResources: [{ from: '.native/packaged-${arch}/node_modules/better-sqlite3/build/Release', to: PACKAGED_NATIVE_DIR, filter: [NATIVE_MODULE_FILE] }],
   asar: true,
   // A native module cannot be loaded from inside the archive.
   asarUnpack: ['**/*.node'],

@@ -4,7 +4,7 @@
 // headers with the node-gyp npm ships. Always in a copy of the package: node_modules keeps Node's build, which
 // `npm test` and `npm run venue` load.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,9 +12,17 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(join(root, 'package.json'));
 
-/** Where a build in `moduleDir` puts the module (src-main/app/native-binding.ts loads it from there in a checkout). */
-export function binaryIn(moduleDir) {
-  return join(moduleDir, 'build', 'Release', 'better_sqlite3.node');
+/** The package's copy in a build folder (see ensureElectronBuild). */
+function moduleIn(target) {
+  return join(target, 'node_modules', 'better-sqlite3');
+}
+
+/**
+ * Where the build in `target` puts the module: src-main/app/native-binding.ts loads it from there in a checkout,
+ * electron-builder.ts ships it from there.
+ */
+export function builtBinary(target) {
+  return join(moduleIn(target), 'build', 'Release', 'better_sqlite3.node');
 }
 
 function versionOf(name) {
@@ -32,13 +40,32 @@ export function builtFor(binary, stampFile, stamp) {
 }
 
 /**
- * Copies better-sqlite3 without its build into `moduleDir` (emptied first) and builds it there for the installed
- * Electron on `platform`-`arch`: the built binary's path, or undefined when neither way worked (offline, say).
+ * Makes `target` hold better-sqlite3 built for the installed Electron on `platform`-`arch`, in
+ * `target`/node_modules/better-sqlite3, unless the stamp there says it already does; otherwise `target` is emptied
+ * and built again. `binary` is the built module's path, undefined when neither way worked (offline, say); `made`
+ * says whether it was built now.
  */
-export function buildForElectron(moduleDir, platform, arch) {
+export function ensureElectronBuild(target, platform, arch) {
+  const stamp = buildStamp(platform, arch);
+  const stampFile = join(target, 'stamp');
+  const binary = builtBinary(target);
+  if (builtFor(binary, stampFile, stamp)) return { stamp, binary, made: false };
+  rmSync(target, { recursive: true, force: true });
+  mkdirSync(join(target, 'node_modules'), { recursive: true });
+  writeFileSync(join(target, 'package.json'), JSON.stringify({ name: 'native-electron', private: true }));
+  if (!buildForElectron(target, platform, arch)) return { stamp, binary: undefined, made: false };
+  writeFileSync(stampFile, stamp);
+  return { stamp, binary, made: true };
+}
+
+/**
+ * Copies better-sqlite3 without its build into the empty `target` and builds it there for the installed Electron on
+ * `platform`-`arch`: whether that made its binary.
+ */
+function buildForElectron(target, platform, arch) {
   const source = dirname(require.resolve('better-sqlite3/package.json'));
   const sourceBuild = join(source, 'build');
-  rmSync(moduleDir, { recursive: true, force: true });
+  const moduleDir = moduleIn(target);
   cpSync(source, moduleDir, { recursive: true, filter: (path) => path !== sourceBuild && !path.startsWith(sourceBuild + sep) });
 
   const electron = versionOf('electron');
@@ -51,6 +78,5 @@ export function buildForElectron(moduleDir, platform, arch) {
     // A source build makes a binary for this machine's OS only.
     (platform === process.platform &&
       run([nodeGyp, 'rebuild', '--release', `--target=${electron}`, `--arch=${arch}`, '--runtime=electron', '--dist-url=https://electronjs.org/headers']));
-  const binary = binaryIn(moduleDir);
-  return built && existsSync(binary) ? binary : undefined;
+  return built && existsSync(builtBinary(target));
 }

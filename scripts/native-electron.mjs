@@ -3,11 +3,11 @@
 // electron's own install script, and as `npm run rebuild:electron`. It builds for the Electron binary that is
 // installed (its platform and arch, see electron-target.mjs); where none is (CI, ELECTRON_SKIP_BINARY_DOWNLOAD)
 // there is nothing to build for. It never fails the install: the tests need only the Node build.
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { binaryIn, buildForElectron, buildStamp, builtFor } from './electron-sqlite.mjs';
+import { ensureElectronBuild } from './electron-sqlite.mjs';
 import { electronTarget, underRosetta } from './electron-target.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -32,22 +32,11 @@ if (!electronInstalled()) {
 }
 
 const { platform, arch } = electronTarget({ platform: process.platform, arch: process.arch, env: process.env, underRosetta });
-const stamp = buildStamp(platform, arch);
-const stampFile = join(target, 'stamp');
-const moduleDir = join(target, 'node_modules', 'better-sqlite3');
-// What src-main/app/native-binding.ts loads: without it the stamp alone does not make the build up to date.
-if (builtFor(binaryIn(moduleDir), stampFile, stamp)) {
-  say(`up to date (${stamp}).`);
-  process.exit(0);
-}
-
-rmSync(target, { recursive: true, force: true });
-mkdirSync(join(target, 'node_modules'), { recursive: true });
-writeFileSync(join(target, 'package.json'), JSON.stringify({ name: 'native-electron', private: true }));
-if (buildForElectron(moduleDir, platform, arch) !== undefined) {
-  writeFileSync(stampFile, stamp);
-  say(`built ${stamp}.`);
-} else {
+// Its binary is what src-main/app/native-binding.ts loads.
+const { stamp, binary, made } = ensureElectronBuild(target, platform, arch);
+if (binary === undefined) {
   // Not fatal for install: tests run on Node's build. `npm start` reports the venue as failed with the reason.
   say('could not build better-sqlite3 for Electron; run `npm run rebuild:electron` once online.');
+} else {
+  say(made ? `built ${stamp}.` : `up to date (${stamp}).`);
 }

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import config from '../../../electron-builder';
+import config, { stagedNativeDir } from '../../../electron-builder';
+import { builtBinary } from '../../../scripts/electron-sqlite.mjs';
 import { electronNativeBinding, electronNativeBindingPath, NATIVE_MODULE_FILE, PACKAGED_NATIVE_DIR } from '../../../src-main/app/native-binding';
 
 const dir = mkdtempSync(join(tmpdir(), 'nova-native-'));
@@ -46,7 +47,11 @@ describe('the Electron runtime', () => {
 
   it('is where the packaging config ships it, and node_modules is never rebuilt in place', () => {
     expect(config.npmRebuild).toBe(false);
-    expect(config.extraResources).toEqual([{ from: '.native/packaged-${arch}', to: PACKAGED_NATIVE_DIR, filter: [NATIVE_MODULE_FILE] }]);
+    const from = '.native/packaged-${arch}/node_modules/better-sqlite3/build/Release';
+    expect(config.extraResources).toEqual([{ from, to: PACKAGED_NATIVE_DIR, filter: [NATIVE_MODULE_FILE] }]);
+    // The folder the staging step builds the binary in, for every arch.
+    const root = join(import.meta.dirname, '../../..');
+    expect(join(root, from.replace('${arch}', 'x64'), NATIVE_MODULE_FILE)).toBe(builtBinary(stagedNativeDir('x64')));
     expect(typeof config.beforePack).toBe('function');
   });
 });

@@ -7,7 +7,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { binaryIn, buildStamp, builtFor } from '../../../scripts/electron-sqlite.mjs';
+import { buildStamp, builtBinary, builtFor, ensureElectronBuild } from '../../../scripts/electron-sqlite.mjs';
+import { electronNativeBindingPath } from '../../../src-main/app/native-binding';
 import { electronTarget } from '../../../scripts/electron-target.mjs';
 
 const root = join(import.meta.dirname, '../../..');
@@ -60,14 +61,21 @@ describe('a build made earlier', () => {
   it('is used again only for the same target, Electron and better-sqlite3, and only with its binary there', () => {
     const stamp = buildStamp('linux', 'x64');
     expect(stamp).toBe(`linux x64 electron ${version('electron')} better-sqlite3 ${version('better-sqlite3')}`);
-    const binary = binaryIn(join(dir, 'better-sqlite3'));
-    expect(binary).toBe(join(dir, 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node'));
+    const binary = builtBinary(dir);
+    expect(binary).toBe(join(dir, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node'));
     const stampFile = join(dir, 'stamp');
     writeFileSync(stampFile, stamp);
     expect(builtFor(binary, stampFile, stamp)).toBe(false);
-    mkdirSync(join(dir, 'better-sqlite3', 'build', 'Release'), { recursive: true });
+    mkdirSync(join(dir, 'node_modules', 'better-sqlite3', 'build', 'Release'), { recursive: true });
     writeFileSync(binary, '');
     expect(builtFor(binary, stampFile, stamp)).toBe(true);
     expect(builtFor(binary, stampFile, buildStamp('linux', 'arm64'))).toBe(false);
+    // Up to date: kept as it is, nothing fetched or built.
+    expect(ensureElectronBuild(dir, 'linux', 'x64')).toEqual({ stamp, binary, made: false });
+    expect(readFileSync(binary, 'utf8')).toBe('');
+  });
+
+  it("is made where the app run from the checkout loads it (src-main/app/native-binding.ts)", () => {
+    expect(builtBinary(join(root, '.native', 'electron'))).toBe(electronNativeBindingPath({ isPackaged: false, appPath: root, resourcesPath: '' }));
   });
 });
