@@ -37,6 +37,17 @@ export interface MarketSlice {
   clearMarketData: () => void;
 }
 
+/** Where the window keeps each part of a product's market. */
+const HELD = { book: 'books', trades: 'trades', candles: 'candles' } as const satisfies Record<MarketPart, keyof MarketSlice>;
+
+/**
+ * Why a panel of a product's book, tape or candles could not read it, while the window holds none of that part: one
+ * streamed meanwhile (another window's panel watches the product) is the market, and nothing is left to say.
+ */
+export function unreadOf(s: Pick<MarketSlice, 'books' | 'trades' | 'candles' | 'marketUnread'>, productId: string, part: MarketPart): string | undefined {
+  return s[HELD[part]][productId] === undefined ? s.marketUnread[productId]?.[part] : undefined;
+}
+
 export const createMarketSlice: StateCreator<DeskState, [], [], MarketSlice> = (set) => ({
   products: [],
   books: {},

@@ -1,6 +1,7 @@
 // Candles for a product with the trader's open orders as lines and fills as arrows; redrawn once a frame.
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useDesk } from '../../stores/desk-store';
+import { unreadOf } from '../../stores/market-slice';
 import { paintOnChange } from '../../ui/paint-on-change';
 import { Panel } from '../../ui/Panel';
 import type { FillMark, PriceLine } from './candle-chart';
@@ -13,8 +14,7 @@ const side = (s: string): 'BUY' | 'SELL' => (s.toUpperCase() === 'BUY' ? 'BUY' :
 
 export function ChartPanel(props: { productId: string; height: number }): React.JSX.Element {
   const { productId } = props;
-  // Said while the chart has no candles: ones streamed meanwhile are the chart.
-  const unread = useDesk((s) => (s.candles[productId] === undefined ? s.marketUnread[productId]?.candles : undefined));
+  const unread = useDesk((s) => unreadOf(s, productId, 'candles'));
   const host = useRef<HTMLDivElement>(null);
   const [minutes, setMinutes] = useState<ChartInterval>(1);
   // The venue's increment: prices show at its precision, also on a venue whose products differ from the built-in ones.

@@ -7,6 +7,7 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { bookNotUpdated, bookStaleness } from '../../stores/connection-view';
 import { cancelOrders } from '../../stores/desk-actions';
 import { useDesk } from '../../stores/desk-store';
+import { unreadOf } from '../../stores/market-slice';
 import { paintOnChange } from '../../ui/paint-on-change';
 import { Panel } from '../../ui/Panel';
 import { formatDecimal } from '../../ui/decimal-text';
@@ -19,8 +20,7 @@ const DEPTH = 20;
 
 export function LadderPanel(props: { productId: string; height: number }): React.JSX.Element {
   const { productId } = props;
-  // Said while the ladder has no book: one streamed meanwhile (another window watches the product) is the market.
-  const unread = useDesk((s) => (s.books[productId] === undefined ? s.marketUnread[productId]?.book : undefined));
+  const unread = useDesk((s) => unreadOf(s, productId, 'book'));
   // The venue's own increments: another venue's may differ from the built-in product's, which would drop its levels.
   const products = useDesk((s) => s.products);
   const increments = useMemo(() => productIncrements(productId, products), [productId, products]);

@@ -5,6 +5,7 @@
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { PublicTrade } from '../../../src-shared/protocol/records';
 import { useDesk } from '../../stores/desk-store';
+import { unreadOf } from '../../stores/market-slice';
 import { paintOnChange } from '../../ui/paint-on-change';
 import { Panel } from '../../ui/Panel';
 import { formatNanosTime, isDecimal } from '../../ui/decimal-text';
@@ -20,8 +21,7 @@ function setText(cell: HTMLTableCellElement | undefined, text: string): void {
 
 export function TapePanel(props: { productId: string; height: number }): React.JSX.Element {
   const { productId } = props;
-  // Said while the tape has no trades: ones streamed meanwhile are the tape.
-  const unread = useDesk((s) => (s.trades[productId] === undefined ? s.marketUnread[productId]?.trades : undefined));
+  const unread = useDesk((s) => unreadOf(s, productId, 'trades'));
   // A threshold typed is the product's it was typed on: another product starts at its own default.
   const [typed, setTyped] = useState<{ productId: string; large: string }>();
   const large = typed?.productId === productId ? typed.large : defaultLargeSize(productId);
