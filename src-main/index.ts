@@ -181,17 +181,19 @@ function run(): void {
     session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
     session.defaultSession.setPermissionCheckHandler(() => false);
 
+    // The desk's folder lock and the local venue both open SQLite: Electron's build, when there is one.
     const nativeBinding = electronNativeBinding({ isPackaged: app.isPackaged, appPath: app.getAppPath(), resourcesPath: process.resourcesPath });
+    const sqlite = nativeBinding === undefined ? {} : { nativeBinding };
     const opened = await opening.open(
       (async () =>
         Desk.open({
           dataDir: app.getPath('userData'),
-          ...(nativeBinding === undefined ? {} : { nativeBinding }),
+          ...sqlite,
           secrets: await openSecretStore(),
           launchLocalVenue: (dataDir) =>
             startEmbeddedVenue(
               { script: join(import.meta.dirname, 'venue-worker.js') },
-              { dataDir, ...(nativeBinding === undefined ? {} : { nativeBinding }) },
+              { dataDir, ...sqlite },
             ),
           revealSecretOnce: revealer,
         }))(),
