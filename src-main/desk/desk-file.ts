@@ -5,7 +5,7 @@
  * it rather than being silently replaced. Written whole to a temporary file and renamed, so a crash never
  * leaves half a file.
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { EnvironmentId, LayoutJson, Settings } from '../../src-shared/ipc/contract';
@@ -59,8 +59,8 @@ export class DeskFile {
     private content: DeskFileContent,
   ) {}
 
+  /** `dataDir` exists: the desk makes it before it locks it (desk.ts). */
   static open(dataDir: string): DeskFile {
-    mkdirSync(dataDir, { recursive: true });
     const path = join(dataDir, DESK_FILE);
     if (!existsSync(path)) return new DeskFile(path, defaultDeskFile());
     let json: unknown;
