@@ -165,8 +165,11 @@ export class KeyVault {
     // Each venue folder has a local user of its own: a key of another folder's (the folder made afresh, or an
     // earlier one put back) is refused by this venue, so the desk goes back to this one's own key.
     const active = this.activeKey('local');
-    const otherFolders = new Set(this.file.get().keys.filter((k) => k.environment === 'local' && k.origin === 'bootstrap' && k.userId !== boot.user_id).map((k) => k.userId));
-    const activeIsOtherFolders = active !== undefined && active.userId !== undefined && otherFolders.has(active.userId);
+    const activeUser = active?.userId;
+    const activeIsOtherFolders =
+      activeUser !== undefined &&
+      activeUser !== boot.user_id &&
+      this.file.get().keys.some((k) => k.environment === 'local' && k.origin === 'bootstrap' && k.userId === activeUser);
     if (stored === boot.api_secret && known !== undefined) {
       if (activeIsOtherFolders) this.use('local', known.apiKey);
       return known;
