@@ -59,6 +59,15 @@ if (typeof window !== 'undefined') {
   window.addEventListener('pointerdown', () => void (keyboardLast = false), true);
 }
 
+/**
+ * For a capture keydown handler: a key held down repeats on whatever has the focus, and a control that took it once
+ * the first press had done its work (the next row's Cancel, a confirmation's Confirm) would act on the repeats. A
+ * control there acts on a press, never on the same one held.
+ */
+export function ignoreHeldKeys(e: { repeat: boolean; key: string; preventDefault: () => void }): void {
+  if (e.repeat && (e.key === 'Enter' || e.key === ' ')) e.preventDefault();
+}
+
 export const ROW_HEIGHT = 24;
 /** Rows drawn beyond the view in the direction of scrolling, where the compositor may scroll before React draws; and behind. */
 const AHEAD = 8;
@@ -151,11 +160,9 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>): React.JSX.Elem
       // Strict containment makes the scroller a layout boundary: rows coming into view relayout this table only.
       style={{ height, contain: 'strict' }}
       onFocus={(e) => noteFocus(e.target)}
-      // A key held down repeats on whatever has the focus: once a row's Cancel has done its work and the focus moved
-      // on to the next row's, the repeats cancelled that order too, and the next. A row's control acts on a press.
-      onKeyDownCapture={(e) => {
-        if (e.repeat && (e.key === 'Enter' || e.key === ' ')) e.preventDefault();
-      }}
+      // Once a row's Cancel has done its work and the focus moved on to the next row's, a held key's repeats
+      // cancelled that order too, and the next.
+      onKeyDownCapture={ignoreHeldKeys}
       // Gone elsewhere by the trader's choice (the focus is somewhere else now), not with a row: nothing to keep.
       onBlur={(e) => {
         if (e.relatedTarget !== null && !e.currentTarget.contains(e.relatedTarget)) focusAt.current = undefined;
@@ -189,9 +196,10 @@ export function VirtualTable<Row>(props: VirtualTableProps<Row>): React.JSX.Elem
         </thead>
         <tbody>
           {first > 0 && <tr aria-hidden="true" style={{ height: first * ROW_HEIGHT }} />}
-          {visible.map((row, i) => (
-            <RowView key={rowKey(row)} rowId={rowKey(row)} row={row} columns={columns} index={first + i + 2} className={rowClass?.(row)} />
-          ))}
+          {visible.map((row, i) => {
+            const id = rowKey(row);
+            return <RowView key={id} rowId={id} row={row} columns={columns} index={first + i + 2} className={rowClass?.(row)} />;
+          })}
           {after > 0 && <tr aria-hidden="true" style={{ height: after * ROW_HEIGHT }} />}
         </tbody>
       </table>

@@ -13,6 +13,7 @@ import { actingEnvironment, bookNotUpdated, bookStaleness, isProduction, stalene
 import { useDesk } from '../../stores/desk-store';
 import { FieldError, invalidMarks } from '../../ui/field-error';
 import { Panel } from '../../ui/Panel';
+import { ignoreHeldKeys } from '../../ui/VirtualTable';
 import { statusOf } from '../blotters/order-columns';
 import { formatDecimal } from '../../ui/decimal-text';
 import { assetsOf } from '../ladder/increments';
@@ -340,7 +341,7 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
           aria-label="Confirm order"
           // A held Enter sends the ticket, and its repeats would then press the Confirm that takes the focus: a
           // confirmation is a second press, never the first one held down.
-          onKeyDownCapture={(e) => e.key === 'Enter' && e.repeat && e.preventDefault()}
+          onKeyDownCapture={ignoreHeldKeys}
           onKeyDown={(e) => e.key === 'Escape' && (e.preventDefault(), setPending(undefined))}
         >
           <p className={isProduction(asking.environment) ? 'production-text' : undefined} aria-label="Confirming on">{confirmationHeading(asking.environment)}</p>
