@@ -18,6 +18,7 @@ import type {
   Fill,
   ParsedRequest,
   PlaceResult,
+  Session,
   Settings,
   StoredKey,
   Ticker,
@@ -558,6 +559,17 @@ export class Desk implements Disposable {
     return { cancelRequested: await session.cancelAllOrders(productId) };
   }
 
+  /**
+   * A read of the account's own data (orders, fills, balances) with the session it was read on: the desk's as the
+   * read began. Each such read takes its session in its first, synchronous step, right after this names it. The desk
+   * may switch while the read is out, and a window that has not heard of the switch yet compares the two.
+   */
+  async onSession<T>(read: () => Promise<T>): Promise<{ session: Session; value: T }> {
+    const key = this.sessionKey;
+    const session = { environment: this.sessionEnvironment, ...(key === undefined ? {} : { apiKey: key.apiKey }) };
+    return { session, value: await read() };
+  }
+
   activeOrders(productId: string | undefined): Promise<Order[]> {
     return this.requireSession().rest.listActiveOrders(productId === undefined ? {} : { product_id: productId });
   }
@@ -569,13 +581,10 @@ export class Desk implements Disposable {
   /**
    * The trader's fills, newest first, from the trades of their orders: the most recently updated first (a resting
    * order filled just now), then back by creation time while a full read may hide more, so a run of orders that
-   * filled nothing (IOCs, cancels) does not push older fills out of reach. At most FILL_READS reads. With the
-   * environment they were read on, the session's as the read began: the desk may switch while its reads are out.
+   * filled nothing (IOCs, cancels) does not push older fills out of reach. At most FILL_READS reads.
    */
-  async fills(productId: string | undefined, limit = 200): Promise<{ environment: EnvironmentId; apiKey?: string; fills: Fill[] }> {
+  async fills(productId: string | undefined, limit = 200): Promise<Fill[]> {
     const { rest } = this.requireSession();
-    const environment = this.sessionEnvironment;
-    const apiKey = this.sessionKey?.apiKey;
     const products = productId === undefined ? {} : { product_ids: [productId] };
     const seen = new Set<string>();
     const fills: Fill[] = [];
@@ -597,7 +606,7 @@ export class Desk implements Disposable {
       before = (BigInt(oldest) - 1n).toString();
     }
     fills.sort((a, b) => (BigInt(b.time) > BigInt(a.time) ? 1 : BigInt(b.time) < BigInt(a.time) ? -1 : 0));
-    return { environment, ...(apiKey === undefined ? {} : { apiKey }), fills: fills.slice(0, limit) };
+    return fills.slice(0, limit);
   }
 
   // ---- market data

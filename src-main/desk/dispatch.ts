@@ -5,8 +5,8 @@
  * a window never sees a thrown Error, and no error text leaves without the desk's secrets scrubbed from it.
  */
 import type { z } from 'zod';
-import type { BridgeErrorIssue, MethodName, Result } from '../../src-shared/ipc/contract';
-import { contract } from '../../src-shared/ipc/contract';
+import type { BridgeErrorIssue, MethodName, Result, Session } from '../../src-shared/ipc/contract';
+import { contract, isSessionRead } from '../../src-shared/ipc/contract';
 import { bridgeError, toBridgeError } from './desk-error';
 import type { BridgeCaller, DeskServices } from './services';
 
@@ -44,9 +44,11 @@ export async function dispatch(
     }
     const service = services[name] as (request: unknown, caller: BridgeCaller) => unknown;
     const answer = await service(parsed.data, caller);
-    const checked = entry.response.safeParse(answer);
+    // A session read's answer comes with the session it was read on, which the window is told beside the value.
+    const { value, session } = isSessionRead(name) ? (answer as { value: unknown; session: Session }) : { value: answer, session: undefined };
+    const checked = entry.response.safeParse(value);
     if (!checked.success) return { ok: false, error: bridgeError('E0901_InternalError', scrub(`${name}: the desk's answer broke the contract (${describeIssues(name, issuesOf(checked.error))})`)) };
-    return { ok: true, value: checked.data };
+    return { ok: true, value: checked.data, ...(session === undefined ? {} : { session }) };
   } catch (err) {
     return { ok: false, error: toBridgeError(err, scrub) };
   }

@@ -1,6 +1,6 @@
 // What the windows may call, one function per contract method, implemented by the Desk under plain Node so it
 // is tested without Electron (ARCHITECTURE rule 2).
-import type { MethodName, ParsedRequest, Response } from '../../src-shared/ipc/contract';
+import type { MethodName, ParsedRequest, Response, Session, SessionRead } from '../../src-shared/ipc/contract';
 import type { Desk } from './desk';
 
 /**
@@ -11,7 +11,10 @@ export interface BridgeCaller {
   readonly window: string;
 }
 
-export type DeskServices = { [M in MethodName]: (request: ParsedRequest<M>, caller: BridgeCaller) => Promise<Response<M>> | Response<M> };
+/** What a service answers: a session read's answer with the session it was read on (dispatch puts it in the Result). */
+export type ServiceAnswer<M extends MethodName> = M extends SessionRead ? { session: Session; value: Response<M> } : Response<M>;
+
+export type DeskServices = { [M in MethodName]: (request: ParsedRequest<M>, caller: BridgeCaller) => Promise<ServiceAnswer<M>> | ServiceAnswer<M> };
 
 export function deskServices(desk: Desk): DeskServices {
   return {
@@ -24,16 +27,16 @@ export function deskServices(desk: Desk): DeskServices {
     'orders.cancel': (r) => desk.cancelOrder(r),
     'orders.cancelBulk': (r) => desk.cancelBulk(r),
     'orders.cancelAll': (r) => desk.cancelAll(r.product_id, r.environment),
-    'orders.active': (r) => desk.activeOrders(r.product_id),
-    'orders.history': (r) => desk.history(r),
-    'orders.fills': (r) => desk.fills(r.product_id, r.limit),
+    'orders.active': (r) => desk.onSession(() => desk.activeOrders(r.product_id)),
+    'orders.history': (r) => desk.onSession(() => desk.history(r)),
+    'orders.fills': (r) => desk.onSession(() => desk.fills(r.product_id, r.limit)),
     'market.products': () => desk.listProducts(),
     'market.watch': (r, caller) => desk.watch(r.product_id, caller.window),
     'market.unwatch': (r, caller) => desk.unwatch(r.product_id, caller.window),
     'market.book': (r) => desk.book(r.product_id, r.depth),
     'market.trades': (r) => desk.trades(r.product_id, r.limit),
     'market.candles': (r) => desk.candlesOf(r.product_id),
-    'account.get': () => desk.account(),
+    'account.get': () => desk.onSession(() => desk.account()),
     'keys.list': (r) => desk.listKeys(r.environment),
     'keys.create': (r) => desk.createKey(r),
     'keys.import': (r) => desk.importKey(r),

@@ -3,7 +3,7 @@
  * app the preload put `window.nova` there; in browser mode there is none and the same bridge is built over the
  * desk's WebSocket. Features cannot tell which they have.
  */
-import type { BridgeErrorBody, BridgeErrorIssue, EventName, EventPayload, MethodName, Request, Response } from '../../src-shared/ipc/contract';
+import type { BridgeErrorBody, BridgeErrorIssue, EventName, EventPayload, MethodName, Request, Response, Session, SessionRead } from '../../src-shared/ipc/contract';
 import type { NovaBridge } from './nova';
 import { webTransport, type LinkState } from './web-transport';
 
@@ -51,10 +51,19 @@ export function onBridgeLink(listener: (state: LinkState) => void): () => void {
   return () => void linkListeners.delete(listener);
 }
 
-export async function call<M extends MethodName>(method: M, request: Request<M>): Promise<Response<M>> {
+async function answer<M extends MethodName>(method: M, request: Request<M>): Promise<{ value: Response<M>; session?: Session }> {
   const result = await nova()[method](request as never);
   if (!result.ok) throw bridgeErrorOf(result.error);
-  return result.value as Response<M>;
+  return result as { value: Response<M>; session?: Session };
+}
+
+export async function call<M extends MethodName>(method: M, request: Request<M>): Promise<Response<M>> {
+  return (await answer(method, request)).value;
+}
+
+/** A read of the account's own data, with the session the desk read it on (SESSION_READS). */
+export function callOnSession<M extends SessionRead>(method: M, request: Request<M>): Promise<{ value: Response<M>; session?: Session }> {
+  return answer(method, request);
 }
 
 /** Listen to one of the desk's events (each arrives at most once a frame); the result stops listening. */

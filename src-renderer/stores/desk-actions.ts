@@ -3,12 +3,12 @@
  * catalogue's title, message and suggested action, so no feature has to catch anything itself.
  */
 import { MAX_ARCHIVED_LIMIT, MAX_IDS_PER_BULK_CANCEL } from '../../src-shared/protocol/queries';
-import type { EnvironmentId, MethodName, Request, Response } from '../../src-shared/ipc/contract';
+import type { EnvironmentId, MethodName, Request, Response, Session, SessionRead } from '../../src-shared/ipc/contract';
 import { ENVIRONMENT_NAMES, environmentLabel } from '../../src-shared/ipc/environment-names';
 import type { Order } from '../../src-shared/protocol/records';
-import { BridgeError, call } from '../bridge';
+import { BridgeError, call, callOnSession } from '../bridge';
 import { actingEnvironment, isProduction } from './connection-view';
-import { useDesk } from './desk-store';
+import { useDesk, type DeskState } from './desk-store';
 import { errorNotice } from './notices-slice';
 import { beginOrdersRead, endOrdersRead } from './orders-slice';
 
@@ -25,9 +25,13 @@ export function nextView(): void {
 }
 
 /** The answer, or undefined after the failure has been shown to the trader. */
-export async function attempt<M extends MethodName>(method: M, request: Request<M>): Promise<Response<M> | undefined> {
+export function attempt<M extends MethodName>(method: M, request: Request<M>): Promise<Response<M> | undefined> {
+  return shownIfRefused(call(method, request));
+}
+
+async function shownIfRefused<T>(answer: Promise<T>): Promise<T | undefined> {
   try {
-    return await call(method, request);
+    return await answer;
   } catch (err) {
     const notice =
       err instanceof BridgeError
@@ -38,12 +42,45 @@ export async function attempt<M extends MethodName>(method: M, request: Request<
   }
 }
 
+/** What a read of the account's own data gives when it was answered on another session than the window shows. */
+export const OTHER_SESSION = Symbol('answered on another session');
+let otherSessionAnswers = 0;
+
+/** How many reads have been answered on another session than the window showed, so far: a switch not heard of. */
+export function otherSessionAnswersSoFar(): number {
+  return otherSessionAnswers;
+}
+
+/** A read answered on the session the window shows: its environment, and its key where both name one. */
+function sameSession(read: Session, s: DeskState): boolean {
+  if (read.environment !== actingEnvironment(s)) return false;
+  return read.apiKey === undefined || s.connection === undefined || read.apiKey === s.connection.apiKey;
+}
+
+/**
+ * A read of the account's own data (orders, fills, balances), or OTHER_SESSION when the desk read it on another
+ * session than the window shows as the answer arrives: the desk switched (environment, or key on one) and the
+ * window has not heard yet. Kept, the next account's data would be shown under this one's name, and its fills
+ * alerted as fills just made, until the status poll or connection.changed told the window. Those read it again.
+ */
+export async function readOfShownSession<M extends SessionRead>(method: M, request: Request<M>): Promise<Response<M> | typeof OTHER_SESSION> {
+  const { value, session } = await callOnSession(method, request);
+  // The desk names the session of every such read; an answer naming none says nothing against the window's.
+  if (session === undefined || sameSession(session, useDesk.getState())) return value;
+  otherSessionAnswers += 1;
+  return OTHER_SESSION;
+}
+
 export async function refreshOrders(): Promise<void> {
   const view = currentView();
   const read = beginOrdersRead();
   try {
-    const [open, history] = await Promise.all([attempt('orders.active', {}), attempt('orders.history', { limit: MAX_ARCHIVED_LIMIT, sort: '-updated_at' })]);
-    if (view !== currentView()) return;
+    const [open, history] = await Promise.all([
+      shownIfRefused(readOfShownSession('orders.active', {})),
+      shownIfRefused(readOfShownSession('orders.history', { limit: MAX_ARCHIVED_LIMIT, sort: '-updated_at' })),
+    ]);
+    // Another session's orders are not this account's: the read that the switch brings shows them.
+    if (view !== currentView() || open === OTHER_SESSION || history === OTHER_SESSION) return;
     const s = useDesk.getState();
     // The read holds orders of every status; whether it was cut is told by its length, not by the done ones kept.
     // The history goes first: an order the active read still held may be done in it, served a moment later.

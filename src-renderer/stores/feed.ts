@@ -2,13 +2,13 @@
  * Keeps this window's store current: a first load of everything, then the desk's events (polling stands in
  * where no event source is given). Either way features read only the store, never the bridge.
  */
-import type { EnvironmentId, EventName, EventPayload } from '../../src-shared/ipc/contract';
+import type { EventName, EventPayload } from '../../src-shared/ipc/contract';
 import { BridgeError, call, onBridgeLink } from '../bridge';
-import { attempt, currentView, nextView, refreshOrders } from './desk-actions';
-import { useDesk, type DeskState } from './desk-store';
+import { attempt, currentView, nextView, OTHER_SESSION, readOfShownSession, refreshOrders } from './desk-actions';
+import { useDesk } from './desk-store';
 import { readLayout } from './layout-slice';
 import { notifyFills } from './fill-alerts';
-import { actingEnvironment, staleness } from './connection-view';
+import { staleness } from './connection-view';
 import { TAPE_LENGTH, type MarketPart } from './market-slice';
 
 export type Subscribe = <E extends EventName>(name: E, handler: (payload: EventPayload<E>) => void) => () => void;
@@ -78,12 +78,6 @@ async function retryUnreadMarkets(watching: ReadonlySet<string>): Promise<void> 
   }
 }
 
-/** A read answered on the session the window shows: its environment, and its key where both name one. */
-function sameSession(read: { environment: EnvironmentId; apiKey?: string | undefined }, s: DeskState): boolean {
-  if (read.environment !== actingEnvironment(s)) return false;
-  return read.apiKey === undefined || s.connection === undefined || read.apiKey === s.connection.apiKey;
-}
-
 let fillsLoading: Promise<void> | undefined;
 let fillsAgain = false;
 /** Whether any caller since the last fetch began asked to be told of new fills. */
@@ -110,18 +104,14 @@ function loadFills(alert: boolean): Promise<void> {
       const view = currentView();
       // A failure is shown on the Fills panel: dropped, the blotter stopped updating with nothing said.
       let problem: string | undefined;
-      const answer = await call('orders.fills', { limit: 1000 }).catch((err: unknown) => {
+      const fills = await readOfShownSession('orders.fills', { limit: 1000 }).catch((err: unknown) => {
         problem = err instanceof Error ? err.message : String(err);
         return undefined;
       });
-      if (view !== currentView()) continue;
-      // Read on another session than the window shows (another environment, or another key on it): the desk
-      // switched and the window has not heard yet (its connection.changed, which reads the fills again, is on its
-      // way). Kept, they would be shown, and alerted, as this account's.
-      if (answer !== undefined && !sameSession(answer, useDesk.getState())) continue;
+      if (view !== currentView() || fills === OTHER_SESSION) continue;
       useDesk.getState().setFillsProblem(problem);
-      if (answer === undefined) continue;
-      const fresh = useDesk.getState().addFills(answer.fills);
+      if (fills === undefined) continue;
+      const fresh = useDesk.getState().addFills(fills);
       if (tell && fillsReadIn === view) notifyFills(fresh);
       fillsReadIn = view;
     } while (fillsAgain);
@@ -149,10 +139,11 @@ async function loadBalances(): Promise<void> {
   // answer, which the venue may have given before them.
   const asked = useDesk.getState().account;
   let problem: string | undefined;
-  const account = await call('account.get', {}).catch((err: unknown) => {
+  const account = await readOfShownSession('account.get', {}).catch((err: unknown) => {
     problem = err instanceof Error ? err.message : String(err);
     return undefined;
   });
+  if (account === OTHER_SESSION) return;
   const s = useDesk.getState();
   if (account !== undefined && view === currentView() && s.account === asked) s.setAccount(account);
   if (account === undefined && problem !== undefined && view === currentView()) s.setAccountProblem(problem);
@@ -381,8 +372,8 @@ export function startFeed(subscribe?: Subscribe): () => void {
         }
       }),
       every(POLL.orders, async () => {
-        const open = await call('orders.active', {}).catch(() => undefined);
-        if (open === undefined) return;
+        const open = await readOfShownSession('orders.active', {}).catch(() => undefined);
+        if (open === undefined || open === OTHER_SESSION) return;
         const before = s().openOrders;
         const gone = Object.keys(before).filter((id) => !open.some((o) => o.order_id === id));
         s().setOpenOrders(open);

@@ -369,11 +369,7 @@ export const contract = {
   'orders.history': { request: HistoryRequest, response: z.array(OrderSchema) },
   'orders.fills': {
     request: z.strictObject({ product_id: productId.optional(), limit: z.int().min(1).max(1000).optional() }),
-    /**
-     * `environment` and `apiKey`: the session the fills were read on. A window that has not yet heard of a switch
-     * (of environment, or of key on one) would otherwise show the next account's fills under the one it still names.
-     */
-    response: z.object({ environment: EnvironmentId, apiKey: z.string().optional(), fills: z.array(Fill) }),
+    response: z.array(Fill),
   },
   'market.products': { request: empty, response: z.array(ProductSchema) },
   'market.watch': { request: ProductRequest, response: BookSnapshot },
@@ -458,6 +454,22 @@ export const events = {
   'account.changed': AccountSchema,
 } as const satisfies Record<EventName, z.ZodType>;
 
+/**
+ * The reads of the account's own data: their answers name the session they were read on (Result's `session`). The
+ * desk may switch (environment, or key on one) while a read is out, and a window that has not heard of it yet would
+ * otherwise show the next account's orders, fills or balances under the name it still shows.
+ */
+export const SESSION_READS = ['orders.active', 'orders.history', 'orders.fills', 'account.get'] as const satisfies readonly MethodName[];
+export type SessionRead = (typeof SESSION_READS)[number];
+
+/** The desk's session a read was answered on: its environment, and the key it used there (the key id, never its secret). */
+export const Session = z.object({ environment: EnvironmentId, apiKey: z.string().optional() });
+export type Session = z.infer<typeof Session>;
+
+export function isSessionRead(method: MethodName): method is SessionRead {
+  return (SESSION_READS as readonly MethodName[]).includes(method);
+}
+
 export type Contract = typeof contract;
 export type Request<M extends MethodName> = z.input<Contract[M]['request']>;
 export type ParsedRequest<M extends MethodName> = z.output<Contract[M]['request']>;
@@ -481,5 +493,8 @@ export interface BridgeErrorBody {
   issues?: BridgeErrorIssue[];
 }
 
-/** Every answer crosses the bridge in this shape, so a window never has to catch a thrown Error. */
-export type Result<T> = { ok: true; value: T } | { ok: false; error: BridgeErrorBody };
+/**
+ * Every answer crosses the bridge in this shape, so a window never has to catch a thrown Error. `session`: on the
+ * answers of SESSION_READS, the session they were read on.
+ */
+export type Result<T> = { ok: true; value: T; session?: Session } | { ok: false; error: BridgeErrorBody };

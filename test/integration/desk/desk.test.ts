@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VenueRestClient } from '../../../src-main/connection/rest-client';
 import { VenueError } from '../../../src-main/connection/venue-error';
+import { dispatch } from '../../../src-main/desk/dispatch';
 import { eventually, openTestDesk, type TestDesk } from './open-desk';
 
 let t: TestDesk;
@@ -62,16 +63,30 @@ describe('the desk on its embedded local venue', () => {
     expect(placed.status).toBe('placed');
     const fills = await eventually(async () => {
       const answer = await call('orders.fills', { product_id: 'BTC-VND' });
-      return answer.fills.length > 0 ? answer : undefined;
+      return answer.length > 0 ? answer : undefined;
     }, 'a fill');
-    expect(fills.fills[0]).toMatchObject({ productId: 'BTC-VND', side: 'BUY' });
-    // Where they were read: a window that has not yet heard of a switch drops another environment's.
-    expect(fills.environment).toBe('local');
+    expect(fills[0]).toMatchObject({ productId: 'BTC-VND', side: 'BUY' });
+  });
+
+  it('names the session each read of the account was read on, which a window that has not heard of a switch compares', async () => {
+    const boot = await t.bootstrap();
+    const reads = {
+      'orders.active': {},
+      'orders.history': { limit: 10 },
+      'orders.fills': { limit: 10 },
+      'account.get': {},
+    } as const;
+    for (const [method, request] of Object.entries(reads)) {
+      const answer = await dispatch(t.services, method, request);
+      expect(answer, method).toMatchObject({ ok: true, session: { environment: 'local', apiKey: boot.api_key } });
+    }
+    // Only those: a market read or the status names no session of its own.
+    expect(await dispatch(t.services, 'market.products', {})).not.toHaveProperty('session');
   });
 
   it('lists a fill that a thousand later orders which filled nothing would have pushed out of one history read', async () => {
     // The fill of the test before.
-    const filled = (await call('orders.fills', { limit: 1000 })).fills;
+    const filled = await call('orders.fills', { limit: 1000 });
     expect(filled.length).toBeGreaterThan(0);
     const oldest = filled.at(-1);
     // A thousand and more IOC buys far under the market: each ends without a fill. One key may send 50 orders a
@@ -89,7 +104,7 @@ describe('the desk on its embedded local venue', () => {
     for (const key of keys) {
       await Promise.all(Array.from({ length: 50 }, () => post(key, '/api/v1/orders', { product_id: 'BTC-VND', side: 'BUY', limit_price: '1000000000', base_size: '0.0001', time_in_force: 'IOC' })));
     }
-    const after = (await call('orders.fills', { limit: 1000 })).fills;
+    const after = await call('orders.fills', { limit: 1000 });
     expect(after.map((f) => f.tradeId)).toContain(oldest?.tradeId);
   });
 

@@ -10,6 +10,7 @@ const bulk = vi.hoisted(() => ({ answer: { cancelRequested: [] as string[], notO
 vi.mock('../../../src-renderer/bridge', () => ({
   BridgeError: class extends Error {},
   call: (method: string) => Promise.resolve(method === 'orders.cancelBulk' ? bulk.answer : []),
+  callOnSession: () => Promise.resolve({ value: [] }),
 }));
 
 const order = (id: string, clientOrderId: string): Order => restingOrder(id, { client_order_id: clientOrderId });

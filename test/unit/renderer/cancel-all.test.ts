@@ -15,6 +15,10 @@ vi.mock('../../../src-renderer/bridge', () => ({
     sent.push({ method, request });
     return Promise.resolve(method === 'orders.cancelAll' ? { cancelRequested: 1 } : []);
   },
+  callOnSession: (method: string, request: unknown) => {
+    sent.push({ method, request });
+    return Promise.resolve({ value: [] });
+  },
 }));
 
 const status = (environment: ConnectionStatus['environment']): ConnectionStatus => ({ environment, production: environment === 'production', state: 'live', apiKey: 'k', userId: 'u', detail: '' });

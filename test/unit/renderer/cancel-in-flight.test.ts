@@ -29,6 +29,10 @@ vi.mock('../../../src-renderer/bridge', () => ({
     if (method !== 'orders.cancel' && method !== 'orders.cancelBulk') return Promise.resolve([]);
     return new Promise((resolve, reject) => bridge.answers.push({ resolve, reject }));
   },
+  callOnSession: (method: string, request: unknown) => {
+    bridge.sent.push({ method, request });
+    return Promise.resolve({ value: [] });
+  },
 }));
 
 const cancelButton = (): string => {

@@ -27,14 +27,14 @@ vi.mock('../../../src-renderer/bridge', () => {
     if (!deskUp) return Promise.reject(new BridgeError('E0902_ServiceUnavailable', 'E0902_ServiceUnavailable: the desk cannot be reached'));
     if (method === 'connection.status') return Promise.resolve(live);
     if (method === 'market.watch') return Promise.resolve({ productId: 'BTC-VND', sequence: 1, time: '1', source: 'rest', bids: [], asks: [] });
-    if (method === 'orders.fills') return Promise.resolve({ environment: 'local', fills: [] });
-    return Promise.resolve(method === 'orders.active' || method === 'orders.history' || method === 'market.trades' || method === 'market.candles' ? [] : undefined);
+    return Promise.resolve(method === 'orders.active' || method === 'orders.history' || method === 'orders.fills' || method === 'market.trades' || method === 'market.candles' ? [] : undefined);
   };
+  const callOnSession = async (method: string): Promise<unknown> => ({ value: await call(method), session: { environment: 'local' } });
   const onBridgeLink = (listener: (state: 'lost' | 'back') => void): (() => void) => {
     linkListeners.add(listener);
     return () => void linkListeners.delete(listener);
   };
-  return { BridgeError, call, onBridgeLink };
+  return { BridgeError, call, callOnSession, onBridgeLink };
 });
 
 describe('the link to the desk in browser mode', () => {

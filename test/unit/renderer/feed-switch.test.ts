@@ -19,7 +19,7 @@ const connection = (e: Env): ConnectionStatus => ({ environment: e, production: 
 const answers: Record<string, (e: Env) => unknown> = {
   'orders.active': (e) => [order(e === 'development' ? 'D1' : 'L1', e)],
   'orders.history': () => [],
-  'orders.fills': (e) => ({ environment: e, fills: e === 'development' ? [fill('D1', e)] : [fill('L7', e), fill('L8', e)] }),
+  'orders.fills': (e) => (e === 'development' ? [fill('D1', e)] : [fill('L7', e), fill('L8', e)]),
   'connection.status': (e) => connection(e),
   'keys.list': () => [],
   'market.products': () => [],
@@ -31,7 +31,7 @@ beforeAll(() => {
     get: (_target, method: string) => () => {
       const e = env;
       const answer = answers[method];
-      return sleep(e === 'development' ? 300 : 5).then(() => (answer === undefined ? { ok: false, error: { ref: 'E0902_ServiceUnavailable', message: 'E0902_ServiceUnavailable: not scripted' } } : { ok: true, value: answer(e) }));
+      return sleep(e === 'development' ? 300 : 5).then(() => (answer === undefined ? { ok: false, error: { ref: 'E0902_ServiceUnavailable', message: 'E0902_ServiceUnavailable: not scripted' } } : { ok: true, value: answer(e), session: { environment: e, apiKey: connection(e).apiKey } }));
     },
   });
   (globalThis as Record<string, unknown>).window = { nova, location: { protocol: 'http:', host: 'test' } };

@@ -3,7 +3,7 @@
 // is scripted: each environment's fills are a list, and a read of them can be held.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ConnectionStatus, EnvironmentId, Fill } from '../../../src-shared/ipc/contract';
-import { restingOrder, scriptedWindow, toldEvents } from './fixtures';
+import { readOn, restingOrder, scriptedWindow, toldEvents } from './fixtures';
 
 const status = (environment: EnvironmentId, state: ConnectionStatus['state'] = 'live'): ConnectionStatus =>
   ({ environment, production: environment === 'production', state, apiKey: `k-${environment}`, readOnly: false, detail: '' });
@@ -27,7 +27,7 @@ beforeAll(() => {
       const environment = on;
       const answer = fills[on];
       await held;
-      return { environment, fills: answer };
+      return readOn({ environment }, answer);
     },
   });
   vi.stubGlobal('location', { search: '' });

@@ -3,16 +3,17 @@
  * stopped updating with nothing said. A read answered on another environment than the window shows is not kept.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ConnectionStatus, Fill, Response } from '../../../src-shared/ipc/contract';
+import type { ConnectionStatus, Fill, Session } from '../../../src-shared/ipc/contract';
 import { useDesk } from '../../../src-renderer/stores/desk-store';
 import { loadEverything } from '../../../src-renderer/stores/feed';
 
-let fillsAnswer: () => Promise<Response<'orders.fills'>> = () => Promise.resolve({ environment: 'local', fills: [] });
+let fillsAnswer: () => Promise<{ value: Fill[]; session?: Session }> = () => Promise.resolve({ value: [], session: { environment: 'local' } });
 let statusAnswer: ConnectionStatus | undefined;
 
 vi.mock('../../../src-renderer/bridge', () => ({
   BridgeError: class extends Error {},
-  call: (method: string) => (method === 'orders.fills' ? fillsAnswer() : method === 'connection.status' ? Promise.resolve(statusAnswer) : method === 'orders.active' || method === 'orders.history' ? Promise.resolve([]) : Promise.resolve(undefined)),
+  call: (method: string) => Promise.resolve(method === 'connection.status' ? statusAnswer : undefined),
+  callOnSession: (method: string) => (method === 'orders.fills' ? fillsAnswer() : Promise.resolve({ value: method === 'orders.active' || method === 'orders.history' ? [] : undefined })),
 }));
 
 const fill: Fill = {
@@ -28,7 +29,7 @@ describe('reading the fills', () => {
     await loadEverything();
     expect(useDesk.getState().fillsProblem).toBe('E0503 rate limit exceeded');
 
-    fillsAnswer = () => Promise.resolve({ environment: 'local', fills: [fill] });
+    fillsAnswer = () => Promise.resolve({ value: [fill], session: { environment: 'local' } });
     await loadEverything();
     expect(useDesk.getState().fillsProblem).toBeUndefined();
     expect(useDesk.getState().fills.map((f) => f.tradeId)).toEqual(['t1']);
@@ -40,7 +41,7 @@ describe('reading the fills', () => {
     // The desk is on Development already; its connection.changed has not reached this window, and its status read
     // was answered before the switch.
     statusAnswer = status('local');
-    fillsAnswer = () => Promise.resolve({ environment: 'development', fills: [fill] });
+    fillsAnswer = () => Promise.resolve({ value: [fill], session: { environment: 'development' } });
     await loadEverything();
     expect(useDesk.getState().fills).toEqual([]);
 
@@ -51,10 +52,10 @@ describe('reading the fills', () => {
     expect(useDesk.getState().fills.map((f) => f.tradeId)).toEqual(['t1']);
 
     // Another key on Development, not heard of yet: its account's fills are not this one's.
-    fillsAnswer = () => Promise.resolve({ environment: 'development', apiKey: 'k-other', fills: [{ ...fill, tradeId: 't2' }] });
+    fillsAnswer = () => Promise.resolve({ value: [{ ...fill, tradeId: 't2' }], session: { environment: 'development', apiKey: 'k-other' } });
     await loadEverything();
     expect(useDesk.getState().fills.map((f) => f.tradeId)).toEqual(['t1']);
-    fillsAnswer = () => Promise.resolve({ environment: 'development', apiKey: 'k-development', fills: [{ ...fill, tradeId: 't2' }] });
+    fillsAnswer = () => Promise.resolve({ value: [{ ...fill, tradeId: 't2' }], session: { environment: 'development', apiKey: 'k-development' } });
     await loadEverything();
     expect(useDesk.getState().fills.map((f) => f.tradeId).sort()).toEqual(['t1', 't2']);
   });

@@ -1,4 +1,5 @@
 // What the renderer's unit tests share: an order record, and zustand made to draw a store's current state on a server.
+import type { Session } from '../../../src-shared/ipc/contract';
 import type { Order } from '../../../src-shared/protocol/records';
 import type * as Zustand from 'zustand';
 import type { StateCreator } from 'zustand';
@@ -30,6 +31,18 @@ export async function serverDrawnZustand(zustand: typeof Zustand): Promise<typeo
   return { ...zustand, create: ((init?: StateCreator<object>) => (init === undefined ? bind : bind(init))) as typeof zustand.create };
 }
 
+class ReadOn {
+  constructor(
+    readonly session: Session,
+    readonly value: unknown,
+  ) {}
+}
+
+/** A scripted answer to a read of the account, answered on `session` (the Result's session the desk names). */
+export function readOn(session: Session, value: unknown): unknown {
+  return new ReadOn(session, value);
+}
+
 /** The refusal a scripted bridge gives a method its test did not script. */
 const UNSCRIPTED = { ok: false, error: { ref: 'E0902_ServiceUnavailable', message: 'E0902_ServiceUnavailable: not scripted' } } as const;
 
@@ -41,7 +54,9 @@ export function scriptedWindow(answers: Record<string, (request: any) => unknown
   const nova = new Proxy({}, {
     get: (_target, method: string) => async (request: unknown) => {
       const answer = answers[method];
-      return answer === undefined ? UNSCRIPTED : { ok: true, value: await answer(request) };
+      if (answer === undefined) return UNSCRIPTED;
+      const value = await answer(request);
+      return value instanceof ReadOn ? { ok: true, value: value.value, session: value.session } : { ok: true, value };
     },
   });
   vi.stubGlobal('window', { nova, location: { protocol: 'http:', host: 'test' } });

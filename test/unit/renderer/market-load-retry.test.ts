@@ -24,7 +24,7 @@ const answers: Record<string, (request: { product_id?: string }) => unknown> = {
   'market.unwatch': () => ({ watching: [] }),
   'orders.active': () => [],
   'orders.history': () => [],
-  'orders.fills': () => ({ environment: 'local', fills: [] }),
+  'orders.fills': () => [],
   'account.get': () => undefined,
 };
 const failing = new Set<string>();

@@ -12,7 +12,7 @@ const answers = new Map<string, { resolve: (value: Order[]) => void }>();
 
 vi.mock('../../../src-renderer/bridge', () => ({
   BridgeError: class extends Error {},
-  call: (method: string) => new Promise<Order[]>((resolve) => answers.set(method, { resolve })),
+  callOnSession: (method: string) => new Promise<Order[]>((resolve) => answers.set(method, { resolve })).then((value) => ({ value })),
 }));
 
 const order = (id: string, patch: Partial<Order> = {}): Order => restingOrder(id, { updated_at: '10', ...patch });

@@ -8,7 +8,7 @@ import { currentView, nextView, showPlacedOrder, tellHeldAfterSwitch } from '../
 import { useDesk } from '../../../src-renderer/stores/desk-store';
 import { restingOrder } from './fixtures';
 
-vi.mock('../../../src-renderer/bridge', () => ({ BridgeError: class extends Error {}, call: () => Promise.resolve([]) }));
+vi.mock('../../../src-renderer/bridge', () => ({ BridgeError: class extends Error {}, call: () => Promise.resolve([]), callOnSession: () => Promise.resolve({ value: [] }) }));
 
 const order = (id: string): Order => restingOrder(id);
 

@@ -20,7 +20,7 @@ beforeAll(() => {
     'market.trades': ({ limit }) => tape.slice(0, limit ?? 100),
     'orders.active': () => [],
     'orders.history': () => [],
-    'orders.fills': () => ({ environment: 'local', fills: [] }),
+    'orders.fills': () => [],
   });
 });
 

@@ -3,7 +3,7 @@
 // read was out reached neither the read's answer nor the tape. main.tsx listens from before the first read.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ConnectionStatus } from '../../../src-shared/ipc/contract';
-import { restingOrder, scriptedWindow, toldEvents } from './fixtures';
+import { readOn, restingOrder, scriptedWindow, toldEvents } from './fixtures';
 
 const local: ConnectionStatus = { environment: 'local', production: false, state: 'live', apiKey: 'k', readOnly: false, detail: '' };
 const development: ConnectionStatus = { ...local, environment: 'development', apiKey: 'k-dev' };
@@ -36,7 +36,7 @@ beforeAll(() => {
       return [restingOrder('LOCAL-1')];
     },
     'orders.history': () => [],
-    'orders.fills': () => ({ environment: desk.environment, fills: [] }),
+    'orders.fills': () => readOn({ environment: desk.environment }, []),
     'market.unwatch': () => ({ watching: [] }),
   });
 });

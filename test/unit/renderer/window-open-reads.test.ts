@@ -16,7 +16,7 @@ beforeAll(() => {
     'market.products': () => [],
     'orders.active': () => [],
     'orders.history': () => [],
-    'orders.fills': () => ({ environment: 'local', fills: [] }),
+    'orders.fills': () => [],
   };
   const recorded = Object.fromEntries(Object.entries(answers).map(([method, answer]) => [method, (request: { product_id?: string }) => {
     called.push(request.product_id === undefined ? method : `${method} ${request.product_id}`);
