@@ -4,7 +4,7 @@
  */
 import type { EventName, EventPayload } from '../../src-shared/ipc/contract';
 import { BridgeError, call, onBridgeLink } from '../bridge';
-import { attempt, currentView, nextView, OTHER_SESSION, readOfShownSession, refreshOrders } from './desk-actions';
+import { attempt, currentView, nextView, OTHER_SESSION, otherSessionAnswersSoFar, readOfShownSession, refreshOrders } from './desk-actions';
 import { useDesk } from './desk-store';
 import { readLayout } from './layout-slice';
 import { notifyFills } from './fill-alerts';
@@ -192,7 +192,29 @@ function markUnavailable(detail: string): void {
  */
 let marketsLoaded: { view: number; products: readonly string[] } | undefined;
 
+/** How many times a window opening reads everything while the desk keeps switching under it. */
+const FIRST_READ_TRIES = 3;
+
+/**
+ * Everything a window shows, read as it opens. The status first: each read of the account is compared with the
+ * session it names, so a switch between the status read and the others (a few ms) shows as answers of another
+ * session. Those are dropped, and the window, whose feed has not started to act on a switch, would have shown the
+ * previous environment's name over nothing, or another's market, until the status poll: it reads everything again.
+ */
 export async function loadEverything(): Promise<void> {
+  for (let tries = 1; ; tries++) {
+    const dropped = otherSessionAnswersSoFar();
+    await readEverything();
+    if (otherSessionAnswersSoFar() === dropped || tries === FIRST_READ_TRIES) return;
+    nextView();
+    const s = useDesk.getState();
+    s.clearAccountData();
+    s.clearMarketData();
+  }
+}
+
+async function readEverything(): Promise<void> {
+  await loadStatus();
   const s = useDesk.getState();
   const [products, environments, settings, keys, venue] = await Promise.all([
     attempt('market.products', {}),
@@ -208,7 +230,7 @@ export async function loadEverything(): Promise<void> {
   if (venue !== undefined) s.setVenue(venue);
   const shown = watchedProducts();
   marketsLoaded = { view: currentView(), products: shown };
-  await Promise.all([loadAccount(), refreshOrders(), loadFills(false), ...shown.map(loadMarket)]);
+  await Promise.all([loadBalances(), refreshOrders(), loadFills(false), ...shown.map(loadMarket)]);
 }
 
 /**
