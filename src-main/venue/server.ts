@@ -97,7 +97,17 @@ export async function startVenue(options: StartVenueOptions): Promise<RunningVen
   const { port } = app.server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
   const wsUrl = `ws://127.0.0.1:${port}/ws`;
-  venue.writeBootstrap(baseUrl, wsUrl);
+  try {
+    venue.writeBootstrap(baseUrl, wsUrl);
+  } catch (err) {
+    // A start that fails lets go of the port and the folder, as one that could not listen does: a server left
+    // listening held the folder's lock, so the next start on it was refused as another venue running there.
+    ws.close();
+    await app.close();
+    await simulator?.stop();
+    await venue.close();
+    throw err;
+  }
   simulator?.start();
 
   const clock = setInterval(() => {
