@@ -4,24 +4,14 @@
  * with the response schema too, which drops any field the contract does not name. Every outcome is a Result:
  * a window never sees a thrown Error, and no error text leaves without the desk's secrets scrubbed from it.
  */
-import type { z } from 'zod';
-import type { BridgeErrorIssue, MethodName, Result, Session } from '../../src-shared/ipc/contract';
-import { contract, isSessionRead } from '../../src-shared/ipc/contract';
+import type { MethodName, Result, Session } from '../../src-shared/ipc/contract';
+import { contract, describeIssues, isSessionRead, issuesOf } from '../../src-shared/ipc/contract';
 import { bridgeError, toBridgeError } from './desk-error';
 import type { BridgeCaller, DeskServices } from './services';
 
 const identity = (text: string): string => text;
 /** A caller that names no window: tests and single-window uses. */
 const ONLY_WINDOW: BridgeCaller = { window: 'only' };
-
-/** The issues a window is told: the first few, each named by its field's path. */
-function issuesOf(error: z.ZodError): BridgeErrorIssue[] {
-  return error.issues.slice(0, 5).map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
-}
-
-function describeIssues(name: string, issues: readonly BridgeErrorIssue[]): string {
-  return `${name}: ${issues.map((i) => `${i.path || 'request'}: ${i.message}`).join('; ')}`;
-}
 
 export async function dispatch(
   services: DeskServices,

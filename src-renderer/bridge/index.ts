@@ -3,7 +3,7 @@
  * app the preload put `window.nova` there; in browser mode there is none and the same bridge is built over the
  * desk's WebSocket. Features cannot tell which they have.
  */
-import type { BridgeErrorBody, BridgeErrorIssue, EventName, EventPayload, MethodName, Request, Response, Session, SessionRead } from '../../src-shared/ipc/contract';
+import { parseEvent, type BridgeErrorBody, type BridgeErrorIssue, type EventName, type EventPayload, type MethodName, type Request, type Response, type Session, type SessionRead } from '../../src-shared/ipc/contract';
 import type { NovaBridge } from './nova';
 import { webTransport, type LinkState } from './web-transport';
 
@@ -68,5 +68,10 @@ export function callOnSession<M extends SessionRead>(method: M, request: Request
 
 /** Listen to one of the desk's events (each arrives at most once a frame); the result stops listening. */
 export function on<E extends EventName>(name: E, listener: (payload: EventPayload<E>) => void): () => void {
-  return nova().on(name, listener);
+  return nova().on(name, (payload: unknown) => {
+    const event = parseEvent(name, payload);
+    // Dropped, said where a developer looks: taken, a malformed event would break the store every panel reads.
+    if (!event.ok) return console.error(`nova: dropped a malformed event (${event.reason})`);
+    listener(event.payload);
+  });
 }

@@ -493,6 +493,25 @@ export interface BridgeErrorBody {
   issues?: BridgeErrorIssue[];
 }
 
+/** What a schema refused in a request, an answer or an event: the first few issues, each named by its field's path. */
+export function issuesOf(error: z.ZodError): BridgeErrorIssue[] {
+  return error.issues.slice(0, 5).map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
+}
+
+export function describeIssues(name: string, issues: readonly BridgeErrorIssue[]): string {
+  return `${name}: ${issues.map((i) => `${i.path || 'request'}: ${i.message}`).join('; ')}`;
+}
+
+/**
+ * An event's payload as its schema reads it, or why it does not: main builds each field by field, and the window
+ * parses what arrives (ARCHITECTURE rule 4) rather than let a malformed one into its store.
+ */
+export function parseEvent<E extends EventName>(name: E, payload: unknown): { ok: true; payload: EventPayload<E> } | { ok: false; reason: string } {
+  const parsed = events[name].safeParse(payload);
+  if (parsed.success) return { ok: true, payload: parsed.data as EventPayload<E> };
+  return { ok: false, reason: describeIssues(name, issuesOf(parsed.error)) };
+}
+
 /**
  * Every answer crosses the bridge in this shape, so a window never has to catch a thrown Error. `session`: on the
  * answers of SESSION_READS, the session they were read on.
