@@ -4,7 +4,7 @@
  * Needs /usr/bin/chromium.
  */
 import type { ChildProcess } from 'node:child_process';
-import type { Browser, Page } from '@playwright/test';
+import type { Browser, Locator, Page } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WAIT, fillLimitBuy, openDeskInBrowser, restingBuyPrice, setConfirming, tearDown } from './web-desk';
 
@@ -19,6 +19,23 @@ beforeAll(async () => {
 
 afterAll(() => tearDown(browser, desk, dataDir), 60_000);
 
+/** What of an element is in view, left to right: its box less a vertical scroll bar. */
+function viewOf(element: Locator): Promise<{ left: number; right: number }> {
+  return element.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    return { left: r.left, right: r.left + el.clientWidth };
+  });
+}
+
+/** `control` lies whole within `view`, left to right. */
+async function expectWithin(control: Locator, view: { left: number; right: number }): Promise<void> {
+  const at = await control.boundingBox();
+  expect({ left: at?.x ?? NaN, right: (at?.x ?? NaN) + (at?.width ?? 0) }).toSatisfy(
+    ({ left, right }: { left: number; right: number }) => left >= view.left && right <= view.right + 0.5,
+    `within ${view.left}..${view.right}`,
+  );
+}
+
 describe('the workspace as it opens', () => {
   it('shows each open order\'s Cancel button whole, however wide the rest of its row is', { timeout: 60_000 }, async () => {
     await setConfirming(page, false);
@@ -26,17 +43,8 @@ describe('the workspace as it opens', () => {
     await page.getByRole('button', { name: /^Buy/ }).last().click();
     const cancel = page.getByRole('table', { name: 'Open orders' }).getByRole('button', { name: /^Cancel BUY/ });
     await cancel.waitFor({ timeout: WAIT });
-    // The part of the table in view: its scrolling box, less a vertical scroll bar.
-    const view = await page.locator('.vtable', { has: page.getByRole('table', { name: 'Open orders' }) }).evaluate((el) => {
-      const r = el.getBoundingClientRect();
-      return { left: r.left, right: r.left + el.clientWidth };
-    });
-    const button = await cancel.boundingBox();
-    expect(button).not.toBeNull();
-    expect({ left: button?.x ?? 0, right: (button?.x ?? 0) + (button?.width ?? 0) }).toSatisfy(
-      ({ left, right }: { left: number; right: number }) => left >= view.left && right <= view.right + 0.5,
-      `within ${view.left}..${view.right}`,
-    );
+    // The part of the table in view: its scrolling box.
+    await expectWithin(cancel, await viewOf(page.locator('.vtable', { has: page.getByRole('table', { name: 'Open orders' }) })));
   });
 
   it('lines the figures of the balances and the blotters up at their right end', { timeout: 60_000 }, async () => {
@@ -86,5 +94,27 @@ describe('the workspace as it opens', () => {
     expect(time?.head.left, JSON.stringify(time)).toBe(time?.first.left);
     expect(price?.head.right, JSON.stringify(price)).toBe(price?.first.right);
     expect(size?.head.right, JSON.stringify(size)).toBe(size?.first.right);
+  });
+
+  it("keeps the API keys table inside its one-column panel, each key's actions in view", { timeout: 60_000 }, async () => {
+    const panel = page.getByRole('region', { name: 'API keys' });
+    const remove = panel.getByRole('button', { name: /^Remove key / }).first();
+    await remove.waitFor({ timeout: WAIT });
+    // The panel itself does not scroll sideways: its title, Refresh and forms stay put while the table scrolls.
+    const sideways = await panel.evaluate((el) => el.scrollWidth - el.clientWidth);
+    expect(sideways).toBeLessThanOrEqual(0);
+    await expectWithin(remove, await viewOf(panel));
+  });
+
+  it('shows every column of the environments table in a two-column panel of a narrow window', { timeout: 60_000 }, async () => {
+    const wide = page.viewportSize();
+    await page.setViewportSize({ width: 1100, height: wide?.height ?? 1000 });
+    try {
+      const panel = page.getByRole('region', { name: 'Environments' });
+      const view = await viewOf(panel);
+      for (const control of [panel.getByLabel('Confirm orders in Development'), panel.getByRole('button', { name: 'Switch to Development' })]) await expectWithin(control, view);
+    } finally {
+      if (wide !== null) await page.setViewportSize(wide);
+    }
   });
 });

@@ -104,23 +104,26 @@ export function EnvironmentsPanel(): React.JSX.Element {
         </p>
       )}
       {view?.secretStorage.notice !== undefined && <p className="note">{view.secretStorage.notice}</p>}
-      <table aria-label="Environments" className="grid">
-        <thead><tr><th>Environment</th><th>Addresses</th><th>Confirm orders</th><th>Switch</th></tr></thead>
-        <tbody>
-          {view?.environments.map((env) => (
-            <tr key={env.id} className={env.production ? 'production-row' : undefined}>
-              <th scope="row">{env.name}{env.production && <span className="badge production-badge">PRODUCTION</span>}</th>
-              <td><Addresses key={`${env.baseUrl}|${env.wsUrl}`} env={env} /></td>
-              <td>
-                <input type="checkbox" aria-label={`Confirm orders in ${env.name}`} checked={settings?.confirmOrders[env.id] ?? env.confirmOrders} onChange={(e) => setConfirm(env.id, e.target.checked)} />
-              </td>
-              <td>
-                {view.active === env.id ? <strong>active</strong> : <button type="button" onClick={() => switchTo(env.id)}>Switch to {env.name}</button>}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      {/* A table wider than a narrow panel scrolls sideways on its own, not the whole panel with it. */}
+      <div className="grid-scroll">
+        <table aria-label="Environments" className="grid">
+          <thead><tr><th>Environment</th><th>Addresses</th><th>Confirm orders</th><th>Switch</th></tr></thead>
+          <tbody>
+            {view?.environments.map((env) => (
+              <tr key={env.id} className={env.production ? 'production-row' : undefined}>
+                <th scope="row">{env.name}{env.production && <span className="badge production-badge">PRODUCTION</span>}</th>
+                <td><Addresses key={`${env.baseUrl}|${env.wsUrl}`} env={env} /></td>
+                <td>
+                  <input type="checkbox" aria-label={`Confirm orders in ${env.name}`} checked={settings?.confirmOrders[env.id] ?? env.confirmOrders} onChange={(e) => setConfirm(env.id, e.target.checked)} />
+                </td>
+                <td>
+                  {view.active === env.id ? <strong>active</strong> : <button type="button" onClick={() => switchTo(env.id)}>Switch to {env.name}</button>}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {settings !== undefined && <PreTradeLimits key={`${settings.preTrade.maxDeviationPercent}|${settings.preTrade.maxNotional}`} current={settings.preTrade} />}
       <VenueStatusPanel />
     </Panel>

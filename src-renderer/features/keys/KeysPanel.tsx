@@ -129,7 +129,7 @@ function KeyRow(props: { k: StoredKey }): React.JSX.Element {
       <td>{expiryOf(k, Date.now())}</td>
       <td>{k.origin}</td>
       <td>{secretPlaceOf(k)}</td>
-      <td>
+      <td className="pinned">
         {k.active ? <strong>in use</strong> : (
           <button type="button" aria-label={`Use key ${k.apiKey}`} onClick={() => void attempt('keys.use', keyAction(k)).then((c) => {
             if (c !== undefined) useDesk.getState().setConnection(c);
@@ -211,10 +211,13 @@ export function KeysPanel(): React.JSX.Element {
 
   return (
     <Panel title="API keys" tools={<button type="button" onClick={() => void reloadKeys()}>Refresh</button>}>
-      <table aria-label="API keys" className="grid">
-        <thead><tr><th>Name</th><th>Key</th><th>Environment</th><th>Access</th><th>Expires</th><th>Origin</th><th>Secret in</th><th>Actions</th></tr></thead>
-        <tbody>{keys.map((k) => <KeyRow key={`${k.environment}/${k.apiKey}`} k={k} />)}</tbody>
-      </table>
+      {/* Wider than a one-column panel: the table scrolls sideways under its Actions, not the whole panel. */}
+      <div className="grid-scroll">
+        <table aria-label="API keys" className="grid">
+          <thead><tr><th>Name</th><th>Key</th><th>Environment</th><th>Access</th><th>Expires</th><th>Origin</th><th>Secret in</th><th className="pinned">Actions</th></tr></thead>
+          <tbody>{keys.map((k) => <KeyRow key={`${k.environment}/${k.apiKey}`} k={k} />)}</tbody>
+        </table>
+      </div>
       {note !== '' && <p role="status" className="note">{note}</p>}
       <div className="forms">
         <form aria-label="Create API key" onSubmit={(e) => (e.preventDefault(), void onCreate())}>
