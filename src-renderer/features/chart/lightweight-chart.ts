@@ -42,9 +42,11 @@ const COLORS = { up: '#2ebd85', down: '#f6465d', grid: '#2a2f3a', text: '#8b93a7
 /**
  * A price the chart draws (an axis label, the last price, an order's line) as the ladder and the tape write it:
  * grouped, at the product's increment. "2504500000" beside the ladder's "2 504 500 000" read as another figure.
+ * Its groups are parted by a no-break space as wide as a word space: the narrow one the windows' text uses is
+ * 1.7 px in the chart's 12 px canvas font, which left "2 504 500 000" reading as "2504500000" all the same.
  */
 export function chartPriceText(price: number, priceIncrement: string): string {
-  return formatToIncrement(price.toFixed(incrementDecimals(priceIncrement)), priceIncrement);
+  return formatToIncrement(price.toFixed(incrementDecimals(priceIncrement)), priceIncrement).replaceAll('\u202f', '\u00a0');
 }
 
 /** `priceIncrement` as the product lists it ("10000", "0.01"): prices show as many decimals as it has. */
