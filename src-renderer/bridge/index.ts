@@ -32,6 +32,11 @@ export function bridgeErrorOf(error: BridgeErrorBody): BridgeError {
   return new BridgeError(error.ref, error.message, error.issues ?? []);
 }
 
+/** The error a failed call threw, as the bridge's refusal; anything else as an internal error, its words kept. */
+export function refusalOf(err: unknown): BridgeError {
+  return err instanceof BridgeError ? err : new BridgeError('E0901_InternalError', err instanceof Error ? err.message : String(err));
+}
+
 let bridge: NovaBridge | undefined;
 const linkListeners = new Set<(state: LinkState) => void>();
 

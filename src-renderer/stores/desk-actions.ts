@@ -6,7 +6,7 @@ import { MAX_ARCHIVED_LIMIT, MAX_IDS_PER_BULK_CANCEL } from '../../src-shared/pr
 import type { EnvironmentId, MethodName, Request, Response, Session, SessionRead } from '../../src-shared/ipc/contract';
 import { ENVIRONMENT_NAMES, environmentLabel } from '../../src-shared/ipc/environment-names';
 import type { Order } from '../../src-shared/protocol/records';
-import { BridgeError, call, callOnSession } from '../bridge';
+import { call, callOnSession, refusalOf } from '../bridge';
 import { actingEnvironment, isProduction } from './connection-view';
 import { useDesk, type DeskState } from './desk-store';
 import { errorNotice } from './notices-slice';
@@ -33,11 +33,8 @@ async function shownIfRefused<T>(answer: Promise<T>): Promise<T | undefined> {
   try {
     return await answer;
   } catch (err) {
-    const notice =
-      err instanceof BridgeError
-        ? errorNotice(err.ref, err.message)
-        : errorNotice('E0901_InternalError', err instanceof Error ? err.message : String(err));
-    useDesk.getState().notify(notice);
+    const refused = refusalOf(err);
+    useDesk.getState().notify(errorNotice(refused.ref, refused.message));
     return undefined;
   }
 }

@@ -1,12 +1,9 @@
 // A form's refusal put beside its boxes: the desk's issues placed by the field path each names (never by reading the
 // message, whose wording may change), and each box marked invalid and described by its own.
 import type { BridgeErrorIssue } from '../../src-shared/ipc/contract';
-import { BridgeError } from '../bridge';
 
-/** The error a failed call threw, as the bridge's refusal; anything else as an internal error, its words kept. */
-export function refusalOf(err: unknown): BridgeError {
-  return err instanceof BridgeError ? err : new BridgeError('E0901_InternalError', err instanceof Error ? err.message : String(err));
-}
+// The forms that place issues take their refusal here; it is the bridge's own conversion.
+export { refusalOf } from '../bridge';
 
 /**
  * The issues by box, the first for each ("x" is both too short and not the key's shape: the first says what is

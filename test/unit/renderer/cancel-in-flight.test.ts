@@ -33,6 +33,7 @@ vi.mock('../../../src-renderer/bridge', () => ({
     bridge.sent.push({ method, request });
     return Promise.resolve({ value: [] });
   },
+  refusalOf: (err: unknown) => err,
 }));
 
 const cancelButton = (): string => {

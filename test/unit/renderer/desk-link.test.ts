@@ -34,7 +34,7 @@ vi.mock('../../../src-renderer/bridge', () => {
     linkListeners.add(listener);
     return () => void linkListeners.delete(listener);
   };
-  return { BridgeError, call, callOnSession, onBridgeLink };
+  return { BridgeError, call, callOnSession, onBridgeLink, refusalOf: (err: unknown) => err };
 });
 
 describe('the link to the desk in browser mode', () => {
