@@ -56,15 +56,15 @@ export class RateGate {
   }
 
   /**
-   * Resolves when a request spending `budgets` may be sent; call the result once its answer has arrived. With
-   * `latest` (epoch ms), no wait goes past it, for Retry-After or for the request ahead in the cautious period
-   * after one: RateWaitTooLong is thrown instead.
+   * Resolves when a request spending `budgets` may be sent; call the result once its answer has arrived. No wait
+   * goes past `latest` (epoch ms), for Retry-After or for the request ahead in the cautious period after one:
+   * RateWaitTooLong is thrown instead. Every request has one (the rest client gives its own or rateWaitMs).
    */
-  async admit(budgets: readonly RateBudget[], latest?: number): Promise<() => void> {
+  async admit(budgets: readonly RateBudget[], latest: number): Promise<() => void> {
     for (;;) {
       const closed = this.closedLongest(budgets);
       if (closed !== undefined) {
-        if (latest !== undefined && this.now() + closed.waitMs > latest) throw new RateWaitTooLong(closed.budget, closed.waitMs);
+        if (this.now() + closed.waitMs > latest) throw new RateWaitTooLong(closed.budget, closed.waitMs);
         // Retry-After is at most an hour (parseRetryAfter), well inside what a timer holds.
         await sleep(closed.waitMs);
         continue;
@@ -72,11 +72,10 @@ export class RateGate {
       if (this.now() >= this.cautiousUntil) return () => undefined;
       if (this.holder !== undefined) {
         // Behind a request whose answer may be slow: bounded too, or an order held here went out long after `latest`.
-        const left = latest === undefined ? undefined : latest - this.now();
-        if (left !== undefined && !(left > 0 && (await withinTime(this.holder, left)) === 'done')) {
+        const left = latest - this.now();
+        if (!(left > 0 && (await withinTime(this.holder, left)) === 'done')) {
           throw new RateWaitTooLong(budgets[0] ?? 'requests', Math.max(0, this.cautiousUntil - this.now()));
         }
-        if (latest === undefined) await this.holder;
         continue;
       }
       let release: () => void = () => undefined;

@@ -11,12 +11,12 @@ describe('a request with a bound on its wait', () => {
     gate.refused('orders', 20);
     // Past the Retry-After, still cautious: the first request goes, and its answer never comes in this test.
     now += 30;
-    const first = await gate.admit(['orders']);
+    const first = await gate.admit(['orders'], now + 60_000);
     const bounded = gate.admit(['orders'], now + 50);
     await expect(bounded).rejects.toBeInstanceOf(RateWaitTooLong);
     first();
-    // Unbounded, a request waits for the one ahead, then goes.
-    const next = await gate.admit(['orders']);
+    // With time enough, a request waits for the one ahead, then goes.
+    const next = await gate.admit(['orders'], now + 60_000);
     next();
   });
 });
