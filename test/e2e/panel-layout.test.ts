@@ -36,6 +36,17 @@ async function expectWithin(control: Locator, view: { left: number; right: numbe
   );
 }
 
+/** `look` run with the page `width` px wide, then the page as wide as it was. */
+async function atWidth(width: number, look: () => Promise<void>): Promise<void> {
+  const was = page.viewportSize();
+  await page.setViewportSize({ width, height: was?.height ?? 1000 });
+  try {
+    await look();
+  } finally {
+    if (was !== null) await page.setViewportSize(was);
+  }
+}
+
 describe('the workspace as it opens', () => {
   it('shows each open order\'s Cancel button whole, however wide the rest of its row is', { timeout: 60_000 }, async () => {
     await setConfirming(page, false);
@@ -107,14 +118,22 @@ describe('the workspace as it opens', () => {
   });
 
   it('shows every column of the environments table in a two-column panel of a narrow window', { timeout: 60_000 }, async () => {
-    const wide = page.viewportSize();
-    await page.setViewportSize({ width: 1100, height: wide?.height ?? 1000 });
-    try {
+    await atWidth(1100, async () => {
       const panel = page.getByRole('region', { name: 'Environments' });
       const view = await viewOf(panel);
       for (const control of [panel.getByLabel('Confirm orders in Development'), panel.getByRole('button', { name: 'Switch to Development' })]) await expectWithin(control, view);
-    } finally {
-      if (wide !== null) await page.setViewportSize(wide);
-    }
+    });
+  });
+
+  it("keeps Order history's Export CSV on the line of its Search, at the panel's width as it opens and in a narrow window", { timeout: 60_000 }, async () => {
+    const panel = page.getByRole('region', { name: 'Order history' });
+    const tops = async (): Promise<number[]> =>
+      Promise.all(['Search', 'Export CSV'].map(async (name) => Math.round((await panel.getByRole('button', { name, exact: true }).boundingBox())?.y ?? NaN)));
+    const sameLine = async (): Promise<void> => {
+      const [search, exportCsv] = await tops();
+      expect(exportCsv, `Search at ${search}`).toBe(search);
+    };
+    await sameLine();
+    await atWidth(1100, sameLine);
   });
 });

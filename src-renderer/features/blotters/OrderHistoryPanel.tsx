@@ -78,14 +78,17 @@ export function OrderHistoryPanel(props: { panelId?: string; height: number }): 
       </select>
       <input type="datetime-local" aria-label="From" value={filters.from} onChange={(e) => set({ from: e.target.value })} />
       <input type="datetime-local" aria-label="To" value={filters.to} onChange={(e) => set({ to: e.target.value })} />
-      <input aria-label="History client order id" placeholder="client id" size={10} value={filters.clientOrderId} onChange={(e) => set({ clientOrderId: e.target.value })} />
+      <input aria-label="History client order id" placeholder="client id" size={7} value={filters.clientOrderId} onChange={(e) => set({ clientOrderId: e.target.value })} />
       <select aria-label="History sort" value={filters.sort} onChange={(e) => set({ sort: e.target.value as ArchivedSort })}>
         {ARCHIVED_SORTS.map((s) => <option key={s} value={s}>{s}</option>)}
       </select>
-      <button type="submit">Search</button>
-      {searched !== undefined && more !== undefined && <button type="button" onClick={() => void read(more, searched.rows)}>Next {READ_LIMIT}</button>}
-      {searched !== undefined && <button type="button" onClick={() => (searches.current.begin(), setSearched(undefined))}>Live</button>}
-      <button type="button" onClick={() => downloadCsv('order-history.csv', toCsv(ORDER_CSV, shown))}>Export CSV</button>
+      {/* The buttons go to another line together, never Export CSV alone under the rest. */}
+      <span className="filter-actions">
+        <button type="submit">Search</button>
+        {searched !== undefined && more !== undefined && <button type="button" onClick={() => void read(more, searched.rows)}>Next {READ_LIMIT}</button>}
+        {searched !== undefined && <button type="button" onClick={() => (searches.current.begin(), setSearched(undefined))}>Live</button>}
+        <button type="button" onClick={() => downloadCsv('order-history.csv', toCsv(ORDER_CSV, shown))}>Export CSV</button>
+      </span>
     </form>
   );
   // The venue answers at most this many a read: a full answer says nothing of what lies beyond it.
