@@ -16,9 +16,15 @@ export class MainLog {
   private scrub: (text: string) => string = (text) => text;
 
   constructor(folder: string, private readonly now: () => Date = () => new Date()) {
-    mkdirSync(folder, { recursive: true });
     this.file = join(folder, LOG_FILE);
-    if (existsSync(this.file) && statSync(this.file).size > MAX_LOG_BYTES) renameSync(this.file, join(folder, 'main.old.log'));
+    // As for a line (see write): a log folder that cannot be made, or an old log that cannot be set aside (held
+    // open on Windows), costs the log, never the start: the app refused to start over it.
+    try {
+      mkdirSync(folder, { recursive: true });
+      if (existsSync(this.file) && statSync(this.file).size > MAX_LOG_BYTES) renameSync(this.file, join(folder, 'main.old.log'));
+    } catch {
+      return;
+    }
   }
 
   /** Set once the desk is open: from then on lines are scrubbed of every secret it has handled. */

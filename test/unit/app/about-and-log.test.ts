@@ -1,5 +1,5 @@
 // The About box's versions, and the log in the OS's log folder with every secret the desk handled removed.
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -68,5 +68,22 @@ describe('the main log', () => {
     log.info('fresh');
     expect(statSync(join(folder, 'main.old.log')).size).toBe(MAX_LOG_BYTES + 1);
     expect(readFileSync(log.file, 'utf8')).toMatch(/fresh\n$/);
+  });
+
+  it('never stops the app starting: a folder it cannot make, or a large log it cannot set aside', () => {
+    const notFolder = join(dir, 'a-file');
+    writeFileSync(notFolder, '');
+    let log: MainLog | undefined;
+    expect(() => (log = new MainLog(notFolder))).not.toThrow();
+    expect(() => log?.info('starting')).not.toThrow();
+
+    const folder = join(dir, 'held');
+    mkdirSync(join(folder, 'main.old.log', 'in-the-way'), { recursive: true });
+    writeFileSync(join(folder, LOG_FILE), Buffer.alloc(MAX_LOG_BYTES + 1, 0x41));
+    expect(() => (log = new MainLog(folder))).not.toThrow();
+    log?.info('still logged');
+    // Not set aside (a folder holds its place), and still written to.
+    expect(statSync(join(folder, LOG_FILE)).size).toBeGreaterThan(MAX_LOG_BYTES);
+    expect(readFileSync(join(folder, LOG_FILE), 'utf8')).toMatch(/still logged\n$/);
   });
 });
