@@ -76,10 +76,9 @@ export class OrderBlotter {
     return [...this.orders.values()];
   }
 
-  /** Every held order with this client_order_id (case-insensitive, as the venue compares them). */
-  withClientOrderId(clientOrderId: string): Order[] {
-    const ids = this.byClientId.get(clientOrderId.toLowerCase()) ?? [];
-    return [...ids].flatMap((id) => this.orders.get(id) ?? []);
+  /** The ids of every held order with this client_order_id (case-insensitive, as the venue compares them). */
+  orderIdsWithClientOrderId(clientOrderId: string): Set<string> {
+    return new Set(this.byClientId.get(clientOrderId.toLowerCase()));
   }
 
   /** A full record from REST. */

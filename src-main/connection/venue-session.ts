@@ -257,7 +257,7 @@ export class VenueSession implements Disposable {
   // ---- trading (REST: it has the unknown-outcome safety of VenueRestClient.placeOrder)
 
   async placeOrder(request: PlaceOrderRequest, bound: RateBound = {}): Promise<Order> {
-    const earlierOrderIds = new Set(request.client_order_id === undefined ? [] : this.blotter.withClientOrderId(request.client_order_id).map((o) => o.order_id));
+    const earlierOrderIds = request.client_order_id === undefined ? new Set<string>() : this.blotter.orderIdsWithClientOrderId(request.client_order_id);
     try {
       const order = await this.rest.placeOrder(request, bound, earlierOrderIds);
       this.take(this.blotter.upsert(order));

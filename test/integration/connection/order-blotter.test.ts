@@ -80,7 +80,7 @@ describe('OrderBlotter', () => {
     blotter.upsert(order({ order_id: 'a', client_order_id: 'Desk-X', created_at: '1' }));
     blotter.upsert(order({ order_id: 'b', client_order_id: 'desk-x', created_at: '2' }));
     blotter.upsert(order({ order_id: 'c', client_order_id: 'desk-y', created_at: '3' }));
-    expect(blotter.withClientOrderId('DESK-X').map((o) => o.order_id).sort()).toEqual(['a', 'b']);
+    expect([...blotter.orderIdsWithClientOrderId('DESK-X')].sort()).toEqual(['a', 'b']);
   });
 
   it('finds the orders of a client_order_id without reading the rest of the blotter', () => {
@@ -100,8 +100,8 @@ describe('OrderBlotter', () => {
     const blotter = new OrderBlotter();
     for (let i = 0; i < 1_000; i++) blotter.upsert(counted({ order_id: `o${i}`, client_order_id: `desk-${i % 500}` }));
     reads = 0;
-    expect(blotter.withClientOrderId('DESK-7').map((o) => o.order_id).sort()).toEqual(['o507', 'o7']);
-    expect(blotter.withClientOrderId('nobody-used-it')).toEqual([]);
+    expect([...blotter.orderIdsWithClientOrderId('DESK-7')].sort()).toEqual(['o507', 'o7']);
+    expect([...blotter.orderIdsWithClientOrderId('nobody-used-it')]).toEqual([]);
     expect(reads).toBe(0);
   });
 
@@ -109,11 +109,11 @@ describe('OrderBlotter', () => {
     const blotter = new OrderBlotter();
     blotter.upsert(order({ order_id: 'm', client_order_id: 'first', updated_at: '1' }));
     blotter.upsert(order({ order_id: 'm', client_order_id: 'Second', updated_at: '2' }));
-    expect(blotter.withClientOrderId('first')).toEqual([]);
-    expect(blotter.withClientOrderId('SECOND').map((o) => o.order_id)).toEqual(['m']);
+    expect([...blotter.orderIdsWithClientOrderId('first')]).toEqual([]);
+    expect([...blotter.orderIdsWithClientOrderId('SECOND')]).toEqual(['m']);
     // A stale record is not taken, and moves nothing.
     blotter.upsert(order({ order_id: 'm', client_order_id: 'first', updated_at: '1' }));
-    expect(blotter.withClientOrderId('first')).toEqual([]);
+    expect([...blotter.orderIdsWithClientOrderId('first')]).toEqual([]);
   });
 });
 
