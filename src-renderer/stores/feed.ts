@@ -48,19 +48,22 @@ async function readMarket<T>(productId: string, part: MarketPart, read: Promise<
  * streamed meanwhile win over the answer's: they are newer, and the next change may be long coming.
  */
 async function watchMarket(productId: string): Promise<void> {
-  const asked = useDesk.getState();
-  const unchanged = (now: typeof asked, key: 'books' | 'candles'): boolean => now[key][productId] === asked[key][productId];
-  await Promise.all([
-    readMarket(productId, 'book', call('market.watch', { product_id: productId })).then((book) => {
-      const s = useDesk.getState();
-      if (book !== undefined && unchanged(s, 'books')) s.setBook(book);
-    }),
-    readMarket(productId, 'candles', call('market.candles', { product_id: productId })).then((candles) => {
-      const s = useDesk.getState();
-      // A streamed candles list is the desk's whole list, newer than this answer's.
-      if (candles !== undefined && unchanged(s, 'candles')) s.addCandles(productId, candles);
-    }),
-  ]);
+  await Promise.all([watchBook(productId), loadCandles(productId)]);
+}
+
+async function watchBook(productId: string): Promise<void> {
+  const asked = useDesk.getState().books[productId];
+  const book = await readMarket(productId, 'book', call('market.watch', { product_id: productId }));
+  const s = useDesk.getState();
+  if (book !== undefined && s.books[productId] === asked) s.setBook(book);
+}
+
+async function loadCandles(productId: string): Promise<void> {
+  const asked = useDesk.getState().candles[productId];
+  const candles = await readMarket(productId, 'candles', call('market.candles', { product_id: productId }));
+  const s = useDesk.getState();
+  // A streamed candles list is the desk's whole list, newer than this answer's.
+  if (candles !== undefined && s.candles[productId] === asked) s.addCandles(productId, candles);
 }
 
 /** As many trades as the tape shows, merged by id: an answer older than the stream adds only what it did not bring. */
@@ -74,7 +77,8 @@ async function retryUnreadMarkets(watching: ReadonlySet<string>): Promise<void> 
   for (const id of watching) {
     const unread = useDesk.getState().marketUnread[id];
     if (unread === undefined) continue;
-    await Promise.all([unread.book !== undefined || unread.candles !== undefined ? watchMarket(id) : undefined, unread.trades !== undefined ? loadTape(id) : undefined]);
+    // Only the parts that failed: a book read again for candles that failed was a watch and a whole book for nothing.
+    await Promise.all([unread.book !== undefined && watchBook(id), unread.candles !== undefined && loadCandles(id), unread.trades !== undefined && loadTape(id)]);
   }
 }
 

@@ -88,4 +88,25 @@ describe('a product\'s market that fails to load as the window opens', () => {
       stop();
     }
   });
+
+  it('reads again only the part that failed: the candles, not the book beside them', async () => {
+    vi.useFakeTimers();
+    const { useDesk } = await import('../../../src-renderer/stores/desk-store');
+    const { startFeed } = await import('../../../src-renderer/stores/feed');
+    useDesk.getState().setConnection(live);
+    useDesk.getState().setLayout({ ...useDesk.getState().layout, productId: 'ETH-VND', panels: [] });
+    calls.length = 0;
+    failing.add('market.candles');
+    const stop = startFeed(() => () => undefined);
+    try {
+      await vi.advanceTimersByTimeAsync(0);
+      expect(useDesk.getState().marketUnread['ETH-VND']?.candles).toBeDefined();
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(calls.filter((c) => c === 'market.candles').length).toBeGreaterThan(1);
+      expect(calls.filter((c) => c === 'market.watch')).toEqual(['market.watch']);
+    } finally {
+      stop();
+      failing.clear();
+    }
+  });
 });
