@@ -136,4 +136,25 @@ describe('the workspace as it opens', () => {
     await sameLine();
     await atWidth(1100, sameLine);
   });
+
+  it('ends each ladder, tape, chart and blotter at its panel\'s foot, however many lines the panel\'s header takes', { timeout: 60_000 }, async () => {
+    // Between the foot of what a panel sized by its height shows and its panel's inner foot: neither room left
+    // unused under it nor a part of it past the foot, behind a scroll bar of the panel's own.
+    const gaps = (): Promise<string[]> =>
+      page.evaluate((titles) =>
+        [...document.querySelectorAll('section.panel')].flatMap((panel) => {
+          const title = panel.getAttribute('aria-label') ?? '';
+          const content = panel.querySelector('.panel-body')?.lastElementChild;
+          if (!titles.some((t) => title.startsWith(t)) || content === null || content === undefined) return [];
+          const foot = panel.getBoundingClientRect().bottom - parseFloat(getComputedStyle(panel).paddingBottom);
+          return [`${title}: ${Math.round(foot - content.getBoundingClientRect().bottom)}`];
+        }), ['Depth ladder', 'Trades', 'Chart', 'Open orders', 'Order history', 'Fills']);
+    const atFoot = async (): Promise<void> => {
+      const measured = await gaps();
+      expect(measured).toHaveLength(6);
+      await expect.poll(gaps, { timeout: WAIT }).toEqual(measured.map((m) => m.replace(/-?\d+$/, '0')));
+    };
+    await atFoot();
+    await atWidth(1100, atFoot);
+  });
 });

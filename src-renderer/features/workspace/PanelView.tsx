@@ -12,6 +12,9 @@ import { LadderPanel } from '../ladder/LadderPanel';
 import { TapePanel } from '../tape/TapePanel';
 import { TicketPanel } from '../ticket/TicketPanel';
 
+/** Panels whose content is as tall as the height they are given: the rest are as tall as what they show. */
+export const SIZED_BY_HEIGHT: ReadonlySet<PanelKind> = new Set(['ladder', 'tape', 'chart', 'openOrders', 'history', 'fills']);
+
 export function PanelView(props: { panelId: string; kind: PanelKind; productId: string; height: number }): React.JSX.Element {
   const { panelId, kind, productId } = props;
   const body = Math.max(120, props.height - 80);

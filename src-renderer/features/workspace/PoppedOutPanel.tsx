@@ -7,13 +7,10 @@ import { PANEL_TITLES } from '../../stores/layout-slice';
 import { NoticesBar } from '../errors/NoticesBar';
 import { EnvironmentBadge } from './DeskBar';
 import type { TicketForm } from '../ticket/ticket-check';
-import { PanelView } from './PanelView';
+import { PanelView, SIZED_BY_HEIGHT } from './PanelView';
 import { ProductPicker } from './ProductPicker';
 import { watchHistorySearches } from '../blotters/history-query';
 import { dockMessage, keepInAddress, workspaceChannel, type PopOutTarget, type WorkspaceMessage } from './pop-out';
-
-/** Panels whose content is as tall as the height they are given: the rest are as tall as what they show. */
-const SIZED_BY_HEIGHT: ReadonlySet<PopOutTarget['kind']> = new Set(['ladder', 'tape', 'chart', 'openOrders', 'history', 'fills']);
 
 /** The form of this window's order ticket, which goes back to the workspace with it. */
 function ticketOf(target: PopOutTarget): TicketForm | undefined {
