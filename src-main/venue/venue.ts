@@ -4,7 +4,7 @@
  * venue's fee account and the local user (funded, admin) and writes bootstrap.json.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { apiError, type ApiError } from '../../src-shared/errors/api-error';
 import { isReason, toAtoms } from '../../src-shared/protocol/decimal';
@@ -68,6 +68,8 @@ interface PendingCommit {
   reject: (err: unknown) => void;
 }
 const MASTER_KEY_FILE = 'venue.key';
+/** What a fresh folder's master key is made of (KeyRing takes no less). */
+const MASTER_KEY_BYTES = 32;
 const DATABASE_FILE = 'venue.sqlite';
 const BOOTSTRAP_FILE = 'bootstrap.json';
 /** The name of the local user's first key, by which a restart finds it. */
@@ -138,7 +140,7 @@ export class Venue {
     this.lock = lockDataFolder(options.dataDir, options.nativeBinding);
     let store: VenueStore | undefined;
     const keyFile = join(options.dataDir, MASTER_KEY_FILE);
-    const hadKey = existsSync(keyFile);
+    let hadKey = existsSync(keyFile);
     try {
       this.store = store = openStore(join(options.dataDir, DATABASE_FILE), options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding });
       // The tape's length of trades per product, so GET /products/{id}/trades answers as before the restart.
@@ -148,6 +150,13 @@ export class Venue {
         // A new master key would derive other secrets than the ones the traders hold: every key would fail
         // (REST hashes still match, WebSocket signatures would not) and bootstrap.json would be written wrong.
         throw new Error(`${keyFile} is missing, and this folder has accounts whose API secrets are derived from it: put it back (from a backup), or start on an empty folder`);
+      }
+      // A first start cut off between making its key file and writing it (a power cut, a kill) left the file short
+      // or empty, and every later start refused the folder as if its accounts' key were wrong. With no account yet,
+      // nothing derives from it: it is made again.
+      if (this.fresh && hadKey && isShortFile(keyFile)) {
+        rmSync(keyFile);
+        hadKey = false;
       }
       this.keys = openKeyRing(keyFile, snapshot.apiKeys);
       this.exchange = new Exchange({
@@ -478,8 +487,14 @@ export class Venue {
 }
 
 /** The folder's master key (made for a fresh folder), checked against the keys it derived. */
+/** Shorter than a master key (a folder in its place is not: it is reported as unreadable). */
+function isShortFile(file: string): boolean {
+  const stats = statSync(file);
+  return stats.isFile() && stats.size < MASTER_KEY_BYTES;
+}
+
 function openKeyRing(file: string, stored: readonly ApiKeyRow[]): KeyRing {
-  if (!existsSync(file)) writeDurably(file, randomBytes(32));
+  if (!existsSync(file)) writeDurably(file, randomBytes(MASTER_KEY_BYTES));
   // A key that cannot be read (permissions, a folder in its place) is not a wrong one: the error says which.
   let master: Buffer;
   try {

@@ -345,6 +345,29 @@ describe('a folder that cannot be opened', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('has its key made again when a first start was cut off before writing it: no account derives from it yet', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nova-cut-first-start-'));
+    try {
+      for (const left of [Buffer.alloc(0), randomBytes(7)]) {
+        rmSync(join(dir, 'venue.sqlite'), { force: true });
+        writeFileSync(join(dir, 'venue.key'), left, { mode: 0o600 });
+        const first = await startVenue({ port: 0, dataDir: dir });
+        const local = first.venue.localCredentials();
+        await first.close();
+        expect(readFileSync(join(dir, 'venue.key')).length).toBe(32);
+        // The key it made derives the local user's secret on the next start too.
+        const next = await startVenue({ port: 0, dataDir: dir });
+        try {
+          expect(next.venue.localCredentials()).toEqual(local);
+        } finally {
+          await next.close();
+        }
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('a venue whose close fails', () => {
