@@ -6,7 +6,7 @@ import { LAYOUT_NAME, Workspace } from './features/workspace/Workspace';
 import { popOutTarget } from './features/workspace/pop-out';
 import { rememberHistorySearch } from './features/blotters/history-query';
 import { useDesk } from './stores/desk-store';
-import { listenWhileOpening, loadEverything, loadSavedLayout, startFeed } from './stores/feed';
+import { listenWhileOpening, loadEverything, loadSavedLayout, startFeed, type MarketsLoaded } from './stores/feed';
 import './ui/theme.css';
 
 const root = document.getElementById('root');
@@ -18,6 +18,7 @@ if (target?.history !== undefined) rememberHistorySearch(target.id, target.histo
 // A popped-out order ticket opens with the order the trader was writing.
 if (target?.ticket !== undefined) useDesk.getState().editTicket(target.ticket);
 let stopOpening = (): void => undefined;
+let loaded: MarketsLoaded | undefined;
 // The layout first, so the feed watches the products the restored panels show.
 void loadSavedLayout(LAYOUT_NAME, target?.deskProductId)
   .then(() => {
@@ -32,9 +33,12 @@ void loadSavedLayout(LAYOUT_NAME, target?.deskProductId)
     stopOpening = listenWhileOpening(on);
     return loadEverything();
   })
+  .then((read) => {
+    loaded = read;
+  })
   .finally(() => {
     stopOpening();
-    startFeed(on);
+    startFeed(on, loaded);
   });
 
 createRoot(root).render(

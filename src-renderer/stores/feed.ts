@@ -194,7 +194,10 @@ function markUnavailable(detail: string): void {
  * The products whose market loadEverything read, and in which view: the feed, started right after it (main.tsx),
  * begins by watching them, instead of watching and reading each again (its trades as far back as the tape shows).
  */
-let marketsLoaded: { view: number; products: readonly string[] } | undefined;
+export interface MarketsLoaded {
+  view: number;
+  products: readonly string[];
+}
 
 /** How many times a window opening reads everything while the desk keeps switching under it. */
 const FIRST_READ_TRIES = 3;
@@ -205,11 +208,11 @@ const FIRST_READ_TRIES = 3;
  * session. Those are dropped, and the window, whose feed has not started to act on a switch, would have shown the
  * previous environment's name over nothing, or another's market, until the status poll: it reads everything again.
  */
-export async function loadEverything(): Promise<void> {
+export async function loadEverything(): Promise<MarketsLoaded> {
   for (let tries = 1; ; tries++) {
     const dropped = otherSessionAnswersSoFar();
-    await readEverything();
-    if (otherSessionAnswersSoFar() === dropped || tries === FIRST_READ_TRIES) return;
+    const loaded = await readEverything();
+    if (otherSessionAnswersSoFar() === dropped || tries === FIRST_READ_TRIES) return loaded;
     nextView();
     const s = useDesk.getState();
     s.clearAccountData();
@@ -217,7 +220,7 @@ export async function loadEverything(): Promise<void> {
   }
 }
 
-async function readEverything(): Promise<void> {
+async function readEverything(): Promise<MarketsLoaded> {
   await loadStatus();
   const s = useDesk.getState();
   const [products, environments, settings, keys, venue] = await Promise.all([
@@ -232,9 +235,9 @@ async function readEverything(): Promise<void> {
   if (settings !== undefined) s.setSettings(settings);
   if (keys !== undefined) s.setKeys(keys);
   if (venue !== undefined) s.setVenue(venue);
-  const shown = watchedProducts();
-  marketsLoaded = { view: currentView(), products: shown };
-  await Promise.all([loadBalances(), refreshOrders(), loadFills(false), ...shown.map(loadMarket)]);
+  const loaded = { view: currentView(), products: watchedProducts() };
+  await Promise.all([loadBalances(), refreshOrders(), loadFills(false), ...loaded.products.map(loadMarket)]);
+  return loaded;
 }
 
 /**
@@ -315,13 +318,13 @@ export function listenWhileOpening(subscribe: Subscribe): () => void {
   return () => stops.forEach((stop) => stop());
 }
 
-/** Starts feeding the store; the result stops it. */
-export function startFeed(subscribe?: Subscribe): () => void {
+/** Starts feeding the store, watching what loadEverything read (`loaded`) as it is; the result stops it. */
+export function startFeed(subscribe?: Subscribe, loaded?: MarketsLoaded): () => void {
   const s = useDesk.getState;
   const stops: Array<() => void> = [];
-  // A product loaded then and no longer shown is let go by the first rewatch, as after any change of layout.
-  let watching = new Set<string>(marketsLoaded?.view === currentView() ? marketsLoaded.products : []);
-  marketsLoaded = undefined;
+  // A product loaded then and no longer shown is let go by the first rewatch, as after any change of layout. A
+  // switch since the read made its markets another venue's: none of them is watched as read.
+  let watching = new Set<string>(loaded?.view === currentView() ? loaded.products : []);
   const rewatch = (): void => {
     const now = new Set(watchedProducts());
     for (const id of now) if (!watching.has(id)) void loadMarket(id);

@@ -51,11 +51,11 @@ const count = (method: string): number => received.filter((m) => m === method).l
 describe('a browser window whose link to the desk comes back', () => {
   it('reads its account and its tape once', async () => {
     useDesk.getState().setLayout({ ...useDesk.getState().layout, productId: 'BTC-VND', panels: [] });
-    await loadEverything();
+    const loaded = await loadEverything();
     // The feed's own polls are held: each reads the account, and one landing while the link comes back would be
     // counted with the reads this is about. The desk's timers are its own, set before.
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-    const stop = startFeed(on);
+    const stop = startFeed(on, loaded);
     try {
       await vi.waitFor(() => expect(useDesk.getState().connection?.state).toBe('live'));
       sockets.at(-1)?.close();

@@ -49,9 +49,9 @@ describe('a window opening', () => {
     const { listenWhileOpening, loadEverything, startFeed } = await import('../../../src-renderer/stores/feed');
     useDesk.getState().setLayout({ ...useDesk.getState().layout, productId: 'BTC-VND', panels: [] });
     const stopOpening = listenWhileOpening(events.subscribe);
-    await loadEverything();
+    const loaded = await loadEverything();
     stopOpening();
-    const stop = startFeed(events.subscribe);
+    const stop = startFeed(events.subscribe, loaded);
     try {
       expect((useDesk.getState().trades['BTC-VND'] ?? []).map((t) => t.id).sort()).toEqual(['1', '2']);
       // Told after the feed took over, as before.
@@ -70,9 +70,9 @@ describe('a window opening', () => {
     events = toldEvents();
     statusWasRead = new Promise<void>((resolve) => (statusRead = resolve));
     const stopOpening = listenWhileOpening(events.subscribe);
-    await loadEverything();
+    const loaded = await loadEverything();
     stopOpening();
-    const stop = startFeed(events.subscribe);
+    const stop = startFeed(events.subscribe, loaded);
     try {
       // The status poll brings the switch the window did not take while it opened, and the switch is acted on.
       await vi.advanceTimersByTimeAsync(2_500);

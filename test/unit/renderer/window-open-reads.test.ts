@@ -34,10 +34,10 @@ describe('a window opening', () => {
     const layout = useDesk.getState().layout;
     const ladderOn = (productId: string) => [{ id: 'ladder', kind: 'ladder' as const, width: 1, height: 1, productId }];
     useDesk.getState().setLayout({ ...layout, productId: 'BTC-VND', panels: ladderOn('ETH-VND') });
-    await loadEverything();
+    const loaded = await loadEverything();
     // Between the first load and the feed the ladder moves on to SOL-VND.
     useDesk.getState().setLayout({ ...useDesk.getState().layout, panels: ladderOn('SOL-VND') });
-    const stop = startFeed(() => () => undefined);
+    const stop = startFeed(() => () => undefined, loaded);
     try {
       const count = (call: string): number => called.filter((c) => c === call).length;
       for (const product of ['BTC-VND', 'ETH-VND', 'SOL-VND']) {
