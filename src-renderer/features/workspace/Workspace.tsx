@@ -99,7 +99,8 @@ function Slot(props: { panel: PanelPlacement; deskProduct: string }): React.JSX.
         <button type="button" aria-label={`Wider ${title}`} onClick={() => s.updatePanel(panel.id, { width: Math.min(3, panel.width + 1) })}>+W</button>
         <button type="button" aria-label={`Shorter ${title}`} onClick={() => s.updatePanel(panel.id, { height: Math.max(1, panel.height - 1) })}>−H</button>
         <button type="button" aria-label={`Taller ${title}`} onClick={() => s.updatePanel(panel.id, { height: Math.min(5, panel.height + 1) })}>+H</button>
-        <button type="button" aria-label={`Pop out ${title}`} onClick={() => popOut(panel)}>⧉</button>
+        {/* ↗, not ⧉: no font of a Debian desktop's (DejaVu, Liberation) has ⧉, which showed there as an empty box. */}
+        <button type="button" aria-label={`Pop out ${title}`} title="Pop out (Alt+P)" onClick={() => popOut(panel)}>↗</button>
         <button type="button" aria-label={`Close ${title}`} onClick={() => s.removePanel(panel.id)}>✕</button>
       </div>
       <PanelView panelId={panel.id} kind={panel.kind} productId={productId} height={panel.height * ROW_PX + fit} />
