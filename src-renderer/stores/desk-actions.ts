@@ -68,6 +68,15 @@ export async function readOfShownSession<M extends SessionRead>(method: M, reque
   return OTHER_SESSION;
 }
 
+/**
+ * A read of the account's own data for a panel's own use (a search): undefined when refused, the refusal shown, or
+ * when answered on another session than the window shows, which is another account's.
+ */
+export async function attemptOnShownSession<M extends SessionRead>(method: M, request: Request<M>): Promise<Response<M> | undefined> {
+  const answer = await shownIfRefused(readOfShownSession(method, request));
+  return answer === OTHER_SESSION ? undefined : answer;
+}
+
 export async function refreshOrders(): Promise<void> {
   const view = currentView();
   const read = beginOrdersRead();

@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Order } from '../../../src-shared/protocol/records';
 import { MAX_ARCHIVED_LIMIT } from '../../../src-shared/protocol/queries';
 import { ARCHIVED_SORTS, ORDER_STATUSES, type ArchivedSort } from '../../../src-shared/protocol/vocabulary';
-import { attempt, currentView } from '../../stores/desk-actions';
+import { attemptOnShownSession, currentView } from '../../stores/desk-actions';
 import { useDesk } from '../../stores/desk-store';
 import { Panel } from '../../ui/Panel';
 import { VirtualTable } from '../../ui/VirtualTable';
@@ -58,7 +58,8 @@ export function OrderHistoryPanel(props: { panelId?: string; height: number }): 
   async function read(request: HistoryRequest, before: readonly Order[]): Promise<void> {
     const asked = currentView();
     const stillLast = searches.current.begin();
-    const found = await attempt('orders.history', request);
+    // Answered on another session (a switch this window has not heard of yet), it is another account's history.
+    const found = await attemptOnShownSession('orders.history', request);
     if (found === undefined || asked !== currentView() || !stillLast()) return;
     const known = new Set(before.map((o) => o.order_id));
     const full = found.length >= (request.limit ?? MAX_ARCHIVED_LIMIT);

@@ -71,4 +71,14 @@ describe('reads of the account answered on another session than the window shows
       stop();
     }
   });
+
+  it('gives a panel\'s own history search nothing when it was answered on another session', async () => {
+    const { useDesk } = await import('../../../src-renderer/stores/desk-store');
+    const { attemptOnShownSession } = await import('../../../src-renderer/stores/desk-actions');
+    useDesk.getState().setConnection(status('live'));
+    session = { environment: 'development', apiKey: 'k-dev' };
+    expect(await attemptOnShownSession('orders.history', { limit: 10 })).toBeUndefined();
+    session = { environment: 'local', apiKey: 'k' };
+    expect((await attemptOnShownSession('orders.history', { limit: 10 }))?.map((o) => o.order_id)).toEqual(['done-1']);
+  });
 });
