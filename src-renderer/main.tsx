@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { on } from './bridge';
 import { PoppedOutPanel } from './features/workspace/PoppedOutPanel';
 import { LAYOUT_NAME, Workspace } from './features/workspace/Workspace';
-import { popOutTarget } from './features/workspace/pop-out';
+import { keepInAddress, popOutTarget } from './features/workspace/pop-out';
 import { rememberHistorySearch } from './features/blotters/history-query';
 import { useDesk } from './stores/desk-store';
 import { listenWhileOpening, loadEverything, loadSavedLayout, startFeed, type MarketsLoaded } from './stores/feed';
@@ -24,9 +24,7 @@ void loadSavedLayout(LAYOUT_NAME, target?.deskProductId)
   .then(() => {
     if (target?.deskProductId === undefined) return;
     // Only for this first load: a reload of the window takes the desk product as saved since.
-    const url = new URL(location.href);
-    url.searchParams.delete('desk');
-    history.replaceState(null, '', url);
+    keepInAddress('deskProductId', undefined);
   })
   .then(() => {
     // What the desk tells from now on is taken, so nothing told while the window reads what it shows is lost.

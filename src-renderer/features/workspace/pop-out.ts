@@ -101,7 +101,7 @@ export function popOutUrl(target: PopOutTarget): string {
  * in the window's address: a reload (Ctrl+R) opens the window again from its address, which otherwise still held
  * the form as it popped out, so the order the trader had written since came back as the one from before.
  */
-export function keepInAddress<K extends 'ticket' | 'history' | 'productId'>(key: K, value: Carried[K]): void {
+export function keepInAddress<K extends keyof Carried>(key: K, value: Carried[K]): void {
   const url = new URL(location.href);
   carry(url.searchParams, key, value);
   if (url.href === location.href) return;

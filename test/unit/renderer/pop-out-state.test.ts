@@ -89,4 +89,16 @@ describe('a popped-out window\'s address kept up to date', () => {
       vi.stubGlobal('location', { pathname: '/' });
     }
   });
+
+  it('lets go of the desk product it opened with, keeping the rest, so a reload takes the one saved since', () => {
+    const address = { href: `http://desk${popOutUrl({ id: 'ladder', kind: 'ladder', productId: 'ETH-VND', deskProductId: 'BTC-VND' })}` };
+    vi.stubGlobal('location', { pathname: '/', get href() { return address.href; } });
+    vi.stubGlobal('history', { state: null, replaceState: (_state: unknown, _title: string, url: URL) => (address.href = url.href) });
+    try {
+      keepInAddress('deskProductId', undefined);
+      expect(popOutTarget(new URL(address.href).search)).toEqual({ id: 'ladder', kind: 'ladder', productId: 'ETH-VND' });
+    } finally {
+      vi.stubGlobal('location', { pathname: '/' });
+    }
+  });
 });
