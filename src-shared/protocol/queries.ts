@@ -3,8 +3,8 @@
  *
  * Query values arrive as Fastify's parser gives them: a string, an array of strings when the name repeats,
  * or absent. A parameter that takes one value and is given twice is E0101, even with equal values, since the
- * client meant something we cannot guess. An empty value (`?product_id=`) counts as absent. Unknown query
- * parameters and body fields are ignored.
+ * client meant something we cannot guess. An empty value (`?product_id=`) counts as absent, and unknown query
+ * parameters and body fields are ignored, except on the cancel-all, where either would cancel every product.
  */
 
 import { z } from 'zod';
@@ -235,12 +235,23 @@ export function parseCancelAllQuery(query: unknown, body?: unknown): CancelAllQu
   }
   const q = parseQuery(CancelAllShape, query);
   if (q instanceof Error) return q;
+  // An empty value counts as absent for a read, where it lists every product; here it cancelled every product's
+  // orders for a client that built ?product_id= from a variable that happened to be empty.
+  if (q.product_id === '') return apiError('E0104_InvalidSymbol', 'product_id: empty; leave product_id out to cancel every product');
   // Elsewhere an unknown parameter is ignored, as Coinbase ignores them; here ignoring one makes the request
-  // broader: ?productId=BTC-VND (or product=, symbol=) cancelled every product's orders.
-  const stray = Object.entries(query ?? {}).find(([name, value]) => !(name in CancelAllShape.shape) && [value as unknown].flat().some((v) => v !== ''));
-  if (stray !== undefined) return invalid(`${stray[0].slice(0, 50)}: not a parameter of this endpoint, which takes only product_id (ignored, it would cancel every product)`);
-  const wrongName = historyProductFilter(q);
-  if (wrongName !== undefined) return wrongName;
+  // broader: ?productId=BTC-VND (or product=, symbol=, product_ids=) cancelled every product's orders. An empty
+  // one is let by beside a product_id, which narrows the cancel anyway; without one it is refused, as an empty
+  // product_id is.
+  const narrowed = q.product_id !== undefined;
+  const stray = Object.entries(query ?? {}).find(
+    ([name, value]) => name !== 'product_id' && ([value as unknown].flat().some((v) => v !== '') || !narrowed),
+  );
+  if (stray !== undefined) {
+    const name = stray[0].slice(0, 50);
+    return Object.hasOwn(CancelAllShape.shape, name)
+      ? invalid(`${name}: not a parameter of this endpoint, which takes one product_id`)
+      : invalid(`${name}: not a parameter of this endpoint, which takes only product_id (ignored, it would cancel every product)`);
+  }
   const productId = productFilter(q.product_id, 'product_id');
   if (productId instanceof Error) return productId;
   return productId === undefined ? {} : { productId };

@@ -130,6 +130,14 @@ describe('parseCancelAllQuery (DELETE /api/v1/orders/active/all)', () => {
     expect(accepted(parseCancelAllQuery({ product_id: 'ETH-VND' }))).toEqual({ productId: 'ETH-VND' });
     refused(parseCancelAllQuery({ product_id: 'ETH-USD' }), 'E0104_InvalidSymbol');
   });
+
+  it('refuses an empty filter, which would cancel every product, rather than read it as absent', () => {
+    refused(parseCancelAllQuery({ product_id: '' }), 'E0104_InvalidSymbol', 'product_id: empty');
+    refused(parseCancelAllQuery({ product_ids: '' }), 'E0101_InvalidArgument', 'product_ids');
+    refused(parseCancelAllQuery({ productId: '' }), 'E0101_InvalidArgument', 'productId');
+    // Beside a product_id an empty stray parameter broadens nothing.
+    expect(accepted(parseCancelAllQuery({ product_id: 'ETH-VND', note: '' }))).toEqual({ productId: 'ETH-VND' });
+  });
 });
 
 describe('parseArchivedOrdersQuery (GET /api/v1/orders/archived)', () => {
