@@ -127,8 +127,8 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxFrameBytes, perMessageDeflate: false });
   const sessions = new Set<Session>();
   const limiter = new RateLimiter(options.messagesPerSecond);
-  /** Signatures seen within the auth window, so a captured auth frame cannot be replayed. */
-  const usedSignatures = new Map<string, number>();
+  /** Signatures seen within the auth window, so a captured auth frame cannot be replayed, even after a restart. */
+  const { usedSignatures } = venue;
   /**
    * The connection that created an order gets that order's updates, with its create request id, whether or
    * not it subscribed to orders, until the order is done. A cancel from elsewhere does not replace it.
@@ -301,21 +301,32 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
     }
   }
 
-  function authenticate(session: Session, frame: unknown, key: string, timestamp: number, signature: string): void {
+  async function authenticate(session: Session, frame: unknown, key: string, timestamp: number, signature: string): Promise<void> {
     // The client signs with its own clock: the window is the wall clock's (see Venue.wallNow).
     const nowSeconds = Number(venue.wallNow() / 1_000_000_000n);
     if (Math.abs(nowSeconds - timestamp) > options.authWindowSeconds) {
       return fail(session, frame, apiError('E0001_AuthRequired', `timestamp outside ±${options.authWindowSeconds} s of the venue's clock`));
     }
-    for (const [used, at] of usedSignatures) if (at < nowSeconds - 2 * options.authWindowSeconds) usedSignatures.delete(used);
+    // A window's margin past the timestamps the window still takes: a wall clock stepped back by up to a window
+    // does not make a forgotten signature good again.
+    usedSignatures.forgetBefore(nowSeconds - 2 * options.authWindowSeconds);
     if (usedSignatures.has(signature)) return fail(session, frame, apiError('E0001_AuthRequired', 'signature already used'));
     const caller = keys.verifySignature(key, timestamp, signature, venue.now());
     if (caller instanceof ApiError) return fail(session, frame, caller);
-    usedSignatures.set(signature, nowSeconds);
+    // Used from now on in memory, and durable before the client is told it signed in: a venue killed after the
+    // answer still refuses the frame when it starts again. The session takes its caller now, so frames the client
+    // sent right behind the auth act as it (their commits follow this one).
+    const durable = venue.run(() => usedSignatures.add(signature, timestamp));
     // Another user's key on the same connection: the first user's orders made here stop reaching it. Its orders
     // subscription stays, now for the second user's orders (delivery goes by the caller's user).
     if (session.caller !== undefined && session.caller.userId !== caller.userId) forgetCreations(session);
     session.caller = caller;
+    try {
+      await durable;
+    } catch (err) {
+      unauthenticate(session);
+      throw err;
+    }
     const requestId = (frame as { request_id?: unknown }).request_id;
     send(session, { channel: 'auth', type: 'authenticated', ...(typeof requestId === 'string' ? { request_id: requestId } : {}) });
   }
