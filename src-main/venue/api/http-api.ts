@@ -193,6 +193,14 @@ function header(request: FastifyRequest, name: string): string | undefined {
 /** How long a request may take to arrive whole. */
 const REQUEST_TIMEOUT_MS = 30_000;
 
+/**
+ * Whether a sent reply was its connection's last: a request that asked for that, or its own Connection: close (Fastify
+ * sets one after a refused body; Node's response has forgotten its headers by the time it closes, Fastify's has not).
+ */
+function closesConnection(reply: FastifyReply): boolean {
+  return !reply.raw.shouldKeepAlive || /\bclose\b/i.test(String(reply.getHeader('connection') ?? ''));
+}
+
 export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInstance {
   const app = Fastify({
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
@@ -297,22 +305,36 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
   // parses each as it arrives and orders only the answers, so an order list sent after an order ran before the
   // order was placed and missed it, and a cancel-all could run before the orders sent ahead of it (RFC 9112 9.3.2
   // lets a server process pipelined requests in parallel only when all are safe).
+  // A request behind an answer that closed the connection (a refused body, a client's own Connection: close) is
+  // not run at all (RFC 9112 9.6): its answer could never be sent, so an order placed then was unknown to the
+  // client, which may send it again.
   const lastOnConnection = new WeakMap<object, Promise<void>>();
+  const answeredLast = new WeakSet<object>();
   app.addHook('onRequest', (request, reply, done) => {
-    const connection: object | null = request.raw.socket;
-    if (connection === null) {
+    const socket = request.raw.socket as Socket | null;
+    if (socket === null) {
       done();
       return;
     }
-    const previous = lastOnConnection.get(connection);
-    // A response emits 'close' once it is sent, or once its connection is gone: either way, the next may run.
-    const answered = new Promise<void>((resolve) => reply.raw.once('close', () => resolve()));
-    lastOnConnection.set(connection, answered);
+    const previous = lastOnConnection.get(socket);
+    // A response emits 'close' once it is sent, or once its connection is gone: either way, the next may run,
+    // unless that response was the connection's last.
+    const answered = new Promise<void>((resolve) =>
+      reply.raw.once('close', () => {
+        if (closesConnection(reply)) answeredLast.add(socket);
+        resolve();
+      }),
+    );
+    lastOnConnection.set(socket, answered);
     void answered.then(() => {
-      if (lastOnConnection.get(connection) === answered) lastOnConnection.delete(connection);
+      if (lastOnConnection.get(socket) === answered) lastOnConnection.delete(socket);
     });
-    if (previous === undefined) done();
-    else void previous.then(() => done());
+    const next = (): void => {
+      if (answeredLast.has(socket)) socket.destroy();
+      else done();
+    };
+    if (previous === undefined) next();
+    else void previous.then(next);
   });
 
   // A request that arrives once the venue is stopping (pipelined behind one in flight) is refused, not started.

@@ -62,4 +62,16 @@ describe('requests pipelined on one connection', () => {
     expect(answers[2].cancel_requested_orders.map((o) => o.order_id).sort()).toEqual([answers[0].order.order_id, answers[1].order.order_id].sort());
     expect(await activeOrders(v, t)).toEqual([]);
   });
+
+  // RFC 9112 9.6: a server that answers with Connection: close must not act on requests after it. The venue closed
+  // the connection after refusing a body, yet placed the order pipelined behind it: the client never heard of that
+  // order, and a client that retries unanswered requests (as 9.3.2 says) placed it twice.
+  it('an order sent after a request answered with Connection: close is not placed', async () => {
+    const v = venue();
+    const t = await v.newTrader({ VND: '1000000000' });
+    const refused = request('POST', '/api/v1/orders', t.creds).replace('\r\n\r\n', '\r\nContent-Type: text/plain\r\nContent-Length: 3\r\n\r\nabc');
+    const answers = await pipelined(v, [refused, request('POST', '/api/v1/orders', t.creds, order('pipe-4'))]);
+    expect(answers).toEqual([{ error: { code: 'InvalidArgument', message: expect.stringContaining('E0106') as unknown } }]);
+    expect(await activeOrders(v, t)).toEqual([]);
+  });
 });
