@@ -4,7 +4,7 @@
  * venue's fee account and the local user (funded, admin) and writes bootstrap.json.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fchmodSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { apiError, type ApiError } from '../../src-shared/errors/api-error';
 import { isReason, toAtoms } from '../../src-shared/protocol/decimal';
@@ -417,8 +417,7 @@ export class Venue {
     if (local === undefined) return;
     const withSecret = this.options.secretInBootstrap ?? true;
     const content = withSecret ? { ...local, base_url: baseUrl, ws_url: wsUrl } : { user_id: local.user_id, api_key: local.api_key, base_url: baseUrl, ws_url: wsUrl };
-    writeFileSync(file, JSON.stringify(content, null, 2) + '\n', { mode: 0o600 });
-    chmodSync(file, 0o600);
+    replaceDurably(file, JSON.stringify(content, null, 2) + '\n');
   }
 
   /**
@@ -527,6 +526,38 @@ function writeDurably(file: string, bytes: Buffer): void {
     fsyncSync(fd);
   } finally {
     closeSync(fd);
+  }
+  syncFolder(dirname(file));
+}
+
+/**
+ * The file replaced whole (mode 0600): written beside it, synced, renamed over it. Written in place, a start killed
+ * mid-write, or a client reading it then, found a cut-off file. The name beside it is the venue's alone: the
+ * folder is locked, and one left by a kill is written afresh.
+ */
+function replaceDurably(file: string, text: string): void {
+  const temporary = `${file}.tmp`;
+  try {
+    // Removed first, so the file is made here with its mode, and a link left in its place is not followed.
+    rmSync(temporary, { force: true });
+    const fd = openSync(temporary, 'wx', 0o600);
+    try {
+      // The mode asked at creation is narrowed by the umask; the secret's file is the owner's to read and write.
+      fchmodSync(fd, 0o600);
+      writeFileSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, file);
+  } catch (err) {
+    try {
+      rmSync(temporary, { force: true });
+    } catch {
+      // What went wrong is the error below; a temporary file that cannot go either is removed by the next start.
+    }
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new Error(`could not write ${file} (${reason})`, { cause: err });
   }
   syncFolder(dirname(file));
 }
