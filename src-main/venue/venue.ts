@@ -10,7 +10,7 @@ import { apiError, type ApiError } from '../../src-shared/errors/api-error';
 import { isReason, toAtoms } from '../../src-shared/protocol/decimal';
 import { DEFAULT_MAKER_FEE_RATE, DEFAULT_TAKER_FEE_RATE, LOCAL_USER_BALANCES, findAsset } from '../../src-shared/protocol/products';
 import { KeyRing } from './accounts/key-ring';
-import { USED_SIGNATURES_META_KEY, UsedSignatures } from './accounts/used-signatures';
+import { UsedSignatures } from './accounts/used-signatures';
 import { DEFAULT_MAX_OPEN_ORDERS } from './defaults';
 import { newUuidV7 } from './ids';
 import type { Level2Change, TickerEvent } from '../../src-shared/protocol/ws';
@@ -162,7 +162,7 @@ export class Venue {
         hadKey = false;
       }
       this.keys = openKeyRing(keyFile, snapshot.apiKeys);
-      this.usedSignatures = UsedSignatures.restore(snapshot.meta[USED_SIGNATURES_META_KEY]);
+      this.usedSignatures = UsedSignatures.restore(snapshot.meta);
       this.exchange = new Exchange({
         now: this.now,
         newId: () => newUuidV7(),
@@ -485,8 +485,8 @@ export class Venue {
     const changes = this.exchange.takeChanges();
     const keys = this.keys.takeChanges();
     if (keys.length > 0) changes.apiKeys = keys;
-    const signatures = this.usedSignatures.takeChange();
-    if (signatures !== undefined) changes.meta = { ...changes.meta, [USED_SIGNATURES_META_KEY]: signatures };
+    const signatures = this.usedSignatures.takeChanges();
+    if (signatures !== undefined) changes.meta = { ...changes.meta, ...signatures };
     return changes;
   }
 }

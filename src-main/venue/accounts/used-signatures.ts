@@ -1,61 +1,83 @@
 /**
- * The WebSocket auth signatures the venue has taken, each with the timestamp it signs, for as long as that
- * timestamp could still pass the auth window: a captured auth frame cannot sign in again. Kept in the store's
- * meta (one value, rewritten by the commit after each auth), so a restart does not open a window in which every
- * signature used before it works again.
+ * The WebSocket auth signatures the venue has taken, each under its key with the timestamp it signs, for as long
+ * as that timestamp could still pass the auth window: a captured auth frame cannot sign in again. Kept in the
+ * store's meta, one value a key, so a restart does not open a window in which every signature used before it
+ * works again.
  *
- * A signature is the key's HMAC of `<key>,<timestamp>` (whole seconds), so a key has at most one signature a
- * second: the set holds at most about three windows' seconds per key that signed in.
+ * A signature is the key's HMAC of `<key>,<timestamp>` (whole seconds), so a key has at most one good signature a
+ * second, and at most about three windows' seconds of them are kept (see forgetBefore): a commit writes the keys
+ * that signed in since the last one, each a few kilobytes at most, however many keys the venue has. One value for
+ * every key was rewritten whole by each auth's commit, which a client with many keys could make megabytes.
  */
-export const USED_SIGNATURES_META_KEY = 'ws_auth_used_signatures';
+export const USED_SIGNATURES_META_PREFIX = 'ws_auth_used:';
 
 export class UsedSignatures {
-  /** Signature -> the UNIX second it signs. */
-  private readonly used = new Map<string, number>();
-  private changed = false;
+  /** API key -> the UNIX second signed -> the signature. */
+  private readonly byKey = new Map<string, Map<number, string>>();
+  private readonly changed = new Set<string>();
 
   /**
-   * From the meta value a previous run wrote. A value that does not read (written by hand, say) is dropped
-   * rather than refuse the folder: it costs only the replay protection of the signatures it held.
+   * From the meta a previous run wrote. A value that does not read (written by hand, say) is dropped rather than
+   * refuse the folder: it costs only the replay protection of the signatures it held.
    */
-  static restore(text: string | undefined): UsedSignatures {
+  static restore(meta: Readonly<Record<string, string>>): UsedSignatures {
     const signatures = new UsedSignatures();
-    if (text === undefined) return signatures;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      return signatures;
-    }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return signatures;
-    for (const [signature, timestamp] of Object.entries(value)) {
-      if (Number.isSafeInteger(timestamp)) signatures.used.set(signature, timestamp as number);
+    for (const [name, text] of Object.entries(meta)) {
+      if (!name.startsWith(USED_SIGNATURES_META_PREFIX)) continue;
+      const used = new Map<number, string>();
+      for (const [timestamp, signature] of entriesOf(text)) used.set(timestamp, signature);
+      if (used.size > 0) signatures.byKey.set(name.slice(USED_SIGNATURES_META_PREFIX.length), used);
     }
     return signatures;
   }
 
-  has(signature: string): boolean {
-    return this.used.has(signature);
+  has(apiKey: string, timestamp: number, signature: string): boolean {
+    return this.byKey.get(apiKey)?.get(timestamp) === signature;
   }
 
-  add(signature: string, timestamp: number): void {
-    this.used.set(signature, timestamp);
-    this.changed = true;
+  add(apiKey: string, timestamp: number, signature: string): void {
+    const used = this.byKey.get(apiKey) ?? new Map<number, string>();
+    this.byKey.set(apiKey, used);
+    used.set(timestamp, signature);
+    this.changed.add(apiKey);
   }
 
-  /** Forgets the signatures of timestamps before `oldest`, which the auth window refuses anyway. */
-  forgetBefore(oldest: number): void {
-    for (const [signature, timestamp] of this.used) {
+  /** Forgets the key's signatures of timestamps before `oldest`, which the auth window refuses anyway. */
+  forgetBefore(apiKey: string, oldest: number): void {
+    const used = this.byKey.get(apiKey);
+    if (used === undefined) return;
+    for (const timestamp of used.keys()) {
       if (timestamp >= oldest) continue;
-      this.used.delete(signature);
-      this.changed = true;
+      used.delete(timestamp);
+      this.changed.add(apiKey);
     }
+    if (used.size === 0) this.byKey.delete(apiKey);
   }
 
-  /** The meta value to commit, if the set changed since the last call. */
-  takeChange(): string | undefined {
-    if (!this.changed) return undefined;
-    this.changed = false;
-    return JSON.stringify(Object.fromEntries(this.used));
+  /** The meta values to commit: those of the keys whose signatures changed since the last call. */
+  takeChanges(): Record<string, string> | undefined {
+    if (this.changed.size === 0) return undefined;
+    const meta: Record<string, string> = {};
+    for (const apiKey of this.changed) {
+      meta[USED_SIGNATURES_META_PREFIX + apiKey] = JSON.stringify(Object.fromEntries(this.byKey.get(apiKey) ?? []));
+    }
+    this.changed.clear();
+    return meta;
   }
+}
+
+function entriesOf(text: string): [number, string][] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [];
+  const entries: [number, string][] = [];
+  for (const [second, signature] of Object.entries(value)) {
+    const timestamp = Number(second);
+    if (/^\d+$/.test(second) && Number.isSafeInteger(timestamp) && typeof signature === 'string') entries.push([timestamp, signature]);
+  }
+  return entries;
 }

@@ -309,14 +309,14 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
     }
     // A window's margin past the timestamps the window still takes: a wall clock stepped back by up to a window
     // does not make a forgotten signature good again.
-    usedSignatures.forgetBefore(nowSeconds - 2 * options.authWindowSeconds);
-    if (usedSignatures.has(signature)) return fail(session, frame, apiError('E0001_AuthRequired', 'signature already used'));
+    usedSignatures.forgetBefore(key, nowSeconds - 2 * options.authWindowSeconds);
+    if (usedSignatures.has(key, timestamp, signature)) return fail(session, frame, apiError('E0001_AuthRequired', 'signature already used'));
     const caller = keys.verifySignature(key, timestamp, signature, venue.now());
     if (caller instanceof ApiError) return fail(session, frame, caller);
     // Used from now on in memory, and durable before the client is told it signed in: a venue killed after the
     // answer still refuses the frame when it starts again. The session takes its caller now, so frames the client
     // sent right behind the auth act as it (their commits follow this one).
-    const durable = venue.run(() => usedSignatures.add(signature, timestamp));
+    const durable = venue.run(() => usedSignatures.add(key, timestamp, signature));
     // Another user's key on the same connection: the first user's orders made here stop reaching it. Its orders
     // subscription stays, now for the second user's orders (delivery goes by the caller's user).
     if (session.caller !== undefined && session.caller.userId !== caller.userId) forgetCreations(session);
