@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { startVenue } from '../../../src-main/venue/server';
 import { TestSocket, signature, type Frame } from './ws-client';
+import { limitData, px } from './ws-venue';
 
 const CLI = join(import.meta.dirname, '../../../src-main/venue/cli.ts');
 
@@ -103,5 +104,22 @@ describe('a used WebSocket auth signature', () => {
     const after = await answer(second.wsUrl, frame);
     expect(after).toMatchObject({ channel: 'auth', type: 'error', code: 401 });
     expect(after['message']).toContain('signature already used');
+  });
+});
+
+describe('an auth answered once its signature is kept', () => {
+  it('still lets a frame sent right behind it, before its answer, act as its key', async () => {
+    const dataDir = folder();
+    const running = await startVenue({ port: 0, dataDir, orderRate: 0, requestRate: 0 });
+    onTestFinished(() => running.close());
+    const socket = await TestSocket.open(running.wsUrl);
+    onTestFinished(() => socket.close());
+    socket.send({ ...authFrame(bootOf(dataDir), now()), request_id: 'auth' });
+    socket.send({ op: 'create_order', request_id: 'order', data: limitData('buy', px(-500), '0.001') });
+    await socket.next((f) => f['request_id'] === 'auth');
+    const placed = await socket.next((f) => f['request_id'] === 'order' || (Array.isArray(f['data']) && (f['data'] as Frame[]).some((o) => o['request_id'] === 'order')));
+    expect(placed['type'], JSON.stringify(placed)).toBe('update');
+    expect(socket.frames.find((f) => f['request_id'] === 'auth')).toMatchObject({ channel: 'auth', type: 'authenticated' });
+    expect(socket.invalid).toEqual([]);
   });
 });
