@@ -247,7 +247,8 @@ export function parseCancelAllQuery(query: unknown, body?: unknown): CancelAllQu
     ([name, value]) => name !== 'product_id' && ([value as unknown].flat().some((v) => v !== '') || !narrowed),
   );
   if (stray !== undefined) {
-    const name = stray[0].slice(0, 50);
+    // `?=` (a name and a value both left empty) names no parameter: the answer says so rather than start with ':'.
+    const name = stray[0] === '' ? 'a parameter without a name' : stray[0].slice(0, 50);
     return Object.hasOwn(CancelAllShape.shape, name)
       ? invalid(`${name}: not a parameter of this endpoint, which takes one product_id`)
       : invalid(`${name}: not a parameter of this endpoint, which takes only product_id (ignored, it would cancel every product)`);

@@ -135,6 +135,7 @@ describe('parseCancelAllQuery (DELETE /api/v1/orders/active/all)', () => {
     refused(parseCancelAllQuery({ product_id: '' }), 'E0104_InvalidSymbol', 'product_id: empty');
     refused(parseCancelAllQuery({ product_ids: '' }), 'E0101_InvalidArgument', 'product_ids');
     refused(parseCancelAllQuery({ productId: '' }), 'E0101_InvalidArgument', 'productId');
+    refused(parseCancelAllQuery({ '': '' }), 'E0101_InvalidArgument', 'a parameter without a name: not a parameter');
     // Beside a product_id an empty stray parameter broadens nothing.
     expect(accepted(parseCancelAllQuery({ product_id: 'ETH-VND', note: '' }))).toEqual({ productId: 'ETH-VND' });
   });
