@@ -4,7 +4,8 @@
  * Query values arrive as Fastify's parser gives them: a string, an array of strings when the name repeats,
  * or absent. A parameter that takes one value and is given twice is E0101, even with equal values, since the
  * client meant something we cannot guess. An empty value (`?product_id=`) counts as absent, and unknown query
- * parameters and body fields are ignored, except on the cancel-all, where either would cancel every product.
+ * parameters and body fields are ignored, except on the cancel-all and /sim/reset, where either would make the
+ * request act on every product or account.
  */
 
 import { z } from 'zod';
@@ -515,6 +516,22 @@ export function parseSimUserBody(body: unknown): SimUserBody | ApiError {
 const SimDepositShape = z.object({ user_id: z.string(), asset: z.string(), amount: z.string() });
 
 const USER_ID = /^[A-Za-z0-9:_-]{1,64}$/;
+
+/**
+ * POST /sim/reset takes nothing: it acts on every account. A filter a client sends with it (`{"user_id": ...}`,
+ * `?product_id=`) would be ignored and every account reset, so anything but no body or `{}`, and any query
+ * parameter, even empty, is refused.
+ */
+export function parseSimResetRequest(query: unknown, body: unknown): Record<string, never> | ApiError {
+  if (body != null && !(typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0)) {
+    return invalid('request body: this endpoint takes none (it resets every account; it has no filter)');
+  }
+  const [name] = Object.keys(query ?? {});
+  if (name !== undefined) {
+    return invalid(`${name === '' ? 'a parameter without a name' : name.slice(0, 50)}: not a parameter of this endpoint, which takes none (it resets every account; it has no filter)`);
+  }
+  return {};
+}
 
 /** POST /sim/deposit { user_id, asset, amount }: amount above 0. */
 export function parseSimDepositBody(body: unknown): ({ readonly userId: string } & AssetAmount) | ApiError {

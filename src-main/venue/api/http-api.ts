@@ -24,6 +24,7 @@ import {
   parseOrderBookQuery,
   parseProductPath,
   parseSimDepositBody,
+  parseSimResetRequest,
   parseSimUserBody,
   parseTradesQuery,
 } from '../../../src-shared/protocol/queries';
@@ -602,7 +603,8 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
     return { user_id: user.id, api_key: apiKeyRecord(key.row, key.secret) };
   });
 
-  app.post('/sim/reset', access('admin-trade'), async () => {
+  app.post('/sim/reset', access('admin-trade'), async (request) => {
+    ok(parseSimResetRequest(request.query, request.body));
     await venue.run(() => exchange.reset());
     return { reset: true };
   });

@@ -13,6 +13,7 @@ import {
   parseOrderBookQuery,
   parseProductPath,
   parseSimDepositBody,
+  parseSimResetRequest,
   parseSimUserBody,
   parseTradesQuery,
 } from '../../../src-shared/protocol/queries';
@@ -321,6 +322,8 @@ describe('every parser (property)', () => {
       parseTradesQuery,
       parseSimUserBody,
       parseSimDepositBody,
+      (q) => parseSimResetRequest(q, undefined),
+      (b) => parseSimResetRequest({}, b),
     ];
     fc.assert(
       fc.property(fc.jsonValue(), (input) => {
