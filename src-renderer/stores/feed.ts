@@ -2,7 +2,7 @@
  * Keeps this window's store current: a first load of everything, then the desk's events (polling stands in
  * where no event source is given). Either way features read only the store, never the bridge.
  */
-import type { EventName, EventPayload } from '../../src-shared/ipc/contract';
+import type { ConnectionStatus, EventName, EventPayload } from '../../src-shared/ipc/contract';
 import { BridgeError, call, onBridgeLink } from '../bridge';
 import { attempt, currentView, nextView, OTHER_SESSION, otherSessionAnswersSoFar, readOfShownSession, refreshOrders } from './desk-actions';
 import { useDesk } from './desk-store';
@@ -193,10 +193,13 @@ function markUnavailable(detail: string): void {
 /**
  * The products whose market loadEverything read, and in which view: the feed, started right after it (main.tsx),
  * begins by watching them, instead of watching and reading each again (its trades as far back as the tape shows).
+ * `connection`: the status the window held as it began its reads. One told since (listenWhileOpening) is acted on
+ * when the feed starts, as if told to it: a switch then clears what was read and reads it again.
  */
 export interface MarketsLoaded {
   view: number;
   products: readonly string[];
+  connection?: ConnectionStatus;
 }
 
 /** How many times a window opening reads everything while the desk keeps switching under it. */
@@ -223,6 +226,7 @@ export async function loadEverything(): Promise<MarketsLoaded> {
 async function readEverything(): Promise<MarketsLoaded> {
   await loadStatus();
   const s = useDesk.getState();
+  const { connection } = s;
   const [products, environments, settings, keys, venue] = await Promise.all([
     attempt('market.products', {}),
     call('environments.list', {}).catch(() => undefined),
@@ -235,7 +239,7 @@ async function readEverything(): Promise<MarketsLoaded> {
   if (settings !== undefined) s.setSettings(settings);
   if (keys !== undefined) s.setKeys(keys);
   if (venue !== undefined) s.setVenue(venue);
-  const loaded = { view: currentView(), products: watchedProducts() };
+  const loaded = { view: currentView(), products: watchedProducts(), connection };
   await Promise.all([loadBalances(), refreshOrders(), loadFills(false), ...loaded.products.map(loadMarket)]);
   return loaded;
 }
@@ -279,10 +283,10 @@ function every(ms: number, work: () => Promise<void>): () => void {
 }
 
 /**
- * The desk's market and account events into the store. Market events only for what `watched` says: a change sent
- * before the desk took an unwatch, kept, would be shown as live when the product is shown again.
+ * The desk's market, account and connection events into the store. Market events only for what `watched` says: a
+ * change sent before the desk took an unwatch, kept, would be shown as live when the product is shown again.
  */
-function takeMarketAndAccount(subscribe: Subscribe, watched: (productId: string) => boolean): Array<() => void> {
+function takeDeskEvents(subscribe: Subscribe, watched: (productId: string) => boolean): Array<() => void> {
   const s = useDesk.getState;
   return [
     subscribe('book.changed', (book) => {
@@ -302,6 +306,7 @@ function takeMarketAndAccount(subscribe: Subscribe, watched: (productId: string)
       if (orders.some((o) => o.trades.length > 0)) void loadFills(true);
     }),
     subscribe('account.changed', (account) => s().setAccount(account)),
+    subscribe('connection.changed', (connection) => s().setConnection(connection)),
   ];
 }
 
@@ -309,12 +314,13 @@ function takeMarketAndAccount(subscribe: Subscribe, watched: (productId: string)
  * The desk's events taken while the window opens, from before its first reads until startFeed takes them over
  * (stop this, then start the feed, in one turn). Events are not kept for a window that is not listening: a trade
  * printed between loadEverything's read of the tape and the feed's start never reached it, and the book and
- * candles stayed as read until their next change. The reads already let what was streamed meanwhile win. Not the
- * connection's changes: a switch is acted on (what was read cleared, read again) by the feed's watch of the status,
- * which a status set before it starts would pass by; the feed's status poll brings one told meanwhile.
+ * candles stayed as read until their next change. The reads already let what was streamed meanwhile win. The
+ * connection's changes are taken too: a switch told after the account was read (while the markets were) left the
+ * window showing the environment left, over the next account's balances and both accounts' orders, until the
+ * status poll. The feed acts on a status told meanwhile as it starts (MarketsLoaded).
  */
 export function listenWhileOpening(subscribe: Subscribe): () => void {
-  const stops = takeMarketAndAccount(subscribe, (productId) => watchedProducts().includes(productId));
+  const stops = takeDeskEvents(subscribe, (productId) => watchedProducts().includes(productId));
   return () => stops.forEach((stop) => stop());
 }
 
@@ -336,33 +342,32 @@ export function startFeed(subscribe?: Subscribe, loaded?: MarketsLoaded): () => 
   };
   stops.push(useDesk.subscribe((state, prev) => state.layout !== prev.layout && rewatch()));
   stops.push(every(POLL.unreadMarket, () => retryUnreadMarkets(watching)));
-  stops.push(
-    useDesk.subscribe((state, prev) => {
-      const now = state.connection;
-      const before = prev.connection;
-      if (now === undefined || now === before) return;
-      // Another environment or key is another venue or account: nothing shown so far belongs to it.
-      const switched = before !== undefined && (before.environment !== now.environment || before.apiKey !== now.apiKey);
-      if (switched) {
-        nextView();
-        const view = currentView();
-        state.clearAccountData();
-        state.clearMarketData();
-        for (const id of watching) void loadMarket(id);
-        // What the desk lists also depends on the venue: its keys and its products.
-        void attempt('keys.list', {}).then((keys) => keys && view === currentView() && useDesk.getState().setKeys(keys));
-        void attempt('market.products', {}).then((products) => products && view === currentView() && useDesk.getState().setProducts(products));
-      }
-      // The status that brought this was just read or told: only what it makes out of date is read.
-      if (switched || (now.state === 'live' && before?.state !== 'live')) void Promise.all([refreshOrders(), loadFills(false), loadBalances()]);
-      // Back from an outage (the desk's session, or this window's link to the desk) to a market that is current
-      // again, live or polled without a key: the desk reads back only the last 100 trades when it reconnects, and
-      // none that were sent while the link was down, so a busier outage would leave a hole in the tape. As many as
-      // the tape shows are read again; it keeps each trade id once.
-      const backCurrent = !switched && before !== undefined && staleness(before) !== undefined && staleness(now) === undefined;
-      if (backCurrent) for (const id of watching) void loadTape(id);
-    }),
-  );
+  const statusChanged = (now: ConnectionStatus | undefined, before: ConnectionStatus | undefined): void => {
+    if (now === undefined || now === before) return;
+    // Another environment or key is another venue or account: nothing shown so far belongs to it.
+    const switched = before !== undefined && (before.environment !== now.environment || before.apiKey !== now.apiKey);
+    if (switched) {
+      nextView();
+      const view = currentView();
+      s().clearAccountData();
+      s().clearMarketData();
+      for (const id of watching) void loadMarket(id);
+      // What the desk lists also depends on the venue: its keys and its products.
+      void attempt('keys.list', {}).then((keys) => keys && view === currentView() && useDesk.getState().setKeys(keys));
+      void attempt('market.products', {}).then((products) => products && view === currentView() && useDesk.getState().setProducts(products));
+    }
+    // The status that brought this was just read or told: only what it makes out of date is read.
+    if (switched || (now.state === 'live' && before?.state !== 'live')) void Promise.all([refreshOrders(), loadFills(false), loadBalances()]);
+    // Back from an outage (the desk's session, or this window's link to the desk) to a market that is current
+    // again, live or polled without a key: the desk reads back only the last 100 trades when it reconnects, and
+    // none that were sent while the link was down, so a busier outage would leave a hole in the tape. As many as
+    // the tape shows are read again; it keeps each trade id once.
+    const backCurrent = !switched && before !== undefined && staleness(before) !== undefined && staleness(now) === undefined;
+    if (backCurrent) for (const id of watching) void loadTape(id);
+  };
+  stops.push(useDesk.subscribe((state, prev) => statusChanged(state.connection, prev.connection)));
+  // A status told while the window read what it shows, after its reads began: they may be of the session left.
+  if (loaded !== undefined) statusChanged(s().connection, loaded.connection);
   rewatch();
   stops.push(
     onBridgeLink((state) => {
@@ -381,8 +386,7 @@ export function startFeed(subscribe?: Subscribe, loaded?: MarketsLoaded): () => 
 
   if (subscribe !== undefined) {
     stops.push(
-      ...takeMarketAndAccount(subscribe, (productId) => watching.has(productId)),
-      subscribe('connection.changed', (connection) => s().setConnection(connection)),
+      ...takeDeskEvents(subscribe, (productId) => watching.has(productId)),
       subscribe('environments.changed', (environments) => s().setEnvironments(environments)),
     );
     stops.push(every(POLL.connection, pollAccount));
