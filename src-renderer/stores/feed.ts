@@ -82,8 +82,10 @@ async function retryUnreadMarkets(watching: ReadonlySet<string>): Promise<void> 
   }
 }
 
-let fillsLoading: Promise<void> | undefined;
-let fillsAgain = false;
+/** Whether a run of fills reads is on its way (readFillsWhileAsked). */
+let fillsLoading = false;
+/** Those who asked for the fills since the current read began: each is given the next read's outcome. */
+let fillsAsked: Array<(read: Promise<void>) => void> = [];
 /** Whether any caller since the last fetch began asked to be told of new fills. */
 let fillsAlert = false;
 /**
@@ -93,34 +95,50 @@ let fillsAlert = false;
  */
 let fillsReadIn: number | undefined;
 
-/** One fetch at a time; a request during one runs once more after it, so a burst of fills costs two. */
+/**
+ * One fetch at a time; a request during one runs once more after it, so a burst of fills costs two. The promise
+ * settles with the first read begun after the call, not with the run: while orders kept filling, each read was
+ * asked for again before it ended, and a window opening (loadEverything waits for its fills) never opened.
+ */
 function loadFills(alert: boolean): Promise<void> {
   fillsAlert ||= alert;
-  if (fillsLoading !== undefined) {
-    fillsAgain = true;
-    return fillsLoading;
+  const read = new Promise<void>((settle) => fillsAsked.push(settle));
+  if (!fillsLoading) void readFillsWhileAsked();
+  return read;
+}
+
+async function readFillsWhileAsked(): Promise<void> {
+  fillsLoading = true;
+  try {
+    while (fillsAsked.length > 0) {
+      const asked = fillsAsked;
+      fillsAsked = [];
+      const read = readFills();
+      for (const settle of asked) settle(read);
+      // Its failure is each asker's, who has it.
+      await read.catch(() => undefined);
+    }
+  } finally {
+    fillsLoading = false;
   }
-  fillsLoading = (async () => {
-    do {
-      fillsAgain = false;
-      const tell = fillsAlert;
-      fillsAlert = false;
-      const view = currentView();
-      // A failure is shown on the Fills panel: dropped, the blotter stopped updating with nothing said.
-      let problem: string | undefined;
-      const fills = await readOfShownSession('orders.fills', { limit: 1000 }).catch((err: unknown) => {
-        problem = err instanceof Error ? err.message : String(err);
-        return undefined;
-      });
-      if (view !== currentView() || fills === OTHER_SESSION) continue;
-      useDesk.getState().setFillsProblem(problem);
-      if (fills === undefined) continue;
-      const fresh = useDesk.getState().addFills(fills);
-      if (tell && fillsReadIn === view) notifyFills(fresh);
-      fillsReadIn = view;
-    } while (fillsAgain);
-  })().finally(() => (fillsLoading = undefined));
-  return fillsLoading;
+}
+
+async function readFills(): Promise<void> {
+  const tell = fillsAlert;
+  fillsAlert = false;
+  const view = currentView();
+  // A failure is shown on the Fills panel: dropped, the blotter stopped updating with nothing said.
+  let problem: string | undefined;
+  const fills = await readOfShownSession('orders.fills', { limit: 1000 }).catch((err: unknown) => {
+    problem = err instanceof Error ? err.message : String(err);
+    return undefined;
+  });
+  if (view !== currentView() || fills === OTHER_SESSION) return;
+  useDesk.getState().setFillsProblem(problem);
+  if (fills === undefined) return;
+  const fresh = useDesk.getState().addFills(fills);
+  if (tell && fillsReadIn === view) notifyFills(fresh);
+  fillsReadIn = view;
 }
 
 /** The account and the connection's status, each taken as soon as it answers: a slow venue holds only its own. */
