@@ -47,6 +47,27 @@ async function atWidth(width: number, look: () => Promise<void>): Promise<void> 
   }
 }
 
+/**
+ * Between the foot of what each panel titled with one of `titles` and sized by its height shows and its panel's inner
+ * foot, as 'title: px': neither room left unused under it nor a part of it past the foot, behind a scroll bar of the
+ * panel's own, is 0.
+ */
+function gapsUnder(on: Page, titles: string[]): Promise<string[]> {
+  return on.evaluate((wanted) =>
+    [...document.querySelectorAll('section.panel')].flatMap((panel) => {
+      const title = panel.getAttribute('aria-label') ?? '';
+      const content = panel.querySelector('.panel-body')?.lastElementChild;
+      if (!wanted.some((t) => title.startsWith(t)) || content === null || content === undefined) return [];
+      const foot = panel.getBoundingClientRect().bottom - parseFloat(getComputedStyle(panel).paddingBottom);
+      return [`${title}: ${Math.round(foot - content.getBoundingClientRect().bottom)}`];
+    }), titles);
+}
+
+/** Once the page has drawn twice more: what a step's resizes observe has been measured and drawn. */
+function drawn(on: Page): Promise<void> {
+  return on.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
+}
+
 describe('the workspace as it opens', () => {
   it('shows each open order\'s Cancel button whole, however wide the rest of its row is', { timeout: 60_000 }, async () => {
     await setConfirming(page, false);
@@ -138,17 +159,7 @@ describe('the workspace as it opens', () => {
   });
 
   it('ends each ladder, tape, chart and blotter at its panel\'s foot, however many lines the panel\'s header takes', { timeout: 60_000 }, async () => {
-    // Between the foot of what a panel sized by its height shows and its panel's inner foot: neither room left
-    // unused under it nor a part of it past the foot, behind a scroll bar of the panel's own.
-    const gaps = (): Promise<string[]> =>
-      page.evaluate((titles) =>
-        [...document.querySelectorAll('section.panel')].flatMap((panel) => {
-          const title = panel.getAttribute('aria-label') ?? '';
-          const content = panel.querySelector('.panel-body')?.lastElementChild;
-          if (!titles.some((t) => title.startsWith(t)) || content === null || content === undefined) return [];
-          const foot = panel.getBoundingClientRect().bottom - parseFloat(getComputedStyle(panel).paddingBottom);
-          return [`${title}: ${Math.round(foot - content.getBoundingClientRect().bottom)}`];
-        }), ['Depth ladder', 'Trades', 'Chart', 'Open orders', 'Order history', 'Fills']);
+    const gaps = (): Promise<string[]> => gapsUnder(page, ['Depth ladder', 'Trades', 'Chart', 'Open orders', 'Order history', 'Fills']);
     const atFoot = async (): Promise<void> => {
       const measured = await gaps();
       expect(measured).toHaveLength(6);
@@ -156,5 +167,39 @@ describe('the workspace as it opens', () => {
     };
     await atFoot();
     await atWidth(1100, atFoot);
+  });
+
+  it("ends a ladder and Order history at their panels' foot after their slots were made shorter, the window dragged and the slots made taller", { timeout: 90_000 }, async () => {
+    // Held at its least height in a slot one row tall, the content overflows its panel: a measure that added the
+    // overflow to its last correction took it off again at each resize, and the ladder ended 80-176 px short of its
+    // foot once its slot was taller again. Reviewed: Depth ladder at 1000 px high, Order history at 1100 px wide.
+    for (const [title, width] of [['Depth ladder', 1600], ['Order history', 1100]] as const) {
+      await atWidth(width, async () => {
+        const slot = page.locator('.slot', { has: page.locator(`section.panel[aria-label^="${title}"]`) });
+        const rows = async (): Promise<number> => Math.round((await slot.boundingBox())?.height ?? NaN);
+        const start = await rows();
+        for (const button of [`Shorter ${title}`, `Shorter ${title}`]) {
+          await page.getByRole('button', { name: button }).click();
+          await drawn(page);
+        }
+        const shortest = await rows();
+        expect(shortest).toBeLessThan(start);
+        // A window's edge dragged: one resize after another, each drawn.
+        for (let i = 0; i < 10; i++) {
+          await page.setViewportSize({ width: width - (i % 2) * 10 - i, height: 1000 });
+          await drawn(page);
+        }
+        await page.setViewportSize({ width, height: 1000 });
+        await drawn(page);
+        await page.getByRole('button', { name: `Taller ${title}` }).click();
+        await expect.poll(rows, { timeout: WAIT }).toBeGreaterThan(shortest);
+        await expect.poll(() => gapsUnder(page, [title]), { timeout: WAIT }).toEqual([expect.stringMatching(/: 0$/)]);
+        // The slot as it opened, for the tests after this one.
+        for (let was = await rows(); was < start; was = await rows()) {
+          await page.getByRole('button', { name: `Taller ${title}` }).click();
+          await expect.poll(rows, { timeout: WAIT }).toBeGreaterThan(was);
+        }
+      });
+    }
   });
 });

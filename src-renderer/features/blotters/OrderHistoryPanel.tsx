@@ -104,7 +104,7 @@ export function OrderHistoryPanel(props: { panelId?: string; height: number }): 
   return (
     <Panel title="Order history" tools={tools} account>
       {cut && <p className="muted" role="note">The venue answers {READ_LIMIT} orders a read and this read was full: {beyond}</p>}
-      <VirtualTable label="Order history" columns={ORDER_COLUMNS} rows={rows} rowKey={(o) => o.order_id} height={cut ? props.height - 24 : props.height} onSorted={setShown} />
+      <VirtualTable label="Order history" columns={ORDER_COLUMNS} rows={rows} rowKey={(o) => o.order_id} height={props.height} onSorted={setShown} />
     </Panel>
   );
 }

@@ -15,9 +15,10 @@ import { TicketPanel } from '../ticket/TicketPanel';
 /** Panels whose content is as tall as the height they are given: the rest are as tall as what they show. */
 export const SIZED_BY_HEIGHT: ReadonlySet<PanelKind> = new Set(['ladder', 'tape', 'chart', 'openOrders', 'history', 'fills']);
 
+/** `height`: the room for a panel sized by height under its header and notes, as useContentRoom measures it. */
 export function PanelView(props: { panelId: string; kind: PanelKind; productId: string; height: number }): React.JSX.Element {
   const { panelId, kind, productId } = props;
-  const body = Math.max(120, props.height - 80);
+  const body = Math.max(120, props.height);
   switch (kind) {
     case 'ticket': return <TicketPanel productId={productId} />;
     case 'ladder': return <LadderPanel productId={productId} height={body} />;

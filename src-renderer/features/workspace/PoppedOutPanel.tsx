@@ -1,5 +1,5 @@
 // A panel in its own window: linked to a product or following the desk's, and able to go back into the workspace.
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useActingEnvironment } from '../../stores/connection-view';
 import { useDesk } from '../../stores/desk-store';
 import { followDeskProduct } from '../../stores/feed';
@@ -7,10 +7,20 @@ import { PANEL_TITLES } from '../../stores/layout-slice';
 import { NoticesBar } from '../errors/NoticesBar';
 import { EnvironmentBadge } from './DeskBar';
 import type { TicketForm } from '../ticket/ticket-check';
-import { PanelView, SIZED_BY_HEIGHT } from './PanelView';
+import { PanelView } from './PanelView';
+import { useContentRoom } from './content-room';
 import { ProductPicker } from './ProductPicker';
 import { watchHistorySearches } from '../blotters/history-query';
 import { dockMessage, keepInAddress, workspaceChannel, type PopOutTarget, type WorkspaceMessage } from './pop-out';
+
+/** The window's toolbar, the panel's frame and header, until the room left under them is measured. */
+const GUESSED_FRAME_PX = 140;
+
+/** The foot of the window, less the panel's margin, padding and border under its content, where the page is not scrolled. */
+function windowFoot(panel: HTMLElement): number {
+  const style = getComputedStyle(panel);
+  return window.innerHeight - window.scrollY - parseFloat(style.marginBottom) - parseFloat(style.paddingBottom) - parseFloat(style.borderBottomWidth);
+}
 
 /** The form of this window's order ticket, which goes back to the workspace with it. */
 function ticketOf(target: PopOutTarget): TicketForm | undefined {
@@ -21,14 +31,6 @@ export function PoppedOutPanel(props: { target: PopOutTarget }): React.JSX.Eleme
   const { target } = props;
   const deskProduct = useDesk((s) => s.layout.productId);
   const [linked, setLinked] = useState(target.productId);
-  const [size, setSize] = useState({ width: window.innerWidth, height: window.innerHeight });
-  const { height } = size;
-  // What the window's own toolbar, the panel's frame and its header (wrapped onto more lines in a narrow window)
-  // take, measured: a guess at them left a popped-out ladder, tape or blotter some 60 px short of its window's foot.
-  const [fit, setFit] = useState(0);
-  /** The fit the panel on screen was drawn with: a measure corrects that, however often it runs on one drawing. */
-  const drawnFit = useRef(fit);
-  drawnFit.current = fit;
   const root = useRef<HTMLDivElement>(null);
   // Opened by the effect that closes it: one made once (useMemo) and closed by a cleanup stayed closed when React
   // ran the effect again (development's StrictMode does at once, so under `npm start` the window threw on its
@@ -46,15 +48,12 @@ export function PoppedOutPanel(props: { target: PopOutTarget }): React.JSX.Eleme
       if (m.type === 'ticket' && target.kind === 'ticket') useDesk.getState().editTicket(m.patch);
     });
     channelRef.current = channel;
-    const resize = (): void => setSize({ width: window.innerWidth, height: window.innerHeight });
     // Closing the window any way at all puts the panel back.
     const dock = (): void => channel.post(dockMessage(target.id, ticketOf(target)));
-    window.addEventListener('resize', resize);
     window.addEventListener('pagehide', dock);
     // Also after a reload of this window, whose pagehide docked the panel: it is out again, here.
     channel.post({ type: 'popped', id: target.id });
     return () => {
-      window.removeEventListener('resize', resize);
       window.removeEventListener('pagehide', dock);
       channel.close();
       if (channelRef.current === channel) channelRef.current = undefined;
@@ -68,15 +67,9 @@ export function PoppedOutPanel(props: { target: PopOutTarget }): React.JSX.Eleme
     return () => (stopTicket?.(), stopHistory?.());
   }, [target]);
 
-  // Once a size: the content grows with its height, so one measure fits it (a loop on the measure would chase a
-  // panel held at its least height for ever). Set, not added to: StrictMode runs this twice on one drawing in
-  // development, and adding twice overran the window by the gap.
-  useLayoutEffect(() => {
-    const panel = root.current?.querySelector('.panel');
-    if (panel === null || panel === undefined || !SIZED_BY_HEIGHT.has(target.kind)) return;
-    const under = window.innerHeight - panel.getBoundingClientRect().bottom - parseFloat(getComputedStyle(panel).marginBottom);
-    if (Math.abs(under) >= 1) setFit(drawnFit.current + Math.floor(under));
-  }, [size, target.kind]);
+  // The window's own toolbar, the panel's frame and its header (wrapped onto more lines in a narrow window) are
+  // measured: a guess at them left a popped-out ladder, tape or blotter some 60 px short of its window's foot.
+  const room = useContentRoom(target.kind, root, windowFoot);
 
   const { name: environmentName } = useActingEnvironment();
   useEffect(() => {
@@ -103,7 +96,7 @@ export function PoppedOutPanel(props: { target: PopOutTarget }): React.JSX.Eleme
         <button type="button" onClick={() => (post(dockMessage(target.id, ticketOf(target))), window.close())}>Back to workspace</button>
       </div>
       <NoticesBar />
-      <PanelView panelId={target.id} kind={target.kind} productId={productId} height={height - 60 + fit} />
+      <PanelView panelId={target.id} kind={target.kind} productId={productId} height={room ?? window.innerHeight - GUESSED_FRAME_PX} />
     </div>
   );
 }

@@ -2,13 +2,14 @@
  * The workspace: the trader's panels on a grid, moved, resized, linked to a product, popped out and docked
  * again. The layout is saved through the desk as the trader changes it and restored on the next start.
  */
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { call } from '../../bridge';
 import { useDesk } from '../../stores/desk-store';
 import { PANEL_KINDS, PANEL_TITLES, type Layout, type PanelKind, type PanelPlacement } from '../../stores/layout-slice';
 import { NoticesBar } from '../errors/NoticesBar';
-import { PanelView, SIZED_BY_HEIGHT } from './PanelView';
+import { PanelView } from './PanelView';
+import { panelInnerFoot, useContentRoom } from './content-room';
 import { ProductPicker } from './ProductPicker';
 import { openPopOut, workspaceChannel } from './pop-out';
 import { historySearchOf, readHistorySearch, rememberHistorySearch } from '../blotters/history-query';
@@ -17,6 +18,8 @@ import { DeskBar } from './DeskBar';
 
 export const LAYOUT_NAME = 'workspace';
 const ROW_PX = 200;
+/** The slot's toolbar, the panel's frame and header, until the room left under them is measured. */
+const GUESSED_FRAME_PX = 80;
 const SAVE_DELAY_MS = 500;
 
 /** A panel that follows the desk product goes on following it in its own window. */
@@ -49,46 +52,13 @@ function panelIdAt(target: EventTarget | null): string | undefined {
   return (target instanceof Element ? target.closest('[data-panel-id]')?.getAttribute('data-panel-id') : undefined) ?? undefined;
 }
 
-/**
- * How much more (or less) height than its rows' guess a panel sized by height takes to end at its slot's foot: the
- * slot's toolbar and the panel's frame are fixed, but its header takes one line or three as the slot is wide and as
- * its tools come and go (a 'stale' mark, Order history's Next and Live). The guess left a ladder, tape or blotter up
- * to 40 px short of its foot, and ran Order history's 18 px past it in a narrow window, behind a scroll bar of the
- * panel's own. Measured whenever the slot or the panel's header changes size; the content's height, which the fit
- * sets, changes neither, so a measure never calls for another.
- */
-function useSlotFit(kind: PanelKind): { slot: React.RefObject<HTMLDivElement | null>; fit: number } {
-  const slot = useRef<HTMLDivElement>(null);
-  const [fit, setFit] = useState(0);
-  /** The fit the panel on screen was drawn with, which a measure corrects however often it runs on one drawing. */
-  const drawnFit = useRef(fit);
-  drawnFit.current = fit;
-  useLayoutEffect(() => {
-    const box = slot.current;
-    const panel = box?.querySelector('.panel');
-    const head = panel?.querySelector('.panel-head');
-    if (box === null || box === undefined || panel === null || panel === undefined || head === null || head === undefined || !SIZED_BY_HEIGHT.has(kind)) return;
-    const measure = (): void => {
-      const content = panel.querySelector('.panel-body')?.lastElementChild;
-      if (content === null || content === undefined) return;
-      const under = panel.getBoundingClientRect().bottom - parseFloat(getComputedStyle(panel).paddingBottom) - content.getBoundingClientRect().bottom;
-      if (Math.abs(under) >= 1) setFit(drawnFit.current + Math.floor(under));
-    };
-    measure();
-    const watch = new ResizeObserver(measure);
-    watch.observe(box);
-    watch.observe(head);
-    return () => watch.disconnect();
-  }, [kind]);
-  return { slot, fit };
-}
-
 function Slot(props: { panel: PanelPlacement; deskProduct: string }): React.JSX.Element {
   const { panel } = props;
   const s = useDesk.getState();
   const productId = panel.productId ?? props.deskProduct;
   const title = PANEL_TITLES[panel.kind];
-  const { slot, fit } = useSlotFit(panel.kind);
+  const slot = useRef<HTMLDivElement>(null);
+  const room = useContentRoom(panel.kind, slot, panelInnerFoot);
   return (
     <div className="slot" ref={slot} data-panel-id={panel.id} style={{ gridColumn: `span ${panel.width}`, gridRow: `span ${panel.height}` }}>
       <div className="slot-tools" role="toolbar" aria-label={`${title} layout`}>
@@ -103,7 +73,7 @@ function Slot(props: { panel: PanelPlacement; deskProduct: string }): React.JSX.
         <button type="button" aria-label={`Pop out ${title}`} title="Pop out (Alt+P)" onClick={() => popOut(panel)}>↗</button>
         <button type="button" aria-label={`Close ${title}`} onClick={() => s.removePanel(panel.id)}>✕</button>
       </div>
-      <PanelView panelId={panel.id} kind={panel.kind} productId={productId} height={panel.height * ROW_PX + fit} />
+      <PanelView panelId={panel.id} kind={panel.kind} productId={productId} height={room ?? panel.height * ROW_PX - GUESSED_FRAME_PX} />
     </div>
   );
 }
