@@ -8,7 +8,7 @@ import type { BridgeErrorIssue, EnvironmentId, Request, Response, StoredKey } fr
 import { ENVIRONMENT_NAMES, environmentLabel } from '../../../src-shared/ipc/environment-names';
 import { actingEnvironment, isProduction } from '../../stores/connection-view';
 import { call, type BridgeError } from '../../bridge';
-import { attempt } from '../../stores/desk-actions';
+import { attempt, currentView } from '../../stores/desk-actions';
 import { useDesk } from '../../stores/desk-store';
 import { errorNotice } from '../../stores/notices-slice';
 import { Panel } from '../../ui/Panel';
@@ -16,9 +16,15 @@ import { FieldError, invalidMarks, placeIssues, refusalOf } from '../../ui/field
 import { formatNanosLocal } from '../../ui/decimal-text';
 import { localTimeToNanos } from '../ticket/ticket-check';
 
-async function reloadKeys(): Promise<void> {
-  const keys = await attempt('keys.list', {});
-  if (keys !== undefined) useDesk.getState().setKeys(keys);
+/**
+ * The keys of the environment the window shows, named in the call: left out, the desk lists those of the one it is
+ * on, which after a switch the window has not heard of yet were the next environment's, listed under this one's
+ * name. One answered after the window moved on is dropped: the switch reads that environment's keys.
+ */
+export async function reloadKeys(): Promise<void> {
+  const view = currentView();
+  const keys = await attempt('keys.list', { environment: actingEnvironment(useDesk.getState()) });
+  if (keys !== undefined && view === currentView()) useDesk.getState().setKeys(keys);
 }
 
 /** The interface shows a key's scope and expiry only when it makes the key: of an imported one the desk knows neither. */
