@@ -4,8 +4,9 @@
  * with the response schema too, which drops any field the contract does not name. Every outcome is a Result:
  * a window never sees a thrown Error, and no error text leaves without the desk's secrets scrubbed from it.
  */
-import type { MethodName, Result, Session } from '../../src-shared/ipc/contract';
-import { contract, describeIssues, isSessionRead, issuesOf } from '../../src-shared/ipc/contract';
+import type { BridgeErrorBody, MethodName, Result } from '../../src-shared/ipc/contract';
+import { contract, describeIssues, isSessionRead, issuesOf, Session } from '../../src-shared/ipc/contract';
+import type { z } from 'zod';
 import { bridgeError, toBridgeError } from './desk-error';
 import type { BridgeCaller, DeskServices } from './services';
 
@@ -35,11 +36,19 @@ export async function dispatch(
     const service = services[name] as (request: unknown, caller: BridgeCaller) => unknown;
     const answer = await service(parsed.data, caller);
     // A session read's answer comes with the session it was read on, which the window is told beside the value.
-    const { value, session } = isSessionRead(name) ? (answer as { value: unknown; session: Session }) : { value: answer, session: undefined };
+    const { value, session } = isSessionRead(name) ? (answer as { value: unknown; session: unknown }) : { value: answer, session: undefined };
     const checked = entry.response.safeParse(value);
-    if (!checked.success) return { ok: false, error: bridgeError('E0901_InternalError', scrub(`${name}: the desk's answer broke the contract (${describeIssues(name, issuesOf(checked.error))})`)) };
-    return { ok: true, value: checked.data, ...(session === undefined ? {} : { session }) };
+    if (!checked.success) return { ok: false, error: brokeContract(name, checked.error, scrub) };
+    if (session === undefined) return { ok: true, value: checked.data };
+    // Parsed as the value is: a field the contract does not name never crosses.
+    const read = Session.safeParse(session);
+    if (!read.success) return { ok: false, error: brokeContract(name, read.error, scrub) };
+    return { ok: true, value: checked.data, session: read.data };
   } catch (err) {
     return { ok: false, error: toBridgeError(err, scrub) };
   }
+}
+
+function brokeContract(name: MethodName, error: z.ZodError, scrub: (text: string) => string): BridgeErrorBody {
+  return bridgeError('E0901_InternalError', scrub(`${name}: the desk's answer broke the contract (${describeIssues(name, issuesOf(error))})`));
 }
