@@ -5,6 +5,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import type { Browser, Locator, Page } from '@playwright/test';
+import { SCALE, fixed } from './fixed-decimal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WAIT, fillLimitBuy, openDeskInBrowser, restingBuyPrice, setConfirming, tearDown } from './web-desk';
 
@@ -200,6 +201,40 @@ describe('the workspace as it opens', () => {
           await expect.poll(rows, { timeout: WAIT }).toBeGreaterThan(was);
         }
       });
+    }
+  });
+
+  it('ends Fills at its panel\'s foot while a note that its last read failed is over its table, and once the note goes', { timeout: 90_000 }, async () => {
+    // The note comes and goes inside the panel's body, which neither the slot nor the header's size tells: the
+    // table ran 56 px past its foot with the note, or ended short of it once the note went.
+    // Beside the test's page, let in by its session's cookie.
+    const context = await browser.newContext({ viewport: { width: 1600, height: 1000 }, storageState: await page.context().storageState() });
+    const failing = await context.newPage();
+    try {
+      let fail = true;
+      await failing.routeWebSocket(/\/bridge/, (ws) => {
+        const desk = ws.connectToServer();
+        ws.onMessage((message) => {
+          const frame = typeof message === 'string' ? (JSON.parse(message) as { method?: string; id?: unknown }) : {};
+          if (fail && frame.method === 'orders.fills') {
+            ws.send(JSON.stringify({ type: 'result', id: frame.id, result: { ok: false, error: { ref: 'E0902_ServiceUnavailable', message: 'E0902_ServiceUnavailable: the venue did not answer in time' } } }));
+          } else desk.send(message);
+        });
+      });
+      await failing.goto(page.url());
+      const fills = failing.getByRole('region', { name: 'Fills' });
+      await fills.getByRole('alert').waitFor({ timeout: WAIT });
+      await expect.poll(() => gapsUnder(failing, ['Fills']), { timeout: WAIT }).toEqual(['Fills: 0']);
+      // Read again, and answered, on the next fill: a buy 5 % over the best bid takes the best ask.
+      fail = false;
+      await setConfirming(failing, false);
+      const bid = fixed(/^Bid (\S+)/.exec((await failing.getByRole('button', { name: /^Bid \d/ }).first().getAttribute('aria-label')) ?? '')?.[1] ?? '') / SCALE;
+      await fillLimitBuy(failing, (((bid * 105n) / 100n / 10000n) * 10000n).toString(), `taking-${Date.now()}`);
+      await failing.getByRole('button', { name: /^Buy/ }).last().click();
+      await fills.getByRole('alert').waitFor({ state: 'detached', timeout: WAIT });
+      await expect.poll(() => gapsUnder(failing, ['Fills']), { timeout: WAIT }).toEqual(['Fills: 0']);
+    } finally {
+      await context.close();
     }
   });
 });

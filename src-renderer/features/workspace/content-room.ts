@@ -22,19 +22,23 @@ export function useContentRoom(kind: PanelKind, holder: RefObject<HTMLElement | 
     const box = holder.current;
     const panel = box?.querySelector<HTMLElement>('.panel');
     const head = panel?.querySelector('.panel-head');
-    if (box === null || panel === null || panel === undefined || head === null || head === undefined || !SIZED_BY_HEIGHT.has(kind)) return;
+    const body = panel?.querySelector('.panel-body');
+    if (box === null || panel === null || panel === undefined || head === null || head === undefined || body === null || body === undefined || !SIZED_BY_HEIGHT.has(kind)) return;
     const measure = (): void => {
-      const content = panel.querySelector('.panel-body')?.lastElementChild;
+      const content = body.lastElementChild;
       if (content !== null && content !== undefined) setRoom(Math.floor(footOf(panel) - content.getBoundingClientRect().top));
     };
     measure();
     // The holder's size (a slot's; a window's page, taller by the notices over its panel), the panel's, and its
     // header's, which takes one line or three as the panel is wide and as its tools come and go. The window's height
-    // moves a popped-out panel's foot without resizing any of them.
+    // moves a popped-out panel's foot without resizing any of them. And the body's: a note that comes and goes over
+    // the content (Fills' failed read, Order history's full read) moves its top, and the body changes height with it
+    // until the content is given the room left.
     const watch = new ResizeObserver(measure);
     watch.observe(box);
     watch.observe(panel);
     watch.observe(head);
+    watch.observe(body);
     window.addEventListener('resize', measure);
     return () => (watch.disconnect(), window.removeEventListener('resize', measure));
   }, [kind, holder, footOf]);
