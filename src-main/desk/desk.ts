@@ -37,6 +37,7 @@ import { VenueSession, type VenueSessionOptions } from '../connection/venue-sess
 import { SecretStoreError, type SecretStore } from '../secrets';
 import type { FolderLock } from '../venue/store/folder-lock';
 import { DeskError } from './desk-error';
+import { SessionReadFailure } from './dispatch';
 import { DeskEvents } from './desk-events';
 import { DeskFile, type KeyRecord } from './desk-file';
 import { lockDeskFolder } from './desk-lock';
@@ -567,7 +568,12 @@ export class Desk implements Disposable {
   async onSession<T>(read: () => Promise<T>): Promise<{ session: Session; value: T }> {
     const key = this.sessionKey;
     const session = { environment: this.sessionEnvironment, ...(key === undefined ? {} : { apiKey: key.apiKey }) };
-    return { session, value: await read() };
+    try {
+      return { session, value: await read() };
+    } catch (err) {
+      // A refusal is named by its session too: met as the desk switched, it is the next environment's.
+      throw new SessionReadFailure(session, err);
+    }
   }
 
   activeOrders(productId: string | undefined): Promise<Order[]> {

@@ -10,6 +10,21 @@ import type { z } from 'zod';
 import { bridgeError, toBridgeError } from './desk-error';
 import type { BridgeCaller, DeskServices } from './services';
 
+/**
+ * A session read's failure, with the session it was tried on (Desk.onSession): a refusal met as the desk switched
+ * ("no API key for Development") is another session's, and a window that has not heard of the switch drops it as
+ * it drops an answer of another session, instead of showing it under the environment it still shows.
+ */
+export class SessionReadFailure extends Error {
+  constructor(
+    readonly session: Session,
+    readonly failure: unknown,
+  ) {
+    super(failure instanceof Error ? failure.message : String(failure));
+    this.name = 'SessionReadFailure';
+  }
+}
+
 const identity = (text: string): string => text;
 /** A caller that names no window: tests and single-window uses. */
 const ONLY_WINDOW: BridgeCaller = { window: 'only' };
@@ -45,7 +60,10 @@ export async function dispatch(
     if (!read.success) return { ok: false, error: brokeContract(name, read.error, scrub) };
     return { ok: true, value: checked.data, session: read.data };
   } catch (err) {
-    return { ok: false, error: toBridgeError(err, scrub) };
+    if (!(err instanceof SessionReadFailure)) return { ok: false, error: toBridgeError(err, scrub) };
+    const read = Session.safeParse(err.session);
+    const error = toBridgeError(err.failure, scrub);
+    return read.success ? { ok: false, error, session: read.data } : { ok: false, error };
   }
 }
 

@@ -21,6 +21,8 @@ export class BridgeError extends Error {
     message: string,
     /** A request refused for its shape: each field refused, by its path, so a form puts it beside its box. */
     readonly issues: readonly BridgeErrorIssue[] = [],
+    /** A read of the account's own data refused: the session it was tried on (SESSION_READS). */
+    readonly session?: Session,
   ) {
     super(message);
     this.name = 'BridgeError';
@@ -28,8 +30,8 @@ export class BridgeError extends Error {
 }
 
 /** The error a refused call throws, from the answer's error as the desk sent it. */
-export function bridgeErrorOf(error: BridgeErrorBody): BridgeError {
-  return new BridgeError(error.ref, error.message, error.issues ?? []);
+export function bridgeErrorOf(error: BridgeErrorBody, session?: Session): BridgeError {
+  return new BridgeError(error.ref, error.message, error.issues ?? [], session);
 }
 
 /** The error a failed call threw, as the bridge's refusal; anything else as an internal error, its words kept. */
@@ -58,7 +60,7 @@ export function onBridgeLink(listener: (state: LinkState) => void): () => void {
 
 async function answer<M extends MethodName>(method: M, request: Request<M>): Promise<{ value: Response<M>; session?: Session }> {
   const result = await nova()[method](request as never);
-  if (!result.ok) throw bridgeErrorOf(result.error);
+  if (!result.ok) throw bridgeErrorOf(result.error, result.session);
   return result as { value: Response<M>; session?: Session };
 }
 

@@ -6,7 +6,7 @@ import { MAX_ARCHIVED_LIMIT, MAX_IDS_PER_BULK_CANCEL } from '../../src-shared/pr
 import type { EnvironmentId, MethodName, Request, Response, Session, SessionRead } from '../../src-shared/ipc/contract';
 import { ENVIRONMENT_NAMES, environmentLabel } from '../../src-shared/ipc/environment-names';
 import type { Order } from '../../src-shared/protocol/records';
-import { call, callOnSession, refusalOf } from '../bridge';
+import { BridgeError, call, callOnSession, refusalOf } from '../bridge';
 import { actingEnvironment, isProduction } from './connection-view';
 import { useDesk, type DeskState } from './desk-store';
 import { errorNotice } from './notices-slice';
@@ -55,17 +55,29 @@ function sameSession(read: Session, s: DeskState): boolean {
 }
 
 /**
- * A read of the account's own data (orders, fills, balances), or OTHER_SESSION when the desk read it on another
- * session than the window shows as the answer arrives: the desk switched (environment, or key on one) and the
+ * A read of the account's own data (orders, fills, balances), or OTHER_SESSION when the desk read or refused it on
+ * another session than the window shows as the answer arrives: the desk switched (environment, or key on one) and the
  * window has not heard yet. Kept, the next account's data would be shown under this one's name, and its fills
  * alerted as fills just made, until the status poll or connection.changed told the window. Those read it again.
  */
 export async function readOfShownSession<M extends SessionRead>(method: M, request: Request<M>): Promise<Response<M> | typeof OTHER_SESSION> {
-  const { value, session } = await callOnSession(method, request);
+  let answer: { value: Response<M>; session?: Session };
+  try {
+    answer = await callOnSession(method, request);
+  } catch (err) {
+    // A refusal met on the next session ("no API key for Development") is not this one's to show under its name.
+    if (err instanceof BridgeError && !ofShownSession(err.session)) return OTHER_SESSION;
+    throw err;
+  }
+  return ofShownSession(answer.session) ? answer.value : OTHER_SESSION;
+}
+
+/** Whether an answer's session is the one the window shows, each one that is not counted (otherSessionAnswersSoFar). */
+function ofShownSession(session: Session | undefined): boolean {
   // The desk names the session of every such read; an answer naming none says nothing against the window's.
-  if (session === undefined || sameSession(session, useDesk.getState())) return value;
+  if (session === undefined || sameSession(session, useDesk.getState())) return true;
   otherSessionAnswers += 1;
-  return OTHER_SESSION;
+  return false;
 }
 
 /**

@@ -514,6 +514,6 @@ export function parseEvent<E extends EventName>(name: E, payload: unknown): { ok
 
 /**
  * Every answer crosses the bridge in this shape, so a window never has to catch a thrown Error. `session`: on the
- * answers of SESSION_READS, the session they were read on.
+ * answers of SESSION_READS, the session they were read on; on their refusals, the session they were tried on.
  */
-export type Result<T> = { ok: true; value: T; session?: Session } | { ok: false; error: BridgeErrorBody };
+export type Result<T> = { ok: true; value: T; session?: Session } | { ok: false; error: BridgeErrorBody; session?: Session };

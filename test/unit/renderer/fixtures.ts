@@ -43,6 +43,19 @@ export function readOn(session: Session, value: unknown): unknown {
   return new ReadOn(session, value);
 }
 
+class RefusedOn {
+  constructor(
+    readonly session: Session,
+    readonly ref: string,
+    readonly description: string,
+  ) {}
+}
+
+/** A scripted refusal of a read of the account, tried on `session` (the Result's session the desk names). */
+export function refusedOn(session: Session, ref: string, description: string): unknown {
+  return new RefusedOn(session, ref, description);
+}
+
 /** The refusal a scripted bridge gives a method its test did not script. */
 const UNSCRIPTED = { ok: false, error: { ref: 'E0902_ServiceUnavailable', message: 'E0902_ServiceUnavailable: not scripted' } } as const;
 
@@ -56,6 +69,7 @@ export function scriptedWindow(answers: Record<string, (request: any) => unknown
       const answer = answers[method];
       if (answer === undefined) return UNSCRIPTED;
       const value = await answer(request);
+      if (value instanceof RefusedOn) return { ok: false, error: { ref: value.ref, message: `${value.ref}: ${value.description}` }, session: value.session };
       return value instanceof ReadOn ? { ok: true, value: value.value, session: value.session } : { ok: true, value };
     },
   });
