@@ -29,11 +29,12 @@ export function useContentRoom(kind: PanelKind, holder: RefObject<HTMLElement | 
       if (content !== null && content !== undefined) setRoom(Math.floor(footOf(panel) - content.getBoundingClientRect().top));
     };
     measure();
-    // The holder's size (a slot's; a window's page, taller by the notices over its panel), the panel's, and its
-    // header's, which takes one line or three as the panel is wide and as its tools come and go. The window's height
-    // moves a popped-out panel's foot without resizing any of them. And the body's: a note that comes and goes over
-    // the content (Fills' failed read, Order history's full read) moves its top, and the body changes height with it
-    // until the content is given the room left.
+    // The panel's size (its slot's, its window's width), and its header's, which takes one line or three as the
+    // panel is wide and as its tools come and go; the holder's, a popped-out window's page, which grows as the
+    // window's own toolbar over the panel wraps (another environment's badge). The window's height moves a
+    // popped-out panel's foot without resizing any of them. And the body's: a note that comes and goes over the
+    // content (Fills' failed read, Order history's full read) moves its top, and the body changes height with it
+    // until the content is given the room. (The notices float over the page: they move nothing.)
     const watch = new ResizeObserver(measure);
     watch.observe(box);
     watch.observe(panel);
