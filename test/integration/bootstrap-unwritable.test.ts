@@ -7,19 +7,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { startVenue } from '../../src-main/venue/server';
+import { refused } from './raw-http';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nova-bootstrap-'));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-function refused(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.on('error', () => resolve(true));
-  });
-}
 
 async function freePort(): Promise<number> {
   const server = net.createServer();

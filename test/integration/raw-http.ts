@@ -49,7 +49,8 @@ export function rawExchange(baseUrl: string, request: string, options: { halfClo
   });
 }
 
-function refused(port: number): Promise<boolean> {
+/** Whether nothing listens on the port of 127.0.0.1 any more. */
+export function refused(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1', () => {
       socket.destroy();
