@@ -491,13 +491,13 @@ export class Venue {
   }
 }
 
-/** The folder's master key (made for a fresh folder), checked against the keys it derived. */
 /** Shorter than a master key (a folder in its place is not: it is reported as unreadable). */
 function isShortFile(file: string): boolean {
   const stats = statSync(file);
   return stats.isFile() && stats.size < MASTER_KEY_BYTES;
 }
 
+/** The folder's master key (made for a fresh folder), checked against the keys it derived. */
 function openKeyRing(file: string, stored: readonly ApiKeyRow[]): KeyRing {
   if (!existsSync(file)) writeDurably(file, randomBytes(MASTER_KEY_BYTES));
   // A key that cannot be read (permissions, a folder in its place) is not a wrong one: the error says which.
