@@ -124,6 +124,15 @@ export function keyAction(k: Pick<StoredKey, 'environment' | 'apiKey'>): Request
   return { environment: k.environment, api_key: k.apiKey };
 }
 
+/**
+ * Remove (forget) or revoke a key, then list the keys of the environment the window shows. The desk answers either
+ * with the keys of the environment it is on as it answers, and does not say which: after a switch the window had not
+ * heard of yet, they were the next environment's, listed under the name the window still showed.
+ */
+export async function dropKey(method: 'keys.forget' | 'keys.revoke', k: Pick<StoredKey, 'environment' | 'apiKey'>): Promise<void> {
+  if ((await attempt(method, keyAction(k))) !== undefined) await reloadKeys();
+}
+
 function KeyRow(props: { k: StoredKey }): React.JSX.Element {
   const { k } = props;
   return (
@@ -144,14 +153,14 @@ function KeyRow(props: { k: StoredKey }): React.JSX.Element {
         )}
         <button type="button" aria-label={`Remove key ${k.apiKey}`} onClick={() => {
           if (window.confirm(removeKeyQuestion(k))) {
-            void attempt('keys.forget', keyAction(k)).then((keys) => keys && useDesk.getState().setKeys(keys));
+            void dropKey('keys.forget', k);
           }
         }}>Remove</button>
         {/* Only the local venue can revoke a key; its own user's first key is the desk's and stays. */}
         {k.environment === 'local' && k.origin !== 'bootstrap' && (
           <button type="button" aria-label={`Revoke key ${k.apiKey}`} onClick={() => {
             if (window.confirm(`Revoke key ${k.apiKey} on the local venue? It stops working everywhere, and the desk forgets it.`)) {
-              void attempt('keys.revoke', keyAction(k)).then((keys) => keys && useDesk.getState().setKeys(keys));
+              void dropKey('keys.revoke', k);
             }
           }}>Revoke</button>
         )}
