@@ -1,13 +1,18 @@
 // The app's log in the OS's log folder (app.getPath('logs')): startup, the venue's state, failures, shutdown.
 // Every line passes through the desk's scrub, which removes every secret the desk has handled this session, so
 // a secret quoted in an error never reaches the file (ARCHITECTURE rule 5).
-import { appendFileSync, existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 
 export const LOG_FILE = 'main.log';
-/** At start, a log larger than this becomes main.old.log (replacing the one before), so logs stay bounded. */
+export const OLD_LOG_FILE = 'main.old.log';
+/**
+ * At start, a log larger than this becomes main.old.log (replacing the one before), so logs stay bounded. When it
+ * cannot (main.old.log held open on Windows, say by a log viewer), main.log keeps only its newest KEPT_LOG_BYTES.
+ */
 export const MAX_LOG_BYTES = 5 * 1024 * 1024;
+export const KEPT_LOG_BYTES = MAX_LOG_BYTES / 2;
 
 export type LogLevel = 'info' | 'warn' | 'error';
 
@@ -17,13 +22,53 @@ export class MainLog {
 
   constructor(folder: string, private readonly now: () => Date = () => new Date()) {
     this.file = join(folder, LOG_FILE);
-    // As for a line (see write): a log folder that cannot be made, or an old log that cannot be set aside (held
-    // open on Windows), costs the log, never the start: the app refused to start over it.
+    // As for a line (see write): a log folder that cannot be made, or a log that cannot be bounded, costs the log,
+    // never the start: the app refused to start over it.
     try {
       mkdirSync(folder, { recursive: true });
-      if (existsSync(this.file) && statSync(this.file).size > MAX_LOG_BYTES) renameSync(this.file, join(folder, 'main.old.log'));
+      if (existsSync(this.file) && statSync(this.file).size > MAX_LOG_BYTES) this.setAside(join(folder, OLD_LOG_FILE));
     } catch {
       return;
+    }
+  }
+
+  /**
+   * main.log becomes main.old.log; if it cannot (an old log held open on Windows cannot be replaced), main.log keeps
+   * its newest lines only, under a line saying why. Setting aside was all that bounded the log: a failed one was
+   * ignored, and main.log then grew at every start for as long as the viewer stayed open.
+   */
+  private setAside(old: string): void {
+    try {
+      renameSync(this.file, old);
+      return;
+    } catch (err) {
+      const why = (err as NodeJS.ErrnoException).code ?? String(err);
+      const { size, newest } = this.newestLines();
+      const note = `${this.now().toISOString()} warn  ${LOG_FILE} could not become ${OLD_LOG_FILE} (${why}): kept its newest ${newest.length} bytes, dropped the ${size - newest.length} before them\n`;
+      writeFileSync(this.file, Buffer.concat([Buffer.from(note), newest]));
+    }
+  }
+
+  /** The log's last KEPT_LOG_BYTES at most, from the start of an entry (not a continuation line's indent). */
+  private newestLines(): { size: number; newest: Buffer } {
+    const fd = openSync(this.file, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      const tail = Buffer.alloc(Math.min(size, KEPT_LOG_BYTES));
+      const read = readSync(fd, tail, 0, tail.length, size - tail.length);
+      let start = 0;
+      if (read < size) {
+        start = tail.length;
+        for (let at = tail.indexOf(0x0a); at !== -1 && at + 1 < read; at = tail.indexOf(0x0a, at + 1)) {
+          if (tail[at + 1] !== 0x20) {
+            start = at + 1;
+            break;
+          }
+        }
+      }
+      return { size, newest: tail.subarray(start, read) };
+    } finally {
+      closeSync(fd);
     }
   }
 

@@ -1,10 +1,10 @@
 // The About box's versions, and the log in the OS's log folder with every secret the desk handled removed.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { aboutBox } from '../../../src-main/app/about';
-import { LOG_FILE, MainLog, MAX_LOG_BYTES } from '../../../src-main/app/main-log';
+import { LOG_FILE, MainLog, MAX_LOG_BYTES, OLD_LOG_FILE } from '../../../src-main/app/main-log';
 import { redact, REDACTED } from '../../../src-main/secrets';
 
 describe('About', () => {
@@ -82,8 +82,33 @@ describe('the main log', () => {
     writeFileSync(join(folder, LOG_FILE), Buffer.alloc(MAX_LOG_BYTES + 1, 0x41));
     expect(() => (log = new MainLog(folder))).not.toThrow();
     log?.info('still logged');
-    // Not set aside (a folder holds its place), and still written to.
-    expect(statSync(join(folder, LOG_FILE)).size).toBeGreaterThan(MAX_LOG_BYTES);
+    // Not set aside (a folder holds its place), but still written to, and still bounded (see the test below).
+    expect(statSync(join(folder, LOG_FILE)).size).toBeLessThanOrEqual(MAX_LOG_BYTES);
     expect(readFileSync(join(folder, LOG_FILE), 'utf8')).toMatch(/still logged\n$/);
+  });
+
+  it('stays bounded when a large log cannot be set aside, keeping its newest lines', () => {
+    // On Windows main.old.log held open by a log viewer cannot be replaced; here a folder holds its place, so the
+    // rename fails the same way. main.log grew past the bound at every start for as long as that lasted.
+    const folder = join(dir, 'held-at-every-start');
+    mkdirSync(join(folder, OLD_LOG_FILE, 'in-the-way'), { recursive: true });
+    const entry = (n: number) => `2026-01-02T03:04:05.000Z info  line ${String(n).padStart(7, '0')}\n    its continuation\n`;
+    const count = Math.ceil((MAX_LOG_BYTES + 1) / entry(0).length);
+    writeFileSync(join(folder, LOG_FILE), Array.from({ length: count }, (_, n) => entry(n)).join(''));
+    for (let start = 1; start <= 3; start += 1) {
+      const log = new MainLog(folder, () => new Date('2026-01-03T00:00:00.000Z'));
+      log.info(`start ${start}`);
+      const text = readFileSync(log.file, 'utf8');
+      expect(statSync(log.file).size).toBeLessThanOrEqual(MAX_LOG_BYTES);
+      expect(text).toMatch(new RegExp(`start ${start}\n$`));
+      // The newest lines before it are there, and the first kept is a whole entry under a line saying why.
+      expect(text).toContain(entry(count - 1));
+      const [note, first] = text.split('\n');
+      expect(note).toMatch(/^2026-01-03T00:00:00.000Z warn {2}main\.log could not become main\.old\.log \(E\w+\): kept its newest \d+ bytes, dropped the \d+ before them$/);
+      expect(first).toMatch(/^2026-01-02T03:04:05.000Z info {2}line \d{7}$/);
+      // Fill it past the bound again for the next start.
+      appendFileSync(log.file, entry(count - 1).repeat(Math.ceil(MAX_LOG_BYTES / entry(0).length)));
+    }
+    expect(statSync(join(folder, OLD_LOG_FILE, 'in-the-way')).isDirectory()).toBe(true);
   });
 });
