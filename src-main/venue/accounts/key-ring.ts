@@ -28,6 +28,13 @@ export interface NewKey {
 
 const NONCE_BYTES = 16;
 
+/**
+ * The most keys one user may hold that still work (neither revoked nor expired). The interface names no cap, and
+ * the rate limit alone let a script create keys without end, each kept (and loaded at every start) for good. A
+ * trader uses a handful; revoking one, or its expiry, makes room again.
+ */
+export const MAX_ACTIVE_KEYS_PER_USER = 100;
+
 export class KeyRing {
   private readonly keys = new Map<string, ApiKeyRow>();
   /** Keys created or revoked since the venue last took them: it commits them with the turn that changed them. */
@@ -138,6 +145,13 @@ export class KeyRing {
 
   keysOf(userId: string): ApiKeyRow[] {
     return [...this.keys.values()].filter((k) => k.userId === userId);
+  }
+
+  /** How many of the user's keys still work at `now`: what MAX_ACTIVE_KEYS_PER_USER bounds. */
+  activeKeyCount(userId: string, now: bigint): number {
+    let count = 0;
+    for (const key of this.keys.values()) if (key.userId === userId && refusalOf(key, now) === undefined) count += 1;
+    return count;
   }
 
   /**

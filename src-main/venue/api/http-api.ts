@@ -28,7 +28,7 @@ import {
   parseSimUserBody,
   parseTradesQuery,
 } from '../../../src-shared/protocol/queries';
-import type { Caller } from '../accounts/key-ring';
+import { MAX_ACTIVE_KEYS_PER_USER, type Caller } from '../accounts/key-ring';
 import { FEE_ACCOUNT_ID } from '../exchange/exchange';
 import type { LiveOrder } from '../exchange/live-order';
 import type { Market } from '../exchange/market';
@@ -439,7 +439,17 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
         `expiration_time: this key expires at ${caller.expiredAt}, so a key it creates must expire by then too (send expiration_time at most ${caller.expiredAt})`,
       );
     }
-    const created = await venue.run(() => keys.create(caller.userId, { name: spec.name, readOnly: spec.readOnly, expiredAt }, venue.now()));
+    const created = await venue.run(() => {
+      // Counted in the same command as the create, so two requests at once cannot both take the last place.
+      const now = venue.now();
+      if (keys.activeKeyCount(caller.userId, now) >= MAX_ACTIVE_KEYS_PER_USER) {
+        throw apiError(
+          'E0110_ValueOutOfRange',
+          `you already have ${MAX_ACTIVE_KEYS_PER_USER} active API keys (neither revoked nor expired), the most a user may have: revoke one (DELETE /api-keys/{api_key}) to create another`,
+        );
+      }
+      return keys.create(caller.userId, { name: spec.name, readOnly: spec.readOnly, expiredAt }, now);
+    });
     return { api_key: apiKeyRecord(created.row, created.secret) };
   });
 
