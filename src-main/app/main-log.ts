@@ -1,45 +1,63 @@
 // The app's log in the OS's log folder (app.getPath('logs')): startup, the venue's state, failures, shutdown.
 // Every line passes through the desk's scrub, which removes every secret the desk has handled this session, so
 // a secret quoted in an error never reaches the file (ARCHITECTURE rule 5).
-import { appendFileSync, closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 
 export const LOG_FILE = 'main.log';
 export const OLD_LOG_FILE = 'main.old.log';
 /**
- * At start, a log larger than this becomes main.old.log (replacing the one before), so logs stay bounded. When it
- * cannot (main.old.log held open on Windows, say by a log viewer), main.log keeps only its newest KEPT_LOG_BYTES.
+ * A line that would take main.log past this first makes it main.old.log (replacing the one before), so logs stay
+ * bounded. When it cannot (main.old.log held open on Windows, say by a log viewer), main.log keeps only its newest
+ * KEPT_LOG_BYTES.
  */
 export const MAX_LOG_BYTES = 5 * 1024 * 1024;
 export const KEPT_LOG_BYTES = MAX_LOG_BYTES / 2;
+/** A longer text (a failure quoting a whole answer, say) is cut to this many characters, saying how many went. */
+export const MAX_LINE_CHARS = 64 * 1024;
 
 export type LogLevel = 'info' | 'warn' | 'error';
 
 export class MainLog {
   readonly file: string;
+  private readonly old: string;
   private scrub: (text: string) => string = (text) => text;
 
   constructor(folder: string, private readonly now: () => Date = () => new Date()) {
     this.file = join(folder, LOG_FILE);
-    // As for a line (see write): a log folder that cannot be made, or a log that cannot be bounded, costs the log,
-    // never the start: the app refused to start over it.
+    this.old = join(folder, OLD_LOG_FILE);
+    // As for a line (see write): a log folder that cannot be made costs the log, never the start: the app refused to
+    // start over it.
     try {
       mkdirSync(folder, { recursive: true });
-      if (existsSync(this.file) && statSync(this.file).size > MAX_LOG_BYTES) this.setAside(join(folder, OLD_LOG_FILE));
     } catch {
       return;
     }
   }
 
   /**
+   * Checked before every line, not only at start: the desk runs for weeks, and a log set aside only at start grew
+   * for as long as it ran.
+   */
+  private makeRoomFor(bytes: number): void {
+    let size: number;
+    try {
+      size = statSync(this.file).size;
+    } catch {
+      return;
+    }
+    if (size + bytes > MAX_LOG_BYTES) this.setAside();
+  }
+
+  /**
    * main.log becomes main.old.log; if it cannot (an old log held open on Windows cannot be replaced), main.log keeps
    * its newest lines only, under a line saying why. Setting aside was all that bounded the log: a failed one was
-   * ignored, and main.log then grew at every start for as long as the viewer stayed open.
+   * ignored, and main.log then grew without bound for as long as the viewer stayed open.
    */
-  private setAside(old: string): void {
+  private setAside(): void {
     try {
-      renameSync(this.file, old);
+      renameSync(this.file, this.old);
       return;
     } catch (err) {
       const why = (err as NodeJS.ErrnoException).code ?? String(err);
@@ -79,13 +97,18 @@ export class MainLog {
 
   /**
    * Synchronous, so the last lines before a crash or exit are on disk; a line is one line even if text was not.
-   * A line that cannot be written (a full disk, the folder removed) is lost rather than thrown: the quit logs as
-   * it shuts down, after holding the quit, and a throw there left the app unable to quit.
+   * A line that cannot be written (a full disk, the folder removed, a log that can neither be set aside nor cut)
+   * is lost rather than thrown: the quit logs as it shuts down, after holding the quit, and a throw there left the
+   * app unable to quit.
    */
   write(level: LogLevel, text: string): void {
-    const line = this.scrub(text).replace(/\r?\n/g, '\n    ');
+    // Scrubbed whole before it is cut, so a cut never leaves part of a secret the scrub would not recognize.
+    const scrubbed = this.scrub(text);
+    const cut = scrubbed.length > MAX_LINE_CHARS ? `${scrubbed.slice(0, MAX_LINE_CHARS)} … (${scrubbed.length - MAX_LINE_CHARS} more characters not logged)` : scrubbed;
+    const entry = Buffer.from(`${this.now().toISOString()} ${level.padEnd(5)} ${cut.replace(/\r?\n/g, '\n    ')}\n`);
     try {
-      appendFileSync(this.file, `${this.now().toISOString()} ${level.padEnd(5)} ${line}\n`);
+      this.makeRoomFor(entry.length);
+      appendFileSync(this.file, entry);
     } catch {
       return;
     }

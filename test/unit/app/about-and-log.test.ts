@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { aboutBox } from '../../../src-main/app/about';
-import { LOG_FILE, MainLog, MAX_LOG_BYTES, OLD_LOG_FILE } from '../../../src-main/app/main-log';
+import { LOG_FILE, MainLog, MAX_LINE_CHARS, MAX_LOG_BYTES, OLD_LOG_FILE } from '../../../src-main/app/main-log';
 import { redact, REDACTED } from '../../../src-main/secrets';
 
 describe('About', () => {
@@ -110,5 +110,38 @@ describe('the main log', () => {
       appendFileSync(log.file, entry(count - 1).repeat(Math.ceil(MAX_LOG_BYTES / entry(0).length)));
     }
     expect(statSync(join(folder, OLD_LOG_FILE, 'in-the-way')).isDirectory()).toBe(true);
+  });
+
+  it('stays bounded in a long session: a line that would pass the bound sets the log aside first', () => {
+    // Set aside only at start, the log of a desk left running for weeks grew for as long as it ran.
+    const folder = join(dir, 'long-session');
+    const log = new MainLog(folder);
+    const padding = 'x'.repeat(1000);
+    const lines = Math.ceil((MAX_LOG_BYTES * 3) / 2 / padding.length);
+    for (let n = 0; n < lines; n += 1) log.info(`line ${n} ${padding}`);
+    expect(statSync(log.file).size).toBeLessThanOrEqual(MAX_LOG_BYTES);
+    expect(statSync(join(folder, OLD_LOG_FILE)).size).toBeLessThanOrEqual(MAX_LOG_BYTES);
+    const current = readFileSync(log.file, 'utf8');
+    const old = readFileSync(join(folder, OLD_LOG_FILE), 'utf8');
+    expect(current).toMatch(new RegExp(`line ${lines - 1} x+\n$`));
+    // Nothing lost where one ends and the other begins.
+    const lastOld = Number(/line (\d+) x+\n$/.exec(old)?.[1]);
+    expect(current).toMatch(new RegExp(`^\\S+ info {2}line ${lastOld + 1} x+\n`));
+  });
+
+  it('cuts a line too long to log whole, after taking out the secrets in it', () => {
+    const folder = join(dir, 'long-line');
+    const log = new MainLog(folder);
+    const secret = 'c2VjcmV0LWtleS1tYXRlcmlhbA==';
+    log.scrubWith((text) => redact(text, [secret]));
+    // The secret straddles the cut: cut first, its first half would be logged, which the scrub does not know.
+    const answer = `${'y'.repeat(MAX_LINE_CHARS - 'the venue answered: '.length - 10)}${secret}${'y'.repeat(MAX_LOG_BYTES * 2)}`;
+    log.error('the venue answered', answer);
+    log.info('still logging');
+    const text = readFileSync(log.file, 'utf8');
+    expect(statSync(log.file).size).toBeLessThanOrEqual(MAX_LOG_BYTES);
+    expect(text).not.toContain(secret.slice(0, 10));
+    expect(text).toMatch(/ … \(\d+ more characters not logged\)\n/);
+    expect(text).toMatch(/still logging\n$/);
   });
 });
