@@ -143,6 +143,7 @@ describe('every authenticated REST route', () => {
   /** A valid request for each route, made afresh for each use (some use up an order). */
   const VALID: Record<string, (owner: User) => Promise<Request>> = {
     'POST /api-keys': () => Promise.resolve({ body: { name: 'matrix' } }),
+    'GET /api-keys': () => Promise.resolve({}),
     'DELETE /api-keys/:api_key': async (owner) => ({ params: { api_key: (await newKey(owner, {})).key } }),
     'POST /api/v1/orders': () => Promise.resolve({ body: { product_id: BTC, side: 'BUY', limit_price: FAR[1], base_size: '0.001', client_order_id: cid('matrix'), wait: true } }),
     'GET /api/v1/orders/active': () => Promise.resolve({ query: { product_id: BTC } }),

@@ -147,11 +147,11 @@ export class KeyRing {
     return [...this.keys.values()].filter((k) => k.userId === userId);
   }
 
-  /** How many of the user's keys still work at `now`: what MAX_ACTIVE_KEYS_PER_USER bounds. */
-  activeKeyCount(userId: string, now: bigint): number {
-    let count = 0;
-    for (const key of this.keys.values()) if (key.userId === userId && refusalOf(key, now) === undefined) count += 1;
-    return count;
+  /** The user's keys that still work at `now`, oldest first: what MAX_ACTIVE_KEYS_PER_USER bounds. */
+  activeKeysOf(userId: string, now: bigint): ApiKeyRow[] {
+    return this.keysOf(userId)
+      .filter((key) => refusalOf(key, now) === undefined)
+      .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
   }
 
   /**

@@ -442,15 +442,23 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
     const created = await venue.run(() => {
       // Counted in the same command as the create, so two requests at once cannot both take the last place.
       const now = venue.now();
-      if (keys.activeKeyCount(caller.userId, now) >= MAX_ACTIVE_KEYS_PER_USER) {
+      if (keys.activeKeysOf(caller.userId, now).length >= MAX_ACTIVE_KEYS_PER_USER) {
         throw apiError(
           'E0110_ValueOutOfRange',
-          `you already have ${MAX_ACTIVE_KEYS_PER_USER} active API keys (neither revoked nor expired), the most a user may have: revoke one (DELETE /api-keys/{api_key}) to create another`,
+          `you already have ${MAX_ACTIVE_KEYS_PER_USER} active API keys (neither revoked nor expired), the most a user may have: revoke one (GET /api-keys lists them, DELETE /api-keys/{api_key} revokes one) to create another`,
         );
       }
       return keys.create(caller.userId, { name: spec.name, readOnly: spec.readOnly, expiredAt }, now);
     });
     return { api_key: apiKeyRecord(created.row, created.secret) };
+  });
+
+  // This venue's addition, as the revoke below is: the caller's keys that still work, oldest first, never with a
+  // secret. They are what MAX_ACTIVE_KEYS_PER_USER counts, and without them a client that lost track of its keys
+  // (a script's, a create whose answer never came) could not tell which to revoke to create another.
+  app.get('/api-keys', access('read'), (request) => {
+    const caller = callerOf(request);
+    return venue.readDurable(() => ({ api_keys: keys.activeKeysOf(caller.userId, venue.now()).map((row) => apiKeyRecord(row)) }));
   });
 
   // This venue's addition (the interface creates keys but names no way to end one, though it rejects revoked

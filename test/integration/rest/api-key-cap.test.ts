@@ -43,11 +43,18 @@ describe('the cap on a user\'s active API keys', () => {
     return expectApiKeyRecord(created.api_key, true).api_key;
   }
 
+  async function listKeys(owner: Credentials): Promise<{ api_key: string; name: string; expired_at: string; is_read_only: boolean }[]> {
+    const listed = expectOk(await call('GET', '/api-keys', owner)) as { api_keys: unknown[] };
+    expect(Object.keys(listed)).toEqual(['api_keys']);
+    // Never a secret: it is shown once, in the answer that created the key.
+    return listed.api_keys.map((record) => expectApiKeyRecord(record, false));
+  }
+
   function expectCapped(reply: Reply): void {
     expectError(reply, 400, 'E0110_ValueOutOfRange', 'OutOfRange');
     const message = (reply.body as { error: { message: string } }).error.message;
     expect(message).toBe(
-      `E0110_ValueOutOfRange: you already have ${MAX_ACTIVE_KEYS_PER_USER} active API keys (neither revoked nor expired), the most a user may have: revoke one (DELETE /api-keys/{api_key}) to create another`,
+      `E0110_ValueOutOfRange: you already have ${MAX_ACTIVE_KEYS_PER_USER} active API keys (neither revoked nor expired), the most a user may have: revoke one (GET /api-keys lists them, DELETE /api-keys/{api_key} revokes one) to create another`,
     );
   }
 
@@ -63,6 +70,9 @@ describe('the cap on a user\'s active API keys', () => {
     expectCapped(await call('POST', '/api-keys', user.creds, { name: 'one too many', read_only: true, expiration_time: (now() + HOUR_NS).toString() }));
     expect(running.venue.keys.keysOf(user.userId)).toHaveLength(MAX_ACTIVE_KEYS_PER_USER);
 
+    // GET /api-keys names the keys that hold the places, so a client that lost track of them can free one.
+    const listed = await listKeys(user.creds);
+    expect(listed.map((k) => k.api_key)).toEqual([user.creds.key, ...made]);
     // Revoking one makes room for exactly one more.
     expectOk(await call('DELETE', `/api-keys/${made[0]}`, user.creds));
     await create(user.creds, { name: 'in its place' });
@@ -70,6 +80,33 @@ describe('the cap on a user\'s active API keys', () => {
 
     // The cap is per user: another user still creates keys.
     await create((await newUser()).creds);
+  });
+
+  it('GET /api-keys lists the caller\'s keys that still work, oldest first, without secrets, to any of its keys', async () => {
+    const user = await newUser();
+    const other = await newUser();
+    const expiry = (now() + HOUR_NS).toString();
+    const viewer = await create(user.creds, { name: 'viewer', read_only: true });
+    const expiring = await create(user.creds, { name: 'expiring', expiration_time: expiry });
+    const revoked = await create(user.creds, { name: 'revoked' });
+    expectOk(await call('DELETE', `/api-keys/${revoked}`, user.creds));
+    const listed = await listKeys(user.creds);
+    expect(listed.map((k) => [k.api_key, k.name, k.is_read_only, k.expired_at])).toEqual([
+      [user.creds.key, 'simulated', false, '0'],
+      [viewer, 'viewer', true, '0'],
+      [expiring, 'expiring', false, expiry],
+    ]);
+    expect(JSON.stringify(await call('GET', '/api-keys', user.creds))).not.toContain(user.creds.secret);
+    expect((await listKeys(other.creds)).map((k) => k.api_key)).toEqual([other.creds.key]);
+
+    const made = expectOk(await call('POST', '/api-keys', user.creds, { read_only: true })) as { api_key: { api_key: string; api_secret: string } };
+    const readOnly = { key: made.api_key.api_key, secret: made.api_key.api_secret };
+    // A read, as every GET is: a read-only key sees the key ids and names, never a secret.
+    expect((await listKeys(readOnly)).map((k) => k.api_key)).toEqual([user.creds.key, viewer, expiring, readOnly.key]);
+    expectError(await call('GET', '/api-keys', { key: user.creds.key, secret: 'wrong' }), 401, 'E0001_AuthRequired', 'AUTH_REQUIRED');
+
+    ahead += 2n * HOUR_NS;
+    expect((await listKeys(user.creds)).map((k) => k.api_key)).toEqual([user.creds.key, viewer, readOnly.key]);
   });
 
   it('does not count a key that has expired', async () => {
