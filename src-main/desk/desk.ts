@@ -26,7 +26,7 @@ import type {
 import { MAX_LAYOUT_BYTES } from '../../src-shared/ipc/contract';
 import { ENVIRONMENT_NAMES as NAMES } from '../../src-shared/ipc/environment-names';
 import type { Account, Order, Product, PublicTrade } from '../../src-shared/protocol/records';
-import { MAX_ARCHIVED_LIMIT } from '../../src-shared/protocol/queries';
+import { MAX_ARCHIVED_LIMIT, MAX_BOOK_DEPTH } from '../../src-shared/protocol/queries';
 import type { Candle } from '../../src-shared/protocol/ws';
 import { DisposableStore, type Disposable } from '../connection/events';
 import type { BookView } from '../connection/local-book';
@@ -43,7 +43,7 @@ import { DeskFile, type KeyRecord } from './desk-file';
 import { lockDeskFolder } from './desk-lock';
 import type { EmbeddedVenue } from './embedded-venue';
 import { KeyVault, type RevealSecretOnce } from './key-vault';
-import { limitPriceOf, preTradeIssues } from './pre-trade';
+import { limitPriceOf, preTradeIssues, type MarketReference } from './pre-trade';
 
 export interface DeskOptions {
   /** The desk's data folder: desk.json, and the local venue's folder under it. */
@@ -488,7 +488,7 @@ export class Desk implements Disposable {
       environmentName: NAMES[environment],
       confirmOrders: settings.confirmOrders[environment],
       settings: settings.preTrade,
-      market: { price: needsMarket ? await notSentIfFails(() => this.referencePrice(request.product_id, bound)) : undefined },
+      market: needsMarket ? await notSentIfFails(() => this.marketOf(request, settings.preTrade.maxNotional !== '', bound)) : { price: undefined },
       quoteAsset: product.quote_asset_id,
     });
     if (issues.length > 0) return { status: 'held', issues };
@@ -506,17 +506,23 @@ export class Desk implements Disposable {
   /**
    * The last trade, else the mid of the book: what "far from the market" is measured against. The ticker is that
    * only while it streams: a live session, the product watched; else it is a price from before and the venue is asked.
+   * With no trade, an order by base size with no price of its own is measured for its notional by the side of the
+   * book it would take from (see MarketReference.opposite), read deep enough to walk.
    */
-  private async referencePrice(productId: string, bound: RateBound): Promise<string | undefined> {
+  private async marketOf(order: ParsedRequest<'orders.place'>, measuresNotional: boolean, bound: RateBound): Promise<MarketReference> {
+    const { product_id: productId } = order;
     const ticker = this.session?.syncState === 'live' ? this.tickers.get(productId) : undefined;
-    if (ticker !== undefined && ticker.price !== '') return ticker.price;
+    if (ticker !== undefined && ticker.price !== '') return { price: ticker.price };
     const [last] = await this.rest().listTrades(productId, 1, bound);
-    if (last !== undefined) return last.price;
-    const book = await this.rest().getOrderBook(productId, 1, bound);
+    if (last !== undefined) return { price: last.price };
+    const walks = measuresNotional && limitPriceOf(order) === undefined;
+    const book = await this.rest().getOrderBook(productId, walks ? MAX_BOOK_DEPTH : 1, bound);
     const [bid] = book.bids;
     const [ask] = book.asks;
-    if (bid === undefined || ask === undefined) return undefined;
-    return midOf(bid.price, ask.price);
+    return {
+      price: bid === undefined || ask === undefined ? undefined : midOf(bid.price, ask.price),
+      ...(walks && { opposite: order.side === 'BUY' ? book.asks : book.bids }),
+    };
   }
 
   /** `environment`: the one the trader asked on; another than the desk's (it switched meanwhile) cancels nothing. */
