@@ -200,13 +200,15 @@ export function KeysPanel(): React.JSX.Element {
   };
   const onImport = async (): Promise<void> => {
     const outcome = await sendImport(imp, importFor);
-    // The typed secret leaves the window's memory as soon as the desk has it.
-    setImp((s) => ({ ...s, apiSecret: '' }));
+    // Refused, the secret stays in its box: the trader fixes the box named and imports again, where emptied it was
+    // to be found again (the venue shows one once, where it was made) over a user id one character too long.
     if (!('stored' in outcome)) {
       setImportErrors(outcome.errors);
       if (outcome.refused !== undefined) useDesk.getState().notify(errorNotice(outcome.refused.ref, outcome.refused.message));
       return;
     }
+    // The typed secret leaves the window's memory as soon as the desk has it.
+    setImp((s) => ({ ...s, apiSecret: '' }));
     setImportErrors({});
     const { stored } = outcome;
     setNote(`Imported ${stored.key.apiKey} for ${ENVIRONMENT_NAMES[stored.key.environment]}. ${stored.note}`);
