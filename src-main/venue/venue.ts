@@ -257,9 +257,19 @@ export class Venue {
    */
   async cancelRefusal(userId: string, target: CancelTarget): Promise<ApiError> {
     const seenThrough = this.exchange.lastSeq;
-    await this.run(() => undefined);
-    await this.store.caughtUp();
+    await this.inTables();
     return this.exchange.cancelRefusal(userId, target, seenThrough);
+  }
+
+  /**
+   * Resolves once every change made before the call is durable and in the tables, without blocking this thread.
+   * A turn with nothing to commit resolves at once, before the commits still in flight: those are waited for too,
+   * or an order another request finished a moment ago is in neither the exchange nor the tables yet.
+   */
+  async inTables(): Promise<void> {
+    await this.run(() => undefined);
+    await Promise.all([...this.committing]);
+    await this.store.caughtUp();
   }
 
   /**

@@ -371,9 +371,15 @@ export class Exchange {
 
   /** Cancels the caller's working order; the order as the cancel left it (its fills with it). */
   cancel(userId: string, target: CancelTarget): LiveOrder {
-    const order = this.findLive(userId, target);
+    const order = this.cancelWorking(userId, target);
     if (order === undefined) throw this.cancelRefusal(userId, target);
-    this.cancelLive(order);
+    return order;
+  }
+
+  /** Cancels the caller's order if it is working; undefined if it is not. */
+  private cancelWorking(userId: string, target: CancelTarget): LiveOrder | undefined {
+    const order = this.findLive(userId, target);
+    if (order !== undefined) this.cancelLive(order);
     return order;
   }
 
@@ -413,31 +419,41 @@ export class Exchange {
     return this.seq;
   }
 
-  cancelMany(userId: string, select: { orderIds?: string[]; clientOrderIds?: string[]; productIds?: string[] }): BulkCancelResult {
-    const result: BulkCancelResult = { cancelRequested: [], notOpened: [], alreadyCancelRequested: [] };
-    const classify = (target: CancelTarget, label: { id: string; clientOrderId: string }): void => {
-      const live = this.findLive(userId, target);
-      if (live !== undefined) {
-        this.cancelLive(live);
-        result.cancelRequested.push({ id: live.row.orderId, clientOrderId: live.row.clientOrderId });
-        return;
-      }
-      const archived = this.findArchived(userId, target);
-      if (archived !== undefined && archived.cancelRequestedAt !== null) {
-        result.alreadyCancelRequested.push({ id: archived.orderId, clientOrderId: archived.clientOrderId });
-      } else {
-        result.notOpened.push(archived === undefined ? label : { id: archived.orderId, clientOrderId: archived.clientOrderId });
-      }
-    };
-    for (const id of select.orderIds ?? []) classify({ orderId: id }, { id, clientOrderId: '' });
-    for (const cid of select.clientOrderIds ?? []) classify({ clientOrderId: cid }, { id: '', clientOrderId: cid });
+  /**
+   * Cancels the caller's working orders among those named, or all of them in the products. What was named and
+   * is not working is handed back for sortNotWorking, to be asked once the tables hold every commit made
+   * before (see cancelWorking).
+   */
+  cancelMany(userId: string, select: { orderIds?: string[]; clientOrderIds?: string[]; productIds?: string[] }): { cancelRequested: BulkCancelResult['cancelRequested']; notWorking: CancelTarget[] } {
+    const cancelRequested: BulkCancelResult['cancelRequested'] = [];
+    const notWorking: CancelTarget[] = [];
+    const named = [...(select.orderIds ?? []).map((orderId) => ({ orderId })), ...(select.clientOrderIds ?? []).map((clientOrderId) => ({ clientOrderId }))];
+    for (const target of named) {
+      const live = this.cancelWorking(userId, target);
+      if (live === undefined) notWorking.push(target);
+      else cancelRequested.push({ id: live.row.orderId, clientOrderId: live.row.clientOrderId });
+    }
     if (select.productIds !== undefined) {
       for (const order of this.activeOrders(userId, { productIds: select.productIds })) {
         this.cancelLive(order);
-        result.cancelRequested.push({ id: order.row.orderId, clientOrderId: order.row.clientOrderId });
+        cancelRequested.push({ id: order.row.orderId, clientOrderId: order.row.clientOrderId });
       }
     }
-    return result;
+    return { cancelRequested, notWorking };
+  }
+
+  /**
+   * Orders a bulk cancel named that were not working: done with a cancel requested, or not opened (done
+   * otherwise, or unknown, named as the request named them). `seenThrough` as for cancelRefusal.
+   */
+  sortNotWorking(userId: string, targets: CancelTarget[], seenThrough: number): Pick<BulkCancelResult, 'notOpened' | 'alreadyCancelRequested'> {
+    const sorted: Pick<BulkCancelResult, 'notOpened' | 'alreadyCancelRequested'> = { notOpened: [], alreadyCancelRequested: [] };
+    for (const target of targets) {
+      const done = this.findDone(userId, target, seenThrough);
+      if (done === undefined) sorted.notOpened.push({ id: target.orderId ?? '', clientOrderId: target.clientOrderId ?? '' });
+      else (done.cancelRequestedAt !== null ? sorted.alreadyCancelRequested : sorted.notOpened).push({ id: done.orderId, clientOrderId: done.clientOrderId });
+    }
+    return sorted;
   }
 
   cancelAll(userId: string, productId: string | undefined): OrderRow[] {
