@@ -265,7 +265,9 @@ export class VenueSocket {
   resyncBook(productId: string): void {
     this.bookSequence.delete(productId);
     const ws = this.ws;
-    if (this.status.state !== 'open' || ws === undefined) return;
+    // Still subscribing is live too: a gap seen then (the snapshot of one sub in, another sub not answered yet)
+    // would otherwise never be resynced on this connection, and the book would stay in doubt for as long as it lives.
+    if (!this.live || ws === undefined) return;
     // A second sub of a product already subscribed is answered with a new snapshot.
     this.sendSub(ws, 'sub', 'level2', [productId]).catch(() => undefined);
   }
