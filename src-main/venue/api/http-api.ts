@@ -202,6 +202,23 @@ function closesConnection(reply: FastifyReply): boolean {
   return !reply.raw.shouldKeepAlive || /\bclose\b/i.test(String(reply.getHeader('connection') ?? ''));
 }
 
+const API_KEY_FIELDS: ReadonlySet<string> = new Set(['name', 'read_only', 'expiration_time']);
+
+/**
+ * A field of a POST /api-keys body that the endpoint does not take, if one is there (not null). Elsewhere an unknown
+ * field is ignored, as Coinbase ignores them; here ignoring one makes the key more powerful than asked: a misspelt
+ * read_only (readOnly, or the record's is_read_only) or expiry (expires_at, or the record's expired_at) made a key
+ * that trades and never expires, for a client that asked for a read-only or short-lived one and may never read
+ * the answer to find out.
+ */
+function strayApiKeyField(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const stray = Object.entries(body).find(([field, value]) => !API_KEY_FIELDS.has(field) && value !== null);
+  if (stray === undefined) return undefined;
+  // `{"": 1}` names no field: the answer says so rather than start with ':'.
+  return stray[0] === '' ? 'a field without a name' : stray[0].slice(0, 50);
+}
+
 export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInstance {
   const app = Fastify({
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
@@ -429,6 +446,10 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
   // ---- API keys (4.1) --------------------------------------------------------------------------------------
   app.post('/api-keys', access('trade'), async (request) => {
     const caller = callerOf(request);
+    const stray = strayApiKeyField(request.body);
+    if (stray !== undefined) {
+      throw apiError('E0101_InvalidArgument', `${stray}: not a field of POST /api-keys, which takes name, read_only and expiration_time (ignored, it could make a key that trades or never expires)`);
+    }
     const spec = ok(parseCreateApiKeyBody(request.body ?? {}, { now: venue.now() }));
     const expiredAt = spec.expiresAt === 0n ? null : spec.expiresAt;
     // Otherwise a short-lived key (one handed to a script, say) would mint a permanent one, and its expiry would
@@ -514,24 +535,21 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
   app.delete('/api/v1/orders/active', access('trade'), async (request) => {
     const caller = callerOf(request);
     const select = ok(parseBulkCancelBody(request.body));
-    const seenThrough = exchange.lastSeq;
-    const ids = [...select.ids];
-    const { cancelRequested, notWorking } = await venue.run(() =>
-      exchange.cancelMany(caller.userId, {
+    await store.caughtUp();
+    return venue.run(() => {
+      const ids = [...select.ids];
+      const result = exchange.cancelMany(caller.userId, {
         ...(select.by === 'order_ids' ? { orderIds: ids } : {}),
         ...(select.by === 'client_order_ids' ? { clientOrderIds: ids } : {}),
         ...(select.by === 'product_ids' ? { productIds: ids } : {}),
-      }),
-    );
-    // What was not working is told apart from the tables once they hold every commit before (as for one cancel).
-    if (notWorking.length > 0) await venue.inTables();
-    const { notOpened, alreadyCancelRequested } = exchange.sortNotWorking(caller.userId, notWorking, seenThrough);
-    const pair = (o: { id: string; clientOrderId: string }) => ({ id: o.id, client_order_id: o.clientOrderId });
-    return {
-      cancel_requested_orders: cancelRequested.map(pair),
-      not_opened_orders: notOpened.map(pair),
-      already_cancel_requested_orders: alreadyCancelRequested.map(pair),
-    };
+      });
+      const pair = (o: { id: string; clientOrderId: string }) => ({ id: o.id, client_order_id: o.clientOrderId });
+      return {
+        cancel_requested_orders: result.cancelRequested.map(pair),
+        not_opened_orders: result.notOpened.map(pair),
+        already_cancel_requested_orders: result.alreadyCancelRequested.map(pair),
+      };
+    });
   });
 
   app.delete('/api/v1/orders/active/all', access('trade'), (request) => {

@@ -173,6 +173,7 @@ export function KeysPanel(): React.JSX.Element {
   const keys = useDesk((s) => s.keys);
   const [note, setNote] = useState('');
   const [create, setCreate] = useState({ name: '', readOnly: false, expires: '', use: true });
+  const [creating, setCreating] = useState(false);
   const [imp, setImp] = useState<ImportForm>({ apiKey: '', apiSecret: '', userId: '', name: '', use: true });
   const [importErrors, setImportErrors] = useState<ImportErrors>({});
   const active = useDesk(actingEnvironment);
@@ -186,6 +187,8 @@ export function KeysPanel(): React.JSX.Element {
     // for another environment than the one it is on when the call arrives.
     const on = active;
     if (isProduction(on) && !window.confirm(productionKeyQuestion(create))) return;
+    // One key a submit: the second click of a double click made a second key on the venue, its secret stored too.
+    setCreating(true);
     const made = await attempt('keys.create', {
       environment: on,
       name: create.name,
@@ -193,7 +196,7 @@ export function KeysPanel(): React.JSX.Element {
       use: create.use,
       ...(expiration !== undefined && { expiration_time: expiration }),
       ...(isProduction(on) && { confirmed: on }),
-    });
+    }).finally(() => setCreating(false));
     if (made === undefined) return;
     setNote(`Created ${made.key.apiKey}. ${made.note}`);
     await reloadKeys();
@@ -243,7 +246,7 @@ export function KeysPanel(): React.JSX.Element {
           <label className="check"><input type="checkbox" checked={create.readOnly} onChange={(e) => setCreate({ ...create, readOnly: e.target.checked })} /> Read-only</label>
           <label>Key expires <input type="datetime-local" value={create.expires} onChange={(e) => setCreate({ ...create, expires: e.target.value })} /></label>
           <label className="check"><input type="checkbox" checked={create.use} onChange={(e) => setCreate({ ...create, use: e.target.checked })} /> Trade with it</label>
-          <button type="submit">Create key</button>
+          <button type="submit" disabled={creating}>Create key</button>
         </form>
         <form aria-label="Import API key" onSubmit={(e) => (e.preventDefault(), void onImport())}>
           <h3>Import</h3>
