@@ -535,21 +535,24 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
   app.delete('/api/v1/orders/active', access('trade'), async (request) => {
     const caller = callerOf(request);
     const select = ok(parseBulkCancelBody(request.body));
-    await store.caughtUp();
-    return venue.run(() => {
-      const ids = [...select.ids];
-      const result = exchange.cancelMany(caller.userId, {
+    const seenThrough = exchange.lastSeq;
+    const ids = [...select.ids];
+    const { cancelRequested, notWorking } = await venue.run(() =>
+      exchange.cancelMany(caller.userId, {
         ...(select.by === 'order_ids' ? { orderIds: ids } : {}),
         ...(select.by === 'client_order_ids' ? { clientOrderIds: ids } : {}),
         ...(select.by === 'product_ids' ? { productIds: ids } : {}),
-      });
-      const pair = (o: { id: string; clientOrderId: string }) => ({ id: o.id, client_order_id: o.clientOrderId });
-      return {
-        cancel_requested_orders: result.cancelRequested.map(pair),
-        not_opened_orders: result.notOpened.map(pair),
-        already_cancel_requested_orders: result.alreadyCancelRequested.map(pair),
-      };
-    });
+      }),
+    );
+    // What was not working is told apart from the tables once they hold every commit before (as for one cancel).
+    if (notWorking.length > 0) await venue.inTables();
+    const { notOpened, alreadyCancelRequested } = exchange.sortNotWorking(caller.userId, notWorking, seenThrough);
+    const pair = (o: { id: string; clientOrderId: string }) => ({ id: o.id, client_order_id: o.clientOrderId });
+    return {
+      cancel_requested_orders: cancelRequested.map(pair),
+      not_opened_orders: notOpened.map(pair),
+      already_cancel_requested_orders: alreadyCancelRequested.map(pair),
+    };
   });
 
   app.delete('/api/v1/orders/active/all', access('trade'), (request) => {
