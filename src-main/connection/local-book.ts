@@ -64,6 +64,10 @@ export class LocalBook {
     this.inDoubt = true;
   }
 
+  get isInDoubt(): boolean {
+    return this.inDoubt;
+  }
+
   /** The caller passes updates in sequence (VenueSocket does). */
   applyUpdate(update: Level2UpdateEvent): void {
     for (const change of update.changes) this.applyChange(change);

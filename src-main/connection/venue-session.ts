@@ -9,7 +9,8 @@
  * after them; the blotter keeps whichever record is newer. No order goes missing, none appears twice.
  *
  * Books come from level2 (snapshot, then updates in sequence; a gap resubscribes the product), or from REST
- * polling for a product whose market-data subscription the venue refused.
+ * polling for a product whose market-data subscription the venue refused. A streamed book is in doubt from a gap
+ * or a lost connection until its next snapshot.
  */
 import type { Account, Order, PublicTrade } from '../../src-shared/protocol/records';
 import type { CandlesEvent, TickerEvent } from '../../src-shared/protocol/ws';
@@ -183,10 +184,11 @@ export class VenueSession implements Disposable {
       }),
     );
     d.add(
-      // The socket asks for a fresh snapshot; until it comes the book shown is the last one known, and says so.
-      this.socket.onDidDetectBookGap(({ productId }) => {
+      // A gap, or a connection lost or made again: until the product's snapshot comes, the book shown is the last
+      // one known, and says so (a session live again over a level2 sub never answered would show it frozen).
+      this.socket.onDidAwaitBookSnapshot((productId) => {
         const book = this.books.get(productId);
-        if (book === undefined || this.pollers.has(productId)) return;
+        if (book === undefined || this.pollers.has(productId) || book.isInDoubt) return;
         book.markInDoubt();
         this._onDidChangeBook.fire(book.view());
       }),

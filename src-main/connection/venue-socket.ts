@@ -163,6 +163,12 @@ export class VenueSocket {
   readonly onDidReceiveBookUpdate: Event<Level2UpdateEvent> = this._onDidReceiveBookUpdate.event;
   private readonly _onDidDetectBookGap = new Emitter<BookGap>();
   readonly onDidDetectBookGap: Event<BookGap> = this._onDidDetectBookGap.event;
+  private readonly _onDidAwaitBookSnapshot = new Emitter<string>();
+  /**
+   * A product's level2 updates are no longer applied until its next snapshot (a gap, the connection lost or
+   * made again): whatever was built from them is the last book known, not the venue's.
+   */
+  readonly onDidAwaitBookSnapshot: Event<string> = this._onDidAwaitBookSnapshot.event;
   private readonly _onDidReceiveTrades = new Emitter<TradesEvent>();
   readonly onDidReceiveTrades: Event<TradesEvent> = this._onDidReceiveTrades.event;
   private readonly _onDidReceiveTicker = new Emitter<TickerEvent>();
@@ -193,6 +199,7 @@ export class VenueSocket {
       this._onDidReceiveBookSnapshot,
       this._onDidReceiveBookUpdate,
       this._onDidDetectBookGap,
+      this._onDidAwaitBookSnapshot,
       this._onDidReceiveTrades,
       this._onDidReceiveTicker,
       this._onDidReceiveCandles,
@@ -254,7 +261,7 @@ export class VenueSocket {
     const set = this.wanted.get(channel);
     if (channel === 'orders') set?.clear();
     else for (const id of productIds) set?.delete(id);
-    if (channel === 'level2') for (const id of productIds) this.bookSequence.delete(id);
+    if (channel === 'level2') this.awaitSnapshots(productIds);
     // While subscribing, the subs of what was wanted are already on their way: the unsub follows them on the same
     // connection, or the channel would be left streaming (and back in the session's books) with nobody wanting it.
     if (!this.live || this.ws === undefined) return;
@@ -263,7 +270,7 @@ export class VenueSocket {
 
   /** Ask for a fresh level2 snapshot of one product (after a gap, or when the book is in doubt). */
   resyncBook(productId: string): void {
-    this.bookSequence.delete(productId);
+    this.awaitSnapshots([productId]);
     const ws = this.ws;
     // Still subscribing is live too: a gap seen then (the snapshot of one sub in, another sub not answered yet)
     // would otherwise never be resynced on this connection, and the book would stay in doubt for as long as it lives.
@@ -338,7 +345,7 @@ export class VenueSocket {
       await this.authenticate(ws, this.#credentials);
     }
     this.setStatus({ state: 'subscribing' });
-    this.bookSequence.clear();
+    this.awaitSnapshots([...this.bookSequence.keys()]);
     const subs: Promise<void>[] = [];
     for (const [channel, ids] of this.wanted) {
       if (ids.size === 0) continue;
@@ -421,7 +428,10 @@ export class VenueSocket {
     ws.removeAllListeners('message');
     ws.on('error', () => undefined);
     ws.terminate();
-    if (this.status.state === 'closed' || this.status.state === 'refused') return;
+    if (this.status.state === 'closed') return;
+    // Nothing more comes on this connection, and the next one sends a snapshot for each product it subscribes.
+    this.awaitSnapshots([...new Set([...this.bookSequence.keys(), ...(this.wanted.get('level2') ?? [])])]);
+    if (this.status.state === 'refused') return;
     const delay = backoffDelay(this.options.reconnect, this.status.attempt, this.options.random);
     this.setStatus({ state: 'reconnecting', attempt: this.status.attempt + 1, lastError: reason, nextAttemptAt: Date.now() + delay });
     const timer = setTimeout(() => {
@@ -595,6 +605,14 @@ export class VenueSocket {
       case 'candles':
         this._onDidReceiveCandles.fire(message);
         return;
+    }
+  }
+
+  /** Each product's updates wait for its next snapshot; said even when none was being applied yet. */
+  private awaitSnapshots(productIds: readonly string[]): void {
+    for (const productId of productIds) {
+      this.bookSequence.delete(productId);
+      this._onDidAwaitBookSnapshot.fire(productId);
     }
   }
 

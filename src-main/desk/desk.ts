@@ -372,7 +372,15 @@ export class Desk implements Disposable {
         this.events.emit('orders.changed', [...orders]);
       }),
     );
-    add(session.onDidChangeBook((view) => this.events.emit('book.changed', snapshotOf(view, BOOK_DEPTH))));
+    add(
+      session.onDidChangeBook((view) => {
+        // A book in doubt was cut off from the stream (a gap, a lost connection): so may its ticker be, and one
+        // whose sub goes unanswered on the next connection would stay the checks' market, frozen, while the session
+        // is live. Until a ticker comes again the checks read the market from the venue.
+        if (view.inDoubt) this.tickers.delete(view.productId);
+        this.events.emit('book.changed', snapshotOf(view, BOOK_DEPTH));
+      }),
+    );
     add(session.onDidReceiveTrades((change) => this.events.emit('trades.received', { productId: change.productId, trades: [...change.trades] })));
     add(
       session.onDidChangeTicker((t) => {
