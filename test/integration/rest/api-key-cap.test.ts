@@ -109,6 +109,15 @@ describe('the cap on a user\'s active API keys', () => {
     expect((await listKeys(user.creds)).map((k) => k.api_key)).toEqual([user.creds.key, viewer, readOnly.key]);
   });
 
+  it('lets exactly one of several creates sent at once take the last place', async () => {
+    const user = await newUser();
+    for (let n = 2; n < MAX_ACTIVE_KEYS_PER_USER; n += 1) await create(user.creds);
+    const replies = await Promise.all(Array.from({ length: 5 }, () => call('POST', '/api-keys', user.creds)));
+    expect(replies.filter((r) => r.status === 200)).toHaveLength(1);
+    for (const reply of replies.filter((r) => r.status !== 200)) expectCapped(reply);
+    expect(running.venue.keys.activeKeysOf(user.userId, now())).toHaveLength(MAX_ACTIVE_KEYS_PER_USER);
+  });
+
   it('does not count a key that has expired', async () => {
     const user = await newUser();
     const expiring = (now() + HOUR_NS).toString();
