@@ -44,9 +44,10 @@ function expiryOf(k: StoredKey, nowMs: number): string {
   return /^\d+$/.test(k.expiredAt) && BigInt(k.expiredAt) <= BigInt(nowMs) * 1_000_000n ? `expired ${when}` : when;
 }
 
-/** Where the secret is; a keychain that cannot be read now is said as such, with what to do about it. */
+/** Where the secret is; a keychain that cannot be read now, or a secret gone, is said as such, with what to do about it. */
 function secretPlaceOf(k: StoredKey): string {
-  return k.storedIn === 'locked' ? 'keychain (locked: unlock it to use this key)' : k.storedIn;
+  if (k.storedIn === 'locked') return 'keychain (locked: unlock it to use this key)';
+  return k.storedIn === 'missing' ? 'missing: import the key again to use it' : k.storedIn;
 }
 
 
@@ -145,7 +146,8 @@ function KeyRow(props: { k: StoredKey }): React.JSX.Element {
       <td>{k.origin}</td>
       <td>{secretPlaceOf(k)}</td>
       <td className="pinned">
-        {k.active ? <strong>in use</strong> : (
+        {/* No Use for a key whose secret is gone: the desk would drop the session it trades on for one it cannot open. */}
+        {k.active ? <strong>in use</strong> : k.storedIn !== 'missing' && (
           <button type="button" aria-label={`Use key ${k.apiKey}`} onClick={() => void attempt('keys.use', keyAction(k)).then((c) => {
             if (c !== undefined) useDesk.getState().setConnection(c);
             return reloadKeys();
