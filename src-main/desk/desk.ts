@@ -89,10 +89,12 @@ export class Desk implements Disposable {
    */
   private backgroundFailure: { text: string; at: number } | undefined;
   /**
-   * What the last lookup of an order whose outcome was unknown found: the trader, told to wait for it rather than
-   * send the order again, reads it here, since a placement that never happened shows nowhere else.
+   * What the lookup of each order whose outcome was unknown found, by client_order_id: the trader, told to wait
+   * for it rather than send the order again, reads it here, since a placement that never happened shows nowhere
+   * else. One a placement, each for its minute: two lost at once must not have the first's answer replaced by the
+   * second's within moments.
    */
-  private placementNote: { text: string; at: number } | undefined;
+  private readonly placementNotes = new Map<string, { text: string; at: number }>();
   /** Product → the windows that watch it. */
   private readonly watched = new Map<string, Set<string>>();
   /**
@@ -243,8 +245,19 @@ export class Desk implements Disposable {
       ...(socket?.latencyMs === undefined ? {} : { latencyMs: socket.latencyMs }),
       // What a placement's lookup found is shown beside a socket's error, not hidden by it: the trader was told to
       // wait for it here, and REST may settle it while the socket cannot reconnect.
-      detail: this.keys.scrub([lastError ?? (this.detail || this.failureNote()), this.shownNote(this.placementNote), stale].filter((part) => part !== '').join('; ')),
+      detail: this.keys.scrub([lastError ?? (this.detail || this.failureNote()), this.placementNote(), stale].filter((part) => part !== '').join('; ')),
     };
+  }
+
+  /** Every placement's lookup still in its minute, oldest first; those past it are forgotten. */
+  private placementNote(): string {
+    const shown: string[] = [];
+    for (const [id, note] of this.placementNotes) {
+      const text = this.shownNote(note);
+      if (text === '') this.placementNotes.delete(id);
+      else shown.push(text);
+    }
+    return shown.join('; ');
   }
 
   private publicStaleNote(): string {
@@ -403,13 +416,14 @@ export class Desk implements Disposable {
     add(session.onDidChangeConnection(() => this.emitStatus()));
     add(
       session.onDidResolvePlacement(({ clientOrderId, order }) => {
-        this.placementNote = {
+        this.placementNotes.delete(clientOrderId);
+        this.placementNotes.set(clientOrderId, {
           text:
             order === undefined
               ? `the order ${clientOrderId}, whose outcome was unknown, was not placed: ${NAMES[environment]} holds no order from it under that client order id`
               : `the order ${clientOrderId}, whose outcome was unknown, was placed: order ${order.order_id}, ${order.status}`,
           at: Date.now(),
-        };
+        });
         this.emitStatus();
       }),
     );
@@ -423,15 +437,16 @@ export class Desk implements Disposable {
 
   private closeSession(): void {
     this.backgroundFailure = undefined;
-    this.placementNote = undefined;
+    this.placementNotes.clear();
     // The trader was told these are being looked up: a session closed (a switch, another key) stops that, so say so.
     const unresolved = this.session?.unresolvedPlacements() ?? [];
     if (unresolved.length > 0) {
       const where = NAMES[this.sessionEnvironment];
-      this.placementNote = {
+      // Keyed by no client_order_id: it speaks of all of them.
+      this.placementNotes.set('', {
         text: `the desk stopped looking up ${unresolved.map((id) => `the order ${id}`).join(', ')} on leaving its ${where} session, whose outcome is unknown: look for it among ${where}'s orders before sending it again`,
         at: Date.now(),
-      };
+      });
     }
     for (const listener of this.sessionListeners) listener.dispose();
     this.sessionListeners.clear();
