@@ -29,12 +29,29 @@ export function attempt<M extends MethodName>(method: M, request: Request<M>): P
   return shownIfRefused(call(method, request));
 }
 
+/**
+ * As attempt, for a caller that must also say where it acts that the call was refused, and with which reference
+ * (the ticket's last order line): the refusal shown as a notice all the same.
+ */
+export async function attemptOrRefusal<M extends MethodName>(method: M, request: Request<M>): Promise<{ value: Response<M> } | { refused: BridgeError }> {
+  try {
+    return { value: await call(method, request) };
+  } catch (err) {
+    return { refused: shown(err) };
+  }
+}
+
+function shown(err: unknown): BridgeError {
+  const refused = refusalOf(err);
+  useDesk.getState().notify(errorNotice(refused.ref, refused.message));
+  return refused;
+}
+
 async function shownIfRefused<T>(answer: Promise<T>): Promise<T | undefined> {
   try {
     return await answer;
   } catch (err) {
-    const refused = refusalOf(err);
-    useDesk.getState().notify(errorNotice(refused.ref, refused.message));
+    shown(err);
     return undefined;
   }
 }

@@ -8,7 +8,7 @@ import type { EnvironmentId, OrderFields, PreTradeIssue } from '../../../src-sha
 import { ENVIRONMENT_NAMES } from '../../../src-shared/ipc/environment-names';
 import type { Order } from '../../../src-shared/protocol/records';
 import { ORDER_TYPES, STOP_TYPES, TIMES_IN_FORCE, REST_STP_MODES } from '../../../src-shared/protocol/vocabulary';
-import { attempt, currentView, showPlacedOrder, tellHeldAfterSwitch } from '../../stores/desk-actions';
+import { attemptOrRefusal, currentView, showPlacedOrder, tellHeldAfterSwitch } from '../../stores/desk-actions';
 import { actingEnvironment, bookNotUpdated, bookStaleness, isProduction, staleness } from '../../stores/connection-view';
 import { useDesk } from '../../stores/desk-store';
 import { FieldError, invalidMarks } from '../../ui/field-error';
@@ -66,6 +66,12 @@ function span(low: string | undefined, high: string | undefined): string {
 /** Without the account's fee rates (not read yet, or a key whose account the desk cannot read) a fee is not zero. */
 const FEE_NOT_KNOWN = "not known: the account's fee rates are not read yet";
 
+/** The last order line of a send refused: the order as the ticket sent it, and the refusal's reference. */
+export function refusedText(request: OrderFields, quoteAsset: string, ref: string): string {
+  const asked = { side: request.side, product_id: request.product_id, base_size: request.base_size ?? '0', quote_size: request.quote_size ?? request.exact_quote_size ?? '0' };
+  return lastOrderText(asked, quoteAsset, `REFUSED: ${ref}`);
+}
+
 /** An order the trader is asked to confirm, on the environment the desk was on when it was asked. */
 type Pending = { request: OrderFields; issues: PreTradeIssue[]; environment: EnvironmentId };
 
@@ -94,11 +100,15 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
   const [pending, setPending] = useState<Pending | undefined>();
   const [sending, setSending] = useState(false);
   const [sent, setSent] = useState<Order | undefined>();
+  // The last send the venue (or the desk) refused, in words: the line must not go on showing the order before it,
+  // whose status a trader read as this one's.
+  const [refused, setRefused] = useState<string | undefined>();
   // The last order sent belongs to the venue it was sent to; so does an order waiting for its confirmation,
   // which must not be confirmed after a switch as if it had been asked about on the new environment.
   const view = useDesk((s) => `${s.connection?.environment ?? ''} ${s.connection?.apiKey ?? ''}`);
   useEffect(() => {
     setSent(undefined);
+    setRefused(undefined);
     setPending(undefined);
   }, [view]);
   const last = useLatest(sent);
@@ -145,16 +155,23 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
     const view = currentView();
     inFlight.current = true;
     setSending(true);
-    let result: Awaited<ReturnType<typeof attempt<'orders.place'>>>;
+    let answer: Awaited<ReturnType<typeof attemptOrRefusal<'orders.place'>>>;
     try {
-      result = await attempt('orders.place', { ...request, environment: sentOn, ...extra });
+      answer = await attemptOrRefusal('orders.place', { ...request, environment: sentOn, ...extra });
     } finally {
       inFlight.current = false;
       setSending(false);
     }
     // Failed, the question is answered all the same, and the notice says how. Left open, its Confirm kept the focus,
     // and the next Enter sent the order again: twice, where the answer was lost and the first had been placed.
-    if (result === undefined) return setPending(undefined);
+    if ('refused' in answer) {
+      setPending(undefined);
+      if (view !== currentView()) return;
+      setSent(undefined);
+      setRefused(refusedText(request, assetsOf(request.product_id, products).quote, answer.refused.ref));
+      return;
+    }
+    const result = answer.value;
     if (result.status === 'held') {
       // Held by one environment, answered after a switch to another: that question is no longer the trader's.
       if (sentOn !== actingEnvironment(useDesk.getState())) return tellHeldAfterSwitch(sentOn);
@@ -164,6 +181,7 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
     setPending(undefined);
     if (!showPlacedOrder(result.order, view, sentOn)) return;
     setSent(result.order);
+    setRefused(undefined);
     edit({ clientOrderId: '' });
   };
 
@@ -325,10 +343,14 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
         <button type="submit" className={`submit ${ticket.side === 'BUY' ? 'buy' : 'sell'}`} disabled={check.request === undefined || sending} title="Enter or Ctrl+Enter">
           {submitText(ticket, quote)}
         </button>
-        {last !== undefined && (
-          <p className="muted" aria-live="polite" aria-label="Last order">
-            {lastOrderText(last, assetsOf(last.product_id, products).quote, statusOf(last))}
-          </p>
+        {refused !== undefined ? (
+          <p className="field-error" aria-live="polite" aria-label="Last order">{refused}</p>
+        ) : (
+          last !== undefined && (
+            <p className="muted" aria-live="polite" aria-label="Last order">
+              {lastOrderText(last, assetsOf(last.product_id, products).quote, statusOf(last))}
+            </p>
+          )
         )}
       </form>
       {asking !== undefined && (
