@@ -110,13 +110,18 @@ export async function refreshOrders(): Promise<void> {
   const view = currentView();
   const read = beginOrdersRead();
   try {
+    // A failure is also said on its blotter until a read answers: an empty one read as "nothing yet", and a full
+    // one as current, when the desk could not read them.
+    let openProblem: string | undefined;
+    let historyProblem: string | undefined;
     const [open, history] = await Promise.all([
-      shownIfRefused(readOfShownSession('orders.active', {})),
-      shownIfRefused(readOfShownSession('orders.history', { limit: MAX_ARCHIVED_LIMIT, sort: '-updated_at' })),
+      readOfShownSession('orders.active', {}).catch((err: unknown) => ((openProblem = shown(err).message), undefined)),
+      readOfShownSession('orders.history', { limit: MAX_ARCHIVED_LIMIT, sort: '-updated_at' }).catch((err: unknown) => ((historyProblem = shown(err).message), undefined)),
     ]);
     // Another session's orders are not this account's: the read that the switch brings shows them.
     if (view !== currentView() || open === OTHER_SESSION || history === OTHER_SESSION) return;
     const s = useDesk.getState();
+    s.setOrdersProblems({ open: openProblem, history: historyProblem });
     // The read holds orders of every status; whether it was cut is told by its length, not by the done ones kept.
     // The history goes first: an order the active read still held may be done in it, served a moment later.
     if (history !== undefined) s.setHistory(history.filter((o) => o.status === 'DONE'), history.length >= MAX_ARCHIVED_LIMIT);

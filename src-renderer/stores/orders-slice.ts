@@ -19,6 +19,12 @@ export interface OrdersSlice {
   historyLoaded: boolean;
   /** The last history read was as long as the venue answers: older orders may exist beyond it. */
   historyCut: boolean;
+  /**
+   * Why the last read of the open orders (of the history) failed, until one answers: the orders shown are then not
+   * current, and an empty blotter is not "nothing yet" but nothing read.
+   */
+  openOrdersProblem: string | undefined;
+  historyProblem: string | undefined;
   fills: Fill[];
   /** Why the last read of the fills failed, until one answers: the fills shown are then not current. */
   fillsProblem: string | undefined;
@@ -46,6 +52,7 @@ export interface OrdersSlice {
   /** Fills newest first; returns the ones not seen before. */
   addFills: (fills: Fill[]) => Fill[];
   setFillsProblem: (problem: string | undefined) => void;
+  setOrdersProblems: (problems: { open: string | undefined; history: string | undefined }) => void;
 }
 
 function isOpen(order: Order): boolean {
@@ -90,6 +97,8 @@ export const createOrdersSlice: StateCreator<DeskState, [], [], OrdersSlice> = (
   history: [],
   historyLoaded: false,
   historyCut: false,
+  openOrdersProblem: undefined,
+  historyProblem: undefined,
   fills: [],
   fillsProblem: undefined,
   cancelling: {},
@@ -148,10 +157,13 @@ export const createOrdersSlice: StateCreator<DeskState, [], [], OrdersSlice> = (
     }),
   // What the read does not hold is still done: it may have ended after the read was served, or lie beyond its limit.
   setHistory: (orders, cut = false) => set((s) => ({ history: mergeDone(orders.filter((o) => !isOpen(o)), s.history), historyLoaded: true, historyCut: cut })),
-  clearAccountData: () => set({ openOrders: {}, cancelling: {}, history: [], historyLoaded: false, historyCut: false, fills: [], fillsProblem: undefined, account: undefined, accountProblem: undefined }),
+  clearAccountData: () => set({ openOrders: {}, cancelling: {}, history: [], historyLoaded: false, historyCut: false, openOrdersProblem: undefined, historyProblem: undefined, fills: [], fillsProblem: undefined, account: undefined, accountProblem: undefined }),
   // Only a change is set: every read of the fills calls it, and each set re-runs every selector of the window.
   setFillsProblem: (fillsProblem) => {
     if (get().fillsProblem !== fillsProblem) set({ fillsProblem });
+  },
+  setOrdersProblems: ({ open, history }) => {
+    if (get().openOrdersProblem !== open || get().historyProblem !== history) set({ openOrdersProblem: open, historyProblem: history });
   },
   addFills: (incoming) => {
     const known = new Set(get().fills.map((f) => `${f.tradeId}/${f.orderId}`));

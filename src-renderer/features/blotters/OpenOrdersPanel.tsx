@@ -5,6 +5,7 @@ import type { Order } from '../../../src-shared/protocol/records';
 import { cancelAll, cancelOrders } from '../../stores/desk-actions';
 import { useDesk } from '../../stores/desk-store';
 import { Panel } from '../../ui/Panel';
+import { ReadFailed } from '../../ui/ReadFailed';
 import { VirtualTable, type Column } from '../../ui/VirtualTable';
 import { downloadCsv, toCsv } from '../../ui/csv';
 import { ORDER_COLUMNS, ORDER_CSV, orderName } from './order-columns';
@@ -12,6 +13,7 @@ import { ORDER_COLUMNS, ORDER_CSV, orderName } from './order-columns';
 export function OpenOrdersPanel(props: { productId: string; height: number }): React.JSX.Element {
   const orders = useDesk(useShallow((s) => Object.values(s.openOrders)));
   const cancelling = useDesk((s) => s.cancelling);
+  const problem = useDesk((s) => s.openOrdersProblem);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [shown, setShown] = useState<readonly Order[]>([]);
   const chosen = orders.filter((o) => selected.has(o.order_id)).map((o) => o.order_id);
@@ -65,6 +67,7 @@ export function OpenOrdersPanel(props: { productId: string; height: number }): R
   );
   return (
     <Panel title="Open orders" tools={tools} account>
+      <ReadFailed problem={problem} />
       <VirtualTable label="Open orders" columns={columns} rows={orders} rowKey={(o) => o.order_id} height={props.height} onSorted={setShown} />
     </Panel>
   );

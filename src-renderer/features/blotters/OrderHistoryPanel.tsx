@@ -6,6 +6,7 @@ import { ARCHIVED_SORTS, ORDER_STATUSES, type ArchivedSort } from '../../../src-
 import { attemptOnShownSession, currentView } from '../../stores/desk-actions';
 import { useDesk } from '../../stores/desk-store';
 import { Panel } from '../../ui/Panel';
+import { ReadFailed } from '../../ui/ReadFailed';
 import { VirtualTable } from '../../ui/VirtualTable';
 import { downloadCsv, toCsv } from '../../ui/csv';
 import { formatDecimal } from '../../ui/decimal-text';
@@ -30,6 +31,7 @@ export function OrderHistoryPanel(props: { panelId?: string; height: number }): 
   const { panelId = 'history' } = props;
   const live = useDesk((s) => s.history);
   const liveCut = useDesk((s) => s.historyCut);
+  const liveProblem = useDesk((s) => s.historyProblem);
   const products = useDesk((s) => s.products);
   // Sorted by created time, a search can be paged past the venue's 1000 a read. A panel popped out (or docked back)
   // starts where the trader left it.
@@ -103,6 +105,7 @@ export function OrderHistoryPanel(props: { panelId?: string; height: number }): 
         : 'more may exist; sort by created_at to page through them, or narrow the search.';
   return (
     <Panel title="Order history" tools={tools} account>
+      {searched === undefined && <ReadFailed problem={liveProblem} />}
       {cut && <p className="muted" role="note">The venue answers {READ_LIMIT} orders a read and this read was full: {beyond}</p>}
       <VirtualTable label="Order history" columns={ORDER_COLUMNS} rows={rows} rowKey={(o) => o.order_id} height={props.height} onSorted={setShown} />
     </Panel>
