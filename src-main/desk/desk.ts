@@ -25,7 +25,7 @@ import type {
 } from '../../src-shared/ipc/contract';
 import { MAX_LAYOUT_BYTES } from '../../src-shared/ipc/contract';
 import { ENVIRONMENT_NAMES as NAMES } from '../../src-shared/ipc/environment-names';
-import type { Account, Order, Product, PublicTrade } from '../../src-shared/protocol/records';
+import type { Account, BookLevel, Order, Product, PublicTrade } from '../../src-shared/protocol/records';
 import { MAX_ARCHIVED_LIMIT, MAX_BOOK_DEPTH } from '../../src-shared/protocol/queries';
 import type { Candle } from '../../src-shared/protocol/ws';
 import { DisposableStore, type Disposable } from '../connection/events';
@@ -43,7 +43,7 @@ import { DeskFile, type KeyRecord } from './desk-file';
 import { lockDeskFolder } from './desk-lock';
 import type { EmbeddedVenue } from './embedded-venue';
 import { KeyVault, type RevealSecretOnce } from './key-vault';
-import { limitPriceOf, preTradeIssues, type MarketReference } from './pre-trade';
+import { limitPriceOf, measuredByBook, preTradeIssues, type MarketReference } from './pre-trade';
 
 export interface DeskOptions {
   /** The desk's data folder: desk.json, and the local venue's folder under it. */
@@ -529,23 +529,31 @@ export class Desk implements Disposable {
   /**
    * The last trade, else the mid of the book: what "far from the market" is measured against. The ticker is that
    * only while it streams: a live session, the product watched; else it is a price from before and the venue is asked.
-   * With no trade, an order by base size with no price of its own is measured for its notional by the side of the
-   * book it would take from (see MarketReference.opposite), read deep enough to walk.
+   * An order measured by the book for its notional (measuredByBook) also gets the side it would take from: the
+   * streamed book while it is the venue's, else one read deep enough to walk.
    */
   private async marketOf(order: ParsedRequest<'orders.place'>, measuresNotional: boolean, bound: RateBound): Promise<MarketReference> {
     const { product_id: productId } = order;
-    const ticker = this.session?.syncState === 'live' ? this.tickers.get(productId) : undefined;
-    if (ticker !== undefined && ticker.price !== '') return { price: ticker.price };
-    const [last] = await this.rest().listTrades(productId, 1, bound);
-    if (last !== undefined) return { price: last.price };
-    const walks = measuresNotional && limitPriceOf(order) === undefined;
-    const book = await this.rest().getOrderBook(productId, walks ? MAX_BOOK_DEPTH : 1, bound);
-    const [bid] = book.bids;
-    const [ask] = book.asks;
-    return {
-      price: bid === undefined || ask === undefined ? undefined : midOf(bid.price, ask.price),
-      ...(walks && { opposite: order.side === 'BUY' ? book.asks : book.bids }),
-    };
+    const walks = measuresNotional && measuredByBook(order);
+    const live = this.session?.syncState === 'live';
+    const streamed = live ? this.session?.book(productId) : undefined;
+    let book: { readonly bids: readonly BookLevel[]; readonly asks: readonly BookLevel[] } | undefined =
+      walks && streamed !== undefined && streamed.source === 'stream' && !streamed.inDoubt && streamed.sequence > 0 ? streamed : undefined;
+    // One read serves both: deep enough to walk when the order is measured by the book.
+    const readBook = async (): Promise<NonNullable<typeof book>> => (book ??= await this.rest().getOrderBook(productId, walks ? MAX_BOOK_DEPTH : 1, bound));
+    const price = await (async (): Promise<string | undefined> => {
+      const ticker = live ? this.tickers.get(productId) : undefined;
+      if (ticker !== undefined && ticker.price !== '') return ticker.price;
+      const [last] = await this.rest().listTrades(productId, 1, bound);
+      if (last !== undefined) return last.price;
+      const { bids, asks } = await readBook();
+      const [bid] = bids;
+      const [ask] = asks;
+      return bid === undefined || ask === undefined ? undefined : midOf(bid.price, ask.price);
+    })();
+    if (!walks) return { price };
+    const { bids, asks } = await readBook();
+    return { price, opposite: order.side === 'BUY' ? asks : bids };
   }
 
   /** `environment`: the one the trader asked on; another than the desk's (it switched meanwhile) cancels nothing. */

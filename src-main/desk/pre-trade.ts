@@ -20,9 +20,9 @@ export interface MarketReference {
   /** Last trade price, else the mid of the best bid and ask; undefined when the market is empty. */
   readonly price: string | undefined;
   /**
-   * With no last trade, for an order by base size with no price of its own: the side of the book it would take
-   * from (asks for a buy, bids for a sell), best first. A mid says nothing of what such an order pays, and
-   * without one (a one-sided book) there is nothing else to measure it by.
+   * For an order measured by the book (measuredByBook): the side it would take from (asks for a buy, bids for a
+   * sell), best first. The last trade does not say what such an order trades for on a thin book, and without
+   * one (no trade yet) a mid says less, or there is none.
    */
   readonly opposite?: readonly BookLevel[];
 }
@@ -40,6 +40,14 @@ function positive(text: string | undefined): Decimal | undefined {
   if (text === undefined || text === '') return undefined;
   const value = new Decimal(text);
   return value.isZero() ? undefined : value;
+}
+
+/**
+ * Whether the order's notional is what it takes from the book: one by base size with no price of its own (a
+ * market order; a stop's is measured at its trigger).
+ */
+export function measuredByBook(order: PreTradeOrder): boolean {
+  return positive(order.base_size) !== undefined && limitPriceOf(order) === undefined && quoteSizeOf(order) === undefined && !(order.type === 'STOP' && positive(order.stop_trigger_price) !== undefined);
 }
 
 /** The order's limit price, or undefined for none: a market order's "0" included. */
@@ -79,23 +87,24 @@ export function preTradeIssues(order: PreTradeOrder, context: PreTradeContext): 
     const limitText = `the limit of ${groupDigits(maxNotional.toFixed())} ${context.quoteAsset}`;
     const size = positive(order.base_size);
     const opposite = context.market.opposite;
-    const byBook = opposite !== undefined && size !== undefined && trigger === undefined && quoteSizeOf(order) === undefined && limit === undefined;
-    if (byBook) {
-      // Never passed for want of a price: an order that cannot be measured is held, and the trader may override.
-      const side = order.side === 'BUY' ? 'asks' : 'bids';
-      const walk = walkBook(size, opposite);
-      if (walk === undefined) {
+    const side = order.side === 'BUY' ? 'asks' : 'bids';
+    const fromBook = size !== undefined && opposite !== undefined && measuredByBook(order) ? bookPrice(order.side, size, opposite) : undefined;
+    const atMarket = size === undefined || reference === undefined ? undefined : size.times(reference);
+    // The larger of the two: a book far from the last trade, or a last trade far from a thin book, each says the
+    // order may be larger than the other shows.
+    if (fromBook !== undefined && (atMarket === undefined || fromBook.notional.greaterThanOrEqualTo(atMarket))) {
+      if (fromBook.notional.greaterThan(maxNotional)) {
         issues.push({
           check: 'max_notional',
-          message: `notional cannot be measured: there is no market price to measure it against (no trade yet, and no ${side} on the book); ${limitText}`,
-        });
-      } else if (walk.notional.greaterThan(maxNotional)) {
-        const reach = walk.thin ? `the book's ${side} hold less than ${size.toFixed()}; priced at their deepest, ${groupDigits(walk.worst.toFixed())}` : `${size.toFixed()} at up to ${groupDigits(walk.worst.toFixed())}, walking the book's ${side}`;
-        issues.push({
-          check: 'max_notional',
-          message: `notional about ${groupDigits(walk.notional.toFixed())} ${context.quoteAsset} (${reach}) is above ${limitText}`,
+          message: `notional about ${groupDigits(fromBook.notional.toFixed())} ${context.quoteAsset} (${fromBook.reach}) is above ${limitText}`,
         });
       }
+    } else if (opposite !== undefined && measuredByBook(order) && atMarket === undefined) {
+      // Never passed for want of a price: an order that cannot be measured is held, and the trader may override.
+      issues.push({
+        check: 'max_notional',
+        message: `notional cannot be measured: there is no market price to measure it against (no trade yet, and no ${side} on the book); ${limitText}`,
+      });
     } else {
       const notional = notionalOf(order, reference);
       if (notional !== undefined && notional.greaterThan(maxNotional)) {
@@ -110,18 +119,24 @@ export function preTradeIssues(order: PreTradeOrder, context: PreTradeContext): 
 }
 
 /**
- * What `size` taken from `levels` (best first) costs at most: size times the worst price it reaches, or the
- * deepest price there when the side holds less. Undefined for an empty side.
+ * The most `size` could trade for against one side of the book (`levels`, best first): a buy at up to the worst
+ * ask it reaches (the deepest when the asks hold less), a sell at the best bid. Undefined for an empty side.
  */
-function walkBook(size: Decimal, levels: readonly BookLevel[]): { notional: Decimal; worst: Decimal; thin: boolean } | undefined {
+function bookPrice(side: PreTradeOrder['side'], size: Decimal, levels: readonly BookLevel[]): { notional: Decimal; reach: string } | undefined {
+  const [best] = levels;
+  if (best === undefined) return undefined;
+  if (side === 'SELL') {
+    const price = new Decimal(best.price);
+    return { notional: size.times(price), reach: `${size.toFixed()} at the book's best bid, ${groupDigits(price.toFixed())}` };
+  }
   let taken = new Decimal(0);
-  let worst: Decimal | undefined;
+  let worst = new Decimal(best.price);
   for (const level of levels) {
     worst = new Decimal(level.price);
     taken = taken.plus(level.size);
-    if (taken.greaterThanOrEqualTo(size)) return { notional: size.times(worst), worst, thin: false };
+    if (taken.greaterThanOrEqualTo(size)) return { notional: size.times(worst), reach: `${size.toFixed()} at up to ${groupDigits(worst.toFixed())}, walking the book's asks` };
   }
-  return worst === undefined ? undefined : { notional: size.times(worst), worst, thin: true };
+  return { notional: size.times(worst), reach: `the book's asks hold less than ${size.toFixed()}; priced at their deepest, ${groupDigits(worst.toFixed())}` };
 }
 
 function quoteSizeOf(order: PreTradeOrder): Decimal | undefined {

@@ -4,7 +4,7 @@
 // limit of 100,000,000.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Desk } from '../../../src-main/desk/desk';
-import { BTC, LocalVenue } from '../connection/local-venue';
+import { BTC, LocalVenue, eventually } from '../connection/local-venue';
 import { deskOnDevelopment } from './open-desk';
 
 let venue: LocalVenue;
@@ -53,9 +53,54 @@ describe('a market order by base size with no price to measure it at', () => {
     expect(small.status).toBe('placed');
   });
 
-  it('is measured by the bids for a sell, and held when there are none', async () => {
+  it('is measured at the best bid for a sell, and held when there are no bids', async () => {
     // BTC-VND has traded now (the small buy above); ETH-VND has neither a trade nor an order.
     const held = await desk.placeOrder({ ...order, product_id: 'ETH-VND', side: 'SELL' });
     expect(held.status === 'held' && held.issues[0]?.message).toContain('no bids on the book');
+    // A sell trades for at most its size at the best bid: bids that thin out far below it must not make a large
+    // sale look small. 50 at 90,000,000 is 4,500,000,000; at the deepest bid it would look like 50,000,000.
+    const buyer = await venue.newAccount({ VND: '100000000000' });
+    await venue.client(buyer).placeOrder({ product_id: 'ETH-VND', side: 'BUY', limit_price: '90000000', base_size: '0.01', wait: true });
+    await venue.client(buyer).placeOrder({ product_id: 'ETH-VND', side: 'BUY', limit_price: '1000000', base_size: '100', wait: true });
+    expect(await desk.placeOrder({ ...order, product_id: 'ETH-VND', side: 'SELL', base_size: '50' })).toEqual({
+      status: 'held',
+      issues: [{ check: 'max_notional', message: "notional about 4\u202f500\u202f000\u202f000 VND (50 at the book's best bid, 90\u202f000\u202f000) is above the limit of 100\u202f000\u202f000 VND" }],
+    });
+  });
+});
+
+describe('a market order by base size on a thin book', () => {
+  it('is measured by what it takes from the book, not at the last trade far below it', async () => {
+    const SOL = 'SOL-VND';
+    const seller = await venue.newAccount({ SOL: '100', VND: '100000000000' });
+    const buyer = await venue.newAccount({ SOL: '100', VND: '100000000000' });
+    // One trade at 4,000,000; what rests after it is 10 SOL ten times higher.
+    await venue.client(seller).placeOrder({ product_id: SOL, side: 'SELL', limit_price: '4000000', base_size: '1', wait: true });
+    await venue.client(buyer).placeOrder({ product_id: SOL, side: 'BUY', limit_price: '4000000', base_size: '1', wait: true });
+    await venue.client(seller).placeOrder({ product_id: SOL, side: 'SELL', limit_price: '40000000', base_size: '10', wait: true });
+    const expected = {
+      status: 'held',
+      issues: [{ check: 'max_notional', message: 'notional about 200\u202f000\u202f000 VND (5 at up to 40\u202f000\u202f000, walking the book\'s asks) is above the limit of 100\u202f000\u202f000 VND' }],
+    };
+    // 5 at the last trade is 20,000,000, under the limit; it would pay 200,000,000.
+    const order5 = { ...order, product_id: SOL, side: 'BUY', base_size: '5' } as const;
+    expect(await desk.placeOrder(order5)).toEqual(expected);
+
+    // So too with the product watched, its ticker and streamed book the desk's own.
+    const seen = { ticker: false, book: false };
+    const sub = desk.events.onDidEmit((e) => {
+      if (e.name === 'ticker.changed' && e.payload.productId === SOL && e.payload.price === '4000000') seen.ticker = true;
+      if (e.name === 'book.changed' && e.payload.productId === SOL && e.payload.asks.length > 0) seen.book = true;
+    });
+    await desk.watch(SOL, 'main');
+    try {
+      await eventually(() => (seen.ticker && seen.book ? true : undefined), 'the ticker and book of SOL-VND');
+      expect(await desk.placeOrder(order5)).toEqual(expected);
+    } finally {
+      sub.dispose();
+      await desk.unwatch(SOL, 'main');
+    }
+    // What the asks can fill within the limit still goes: 2 at 40,000,000 is 80,000,000.
+    expect((await desk.placeOrder({ ...order5, base_size: '2' })).status).toBe('placed');
   });
 });
