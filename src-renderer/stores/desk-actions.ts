@@ -98,12 +98,16 @@ function ofShownSession(session: Session | undefined): boolean {
 }
 
 /**
- * A read of the account's own data for a panel's own use (a search): undefined when refused, the refusal shown, or
- * when answered on another session than the window shows, which is another account's.
+ * A read of the account's own data for a panel's own use (a search): its answer, or its refusal (shown as a notice
+ * too), or undefined when answered on another session than the window shows, which is another account's.
  */
-export async function attemptOnShownSession<M extends SessionRead>(method: M, request: Request<M>): Promise<Response<M> | undefined> {
-  const answer = await shownIfRefused(readOfShownSession(method, request));
-  return answer === OTHER_SESSION ? undefined : answer;
+export async function attemptOnShownSession<M extends SessionRead>(method: M, request: Request<M>): Promise<{ value: Response<M> } | { refused: BridgeError } | undefined> {
+  try {
+    const answer = await readOfShownSession(method, request);
+    return answer === OTHER_SESSION ? undefined : { value: answer };
+  } catch (err) {
+    return { refused: shown(err) };
+  }
 }
 
 export async function refreshOrders(): Promise<void> {

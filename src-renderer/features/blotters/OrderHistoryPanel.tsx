@@ -10,7 +10,7 @@ import { ReadFailed } from '../../ui/ReadFailed';
 import { VirtualTable } from '../../ui/VirtualTable';
 import { downloadCsv, toCsv } from '../../ui/csv';
 import { formatDecimal } from '../../ui/decimal-text';
-import { DEFAULT_HISTORY_FILTERS, asTheyStandNow, historyRequest, historySearchOf, lastSearchOnly, nextPageRequest, rememberHistorySearch, type HistoryFilters, type HistoryRequest } from './history-query';
+import { DEFAULT_HISTORY_FILTERS, asTheyStandNow, historyRequest, sortedAs, historySearchOf, lastSearchOnly, nextPageRequest, rememberHistorySearch, type HistoryFilters, type HistoryRequest } from './history-query';
 import { ORDER_COLUMNS, ORDER_CSV } from './order-columns';
 
 /**
@@ -37,6 +37,9 @@ export function OrderHistoryPanel(props: { panelId?: string; height: number }): 
   // starts where the trader left it.
   const [filters, setFilters] = useState<HistoryFilters>(() => historySearchOf(panelId)?.filters ?? DEFAULT_HISTORY_FILTERS);
   const [searched, setSearched] = useState<Searched | undefined>();
+  // The last search refused, until one answers or the trader goes back to Live: the rows below are then not
+  // filtered by the boxes above, which the trader read as the search's answer.
+  const [refused, setRefused] = useState<string | undefined>();
   // A search shows its orders as they stand now: the open ones, and the done ones by id, which only a search needs.
   const open = useDesk((s) => s.openOrders);
   const searching = searched !== undefined;
@@ -48,6 +51,7 @@ export function OrderHistoryPanel(props: { panelId?: string; height: number }): 
   const view = useDesk((s) => (s.connection === undefined ? '' : `${s.connection.environment} ${s.connection.apiKey}`));
   useEffect(() => {
     setSearched(undefined);
+    setRefused(undefined);
     if (view === '' || !searchAgain.current) return;
     searchAgain.current = false;
     void read(historyRequest(filters), []);
@@ -61,8 +65,11 @@ export function OrderHistoryPanel(props: { panelId?: string; height: number }): 
     const asked = currentView();
     const stillLast = searches.current.begin();
     // Answered on another session (a switch this window has not heard of yet), it is another account's history.
-    const found = await attemptOnShownSession('orders.history', request);
-    if (found === undefined || asked !== currentView() || !stillLast()) return;
+    const answer = await attemptOnShownSession('orders.history', request);
+    if (answer === undefined || asked !== currentView() || !stillLast()) return;
+    if ('refused' in answer) return setRefused(`${answer.refused.ref}: ${answer.refused.message}`);
+    setRefused(undefined);
+    const found = answer.value;
     const known = new Set(before.map((o) => o.order_id));
     const full = found.length >= (request.limit ?? MAX_ARCHIVED_LIMIT);
     setSearched({ rows: [...before, ...found.filter((o) => !known.has(o.order_id))], full, next: full ? nextPageRequest(request, found) : undefined });
@@ -89,13 +96,16 @@ export function OrderHistoryPanel(props: { panelId?: string; height: number }): 
       <span className="filter-actions">
         <button type="submit">Search</button>
         {searched !== undefined && more !== undefined && <button type="button" onClick={() => void read(more, searched.rows)}>Next {READ_LIMIT}</button>}
-        {searched !== undefined && <button type="button" onClick={() => (searches.current.begin(), setSearched(undefined))}>Live</button>}
+        {searched !== undefined && <button type="button" onClick={() => (searches.current.begin(), setSearched(undefined), setRefused(undefined))}>Live</button>}
         <button type="button" onClick={() => downloadCsv('order-history.csv', toCsv(ORDER_CSV, shown))}>Export CSV</button>
       </span>
     </form>
   );
   // The venue answers at most this many a read: a full answer says nothing of what lies beyond it.
-  const rows = useMemo(() => (searched === undefined || doneById === undefined ? live : asTheyStandNow(searched.rows, open, doneById)), [searched, live, open, doneById]);
+  const rows = useMemo(
+    () => sortedAs(searched === undefined || doneById === undefined ? live : asTheyStandNow(searched.rows, open, doneById), filters.sort),
+    [searched, live, open, doneById, filters.sort],
+  );
   const cut = searched === undefined ? liveCut : searched.full;
   const beyond =
     searched === undefined
@@ -106,6 +116,11 @@ export function OrderHistoryPanel(props: { panelId?: string; height: number }): 
   return (
     <Panel title="Order history" tools={tools} account>
       {searched === undefined && <ReadFailed problem={liveProblem} />}
+      {refused !== undefined && (
+        <p role="alert" className="note" aria-label="Search refused">
+          Search refused, {refused}. Shown: {searched === undefined ? 'the live history' : 'the last search that answered'}, not filtered as the boxes above say.
+        </p>
+      )}
       {cut && <p className="muted" role="note">The venue answers {READ_LIMIT} orders a read and this read was full: {beyond}</p>}
       <VirtualTable label="Order history" columns={ORDER_COLUMNS} rows={rows} rowKey={(o) => o.order_id} height={props.height} onSorted={setShown} />
     </Panel>
