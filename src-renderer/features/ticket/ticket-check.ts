@@ -142,17 +142,28 @@ export function takesExpiry(form: Pick<TicketForm, 'type' | 'timeInForce'>): boo
   return form.type === 'TWAP' || form.timeInForce === 'GTT';
 }
 
+/**
+ * A figure as typed, without the thousands grouping the desk writes figures with (a narrow no-break space, U+202F)
+ * or a trader types (a space, a no-break or thin space): "2 400 000 000" copied from the ladder or the blotters was
+ * refused as whitespace. Only well-formed groups of three in the whole part: anything else is left for the checks
+ * to refuse, and the request sent never holds a space (the venue refuses one).
+ */
+export function ungrouped(text: string): string {
+  const trimmed = text.trim();
+  return /^\d{1,3}(?:[ \u00a0\u2009\u202f]\d{3})+(?:\.\d*)?$/.test(trimmed) ? trimmed.replace(/[ \u00a0\u2009\u202f]/g, '') : trimmed;
+}
+
 /** The request body the form describes, without judging it. */
 export function ticketRequest(form: TicketForm): OrderFields {
   const body: OrderFields = { product_id: form.productId, side: form.side, type: form.type };
-  const size = form.size.trim();
-  const price = form.price.trim();
+  const size = ungrouped(form.size);
+  const price = ungrouped(form.price);
   if (size !== '') {
     if (form.sizeMode === 'base') body.base_size = size;
     else if (form.sizeMode === 'quote') body.quote_size = size;
     else body.exact_quote_size = size;
   }
-  if (form.sizeMode === 'exact_quote' && form.exactBase.trim() !== '') body.base_size = form.exactBase.trim();
+  if (form.sizeMode === 'exact_quote' && form.exactBase.trim() !== '') body.base_size = ungrouped(form.exactBase);
   // The venue derives an exact-quote order's limit price; a price typed before that mode was chosen is not sent.
   if (price !== '' && form.type !== 'MARKET' && form.sizeMode !== 'exact_quote') body.limit_price = price;
   if (form.timeInForce !== '') body.time_in_force = form.timeInForce;
@@ -161,7 +172,7 @@ export function ticketRequest(form: TicketForm): OrderFields {
   if (form.clientOrderId.trim() !== '') body.client_order_id = form.clientOrderId.trim();
   if (form.type === 'STOP') {
     body.order_stop_type = form.stopType;
-    if (form.stopTrigger.trim() !== '') body.stop_trigger_price = form.stopTrigger.trim();
+    if (form.stopTrigger.trim() !== '') body.stop_trigger_price = ungrouped(form.stopTrigger);
   }
   // The box is hidden once another time in force is picked, and what it still holds is not sent: an error on a
   // field the trader cannot see would leave the order unsendable with nothing said.
@@ -539,7 +550,7 @@ export function presetSize(percent: number, side: OrderSide, productId: string, 
     const lots = (free * pct) / 100n / lot;
     return lots > 0n ? formatUnits(Math.min(Number(lots), rules.maxLots), rules.spec.sizeIncrement) : '';
   }
-  const ticks = toUnits(price, rules.spec.priceIncrement);
+  const ticks = toUnits(ungrouped(price), rules.spec.priceIncrement);
   const free = freeAtoms(ctx.balances, rules.quote);
   if (isReason(ticks) || ticks === 0 || free === undefined) return '';
   const spend = (free * pct) / 100n;
@@ -582,7 +593,7 @@ export function describeOrder(request: OrderFields, baseAsset: string, quoteAsse
  */
 export function submitText(form: Pick<TicketForm, 'side' | 'size' | 'sizeMode' | 'productId'>, quoteAsset: string): string {
   const side = form.side === 'BUY' ? 'Buy' : 'Sell';
-  const typed = form.size.trim();
+  const typed = ungrouped(form.size);
   if (typed === '') return `${side} ${form.productId}`;
   const size = isDecimal(typed) ? formatDecimal(typed) : typed;
   if (form.sizeMode === 'base') return `${side} ${size} ${form.productId}`;
