@@ -89,10 +89,11 @@ export class Desk implements Disposable {
    */
   private backgroundFailure: { text: string; at: number } | undefined;
   /**
-   * What the lookup of each order whose outcome was unknown found, by client_order_id: the trader, told to wait
-   * for it rather than send the order again, reads it here, since a placement that never happened shows nowhere
-   * else. One a placement, each for its minute: two lost at once must not have the first's answer replaced by the
-   * second's within moments.
+   * What the lookup of each order whose outcome was unknown found, by environment and client_order_id: the
+   * trader, told to wait for it rather than send the order again, reads it here, since a placement that never
+   * happened shows nowhere else. One a placement, each for its minute, whatever the desk does meanwhile: two lost
+   * at once must not have the first's answer replaced by the second's, nor a reconnect (another key, an address
+   * saved, a switch) take away an answer given a moment before. Each names its environment.
    */
   private readonly placementNotes = new Map<string, { text: string; at: number }>();
   /** Product → the windows that watch it. */
@@ -247,6 +248,13 @@ export class Desk implements Disposable {
       // wait for it here, and REST may settle it while the socket cannot reconnect.
       detail: this.keys.scrub([lastError ?? (this.detail || this.failureNote()), this.placementNote(), stale].filter((part) => part !== '').join('; ')),
     };
+  }
+
+  private notePlacement(environment: EnvironmentId, clientOrderId: string, note: { text: string; at: number }): void {
+    const key = `${environment}/${clientOrderId}`;
+    // The newest last: the status lists them in the order they came.
+    this.placementNotes.delete(key);
+    this.placementNotes.set(key, note);
   }
 
   /** Every placement's lookup still in its minute, oldest first; those past it are forgotten. */
@@ -416,8 +424,7 @@ export class Desk implements Disposable {
     add(session.onDidChangeConnection(() => this.emitStatus()));
     add(
       session.onDidResolvePlacement(({ clientOrderId, order }) => {
-        this.placementNotes.delete(clientOrderId);
-        this.placementNotes.set(clientOrderId, {
+        this.notePlacement(environment, clientOrderId, {
           text:
             order === undefined
               ? `the order ${clientOrderId}, whose outcome was unknown, was not placed: ${NAMES[environment]} holds no order from it under that client order id`
@@ -437,14 +444,11 @@ export class Desk implements Disposable {
 
   private closeSession(): void {
     this.backgroundFailure = undefined;
-    this.placementNotes.clear();
     // The trader was told these are being looked up: a session closed (a switch, another key) stops that, so say so.
-    const unresolved = this.session?.unresolvedPlacements() ?? [];
-    if (unresolved.length > 0) {
-      const where = NAMES[this.sessionEnvironment];
-      // Keyed by no client_order_id: it speaks of all of them.
-      this.placementNotes.set('', {
-        text: `the desk stopped looking up ${unresolved.map((id) => `the order ${id}`).join(', ')} on leaving its ${where} session, whose outcome is unknown: look for it among ${where}'s orders before sending it again`,
+    const where = NAMES[this.sessionEnvironment];
+    for (const id of this.session?.unresolvedPlacements() ?? []) {
+      this.notePlacement(this.sessionEnvironment, id, {
+        text: `the desk stopped looking up the order ${id} on leaving its ${where} session, whose outcome is unknown: look for it among ${where}'s orders before sending it again`,
         at: Date.now(),
       });
     }

@@ -58,3 +58,25 @@ describe('two placements whose outcome is unknown', () => {
     expect((await desk.activeOrders(BTC)).filter((o) => o.client_order_id.startsWith('lost-'))).toEqual([]);
   });
 });
+
+describe('what a placement\'s lookup found, or that it stopped', () => {
+  it('stays in the status for its minute when the desk reconnects or switches meanwhile', async () => {
+    toLose = 1;
+    const lost = await dispatch(services, 'orders.place', { environment: 'development', product_id: BTC, side: 'BUY', limit_price: px(-400), base_size: '0.001', client_order_id: 'lost-then-reconnect', override_checks: true });
+    expect(lost.ok ? 'placed' : lost.error.message).toMatch(/^E0802_OrderOutcomeUnknown: /);
+    const notPlaced = /the order lost-then-reconnect, whose outcome was unknown, was not placed: Development holds no order/;
+    await eventually(() => (notPlaced.test(desk.status().detail) ? true : undefined), 'the lookup in the status');
+
+    // The trader saves Development's addresses again (or picks another key): a new session, the answer still there.
+    await desk.configureEnvironment({ id: 'development', baseUrl: gateway.baseUrl, wsUrl: venue.wsUrl });
+    await desk.whenLive();
+    expect(desk.status().detail).toMatch(notPlaced);
+
+    // Off to Local and back: named as Development's, it is still shown on either.
+    await desk.switchEnvironment('local');
+    expect(desk.status().detail).toMatch(notPlaced);
+    await desk.switchEnvironment('development');
+    await desk.whenLive();
+    expect(desk.status().detail).toMatch(notPlaced);
+  });
+});
