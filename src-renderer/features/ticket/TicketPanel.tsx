@@ -17,7 +17,7 @@ import { ignoreHeldKeys } from '../../ui/VirtualTable';
 import { statusOf } from '../blotters/order-columns';
 import { formatDecimal } from '../../ui/decimal-text';
 import { assetsOf } from '../ladder/increments';
-import { checkTicket, describeOrder, lastOrderText, presetSize, sendsOrder, submitText, takesExpiry, type TicketContext, type TicketField, type TicketForm } from './ticket-check';
+import { checkTicket, describeOrder, lastOrderText, presetSize, sendsOrder, sizeModesFor, submitText, takesExpiry, type TicketContext, type TicketField, type TicketForm } from './ticket-check';
 
 const PRESETS = [25, 50, 75, 100] as const;
 const NO_LEVELS: never[] = [];
@@ -224,6 +224,12 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
   const { base, quote } = assetsOf(productId, products);
   const noPrice = ticket.type === 'MARKET' || ticket.sizeMode === 'exact_quote';
   const expires = takesExpiry(ticket);
+  // Only the ways the venue takes a size for the type are offered: an exact-quote (FOK) market order was offered, then refused.
+  const modes = sizeModesFor(ticket.type);
+  // A size mode the new type does not take goes back to the base asset, its amount with it: a quote amount read
+  // as a base size is another order.
+  const pickType = (type: TicketForm['type']): void =>
+    edit(sizeModesFor(type).includes(ticket.sizeMode) ? { type } : { type, sizeMode: 'base', size: '', exactBase: '' });
 
   return (
     <Panel title="Order ticket">
@@ -233,7 +239,7 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
           <button type="button" className={ticket.side === 'SELL' ? 'on sell' : ''} aria-pressed={ticket.side === 'SELL'} aria-label="Choose sell side" onClick={() => edit({ side: 'SELL' })} title="Alt+S">Sell</button>
         </div>
         <label>Type
-          <select aria-label="Type" value={ticket.type} onChange={(e) => edit({ type: e.target.value as TicketForm['type'] })} {...described('type')}>
+          <select aria-label="Type" value={ticket.type} onChange={(e) => pickType(e.target.value as TicketForm['type'])} {...described('type')}>
             {ORDER_TYPES.map((t) => <option key={t} value={t}>{t}</option>)}
           </select>
         </label>
@@ -247,9 +253,9 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
         </label>
         <label>Size in
           <select aria-label="Size in" value={ticket.sizeMode} onChange={(e) => edit({ sizeMode: e.target.value as TicketForm['sizeMode'] })}>
-            <option value="base">{base}</option>
-            <option value="quote">{quote} (market)</option>
-            <option value="exact_quote">{quote} exact (FOK)</option>
+            {modes.includes('base') && <option value="base">{base}</option>}
+            {modes.includes('quote') && <option value="quote">{quote} (market)</option>}
+            {modes.includes('exact_quote') && <option value="exact_quote">{quote} exact (FOK)</option>}
           </select>
         </label>
         {ticket.sizeMode === 'exact_quote' && (

@@ -153,6 +153,13 @@ export function ungrouped(text: string): string {
   return /^\d{1,3}(?:[ \u00a0\u2009\u202f]\d{3})+(?:\.\d*)?$/.test(trimmed) ? trimmed.replace(/[ \u00a0\u2009\u202f]/g, '') : trimmed;
 }
 
+/** The ways a size is given for an order type: in quote only for a market order, exact quote only for a limit one. */
+export function sizeModesFor(type: TicketForm['type']): readonly SizeMode[] {
+  if (type === 'MARKET') return ['base', 'quote'];
+  if (type === 'LIMIT') return ['base', 'exact_quote'];
+  return ['base'];
+}
+
 /** The request body the form describes, without judging it. */
 export function ticketRequest(form: TicketForm): OrderFields {
   const body: OrderFields = { product_id: form.productId, side: form.side, type: form.type };

@@ -1,11 +1,18 @@
 /**
  * What the ticket takes as typed: figures grouped as the desk writes them ("2 400 000 000", with the narrow spaces
- * of the ladder and blotters) were refused as whitespace.
+ * of the ladder and blotters) were refused as whitespace; and the ways of sizing an order are offered only for the
+ * types the venue takes them with (an exact-quote FOK size was offered on a market ticket, then refused).
  */
-import { describe, expect, it } from 'vitest';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseCreateOrder } from '../../../src-shared/protocol/orders';
 import { ApiError } from '../../../src-shared/errors/api-error';
+import { TicketPanel } from '../../../src-renderer/features/ticket/TicketPanel';
 import { EMPTY_TICKET, checkTicket, submitText, type TicketContext, type TicketForm } from '../../../src-renderer/features/ticket/ticket-check';
+import { useDesk } from '../../../src-renderer/stores/desk-store';
+
+vi.mock('zustand', async (importOriginal) => (await import('./fixtures')).serverDrawnZustand(await importOriginal()));
 
 const ctx: TicketContext = {
   now: 1_800_000_000_000_000_000n,
@@ -43,5 +50,23 @@ describe('figures typed with the desk\'s grouping', () => {
 
   it('leaves the venue refusing whitespace on the wire', () => {
     expect(parseCreateOrder({ product_id: 'BTC-VND', side: 'BUY', type: 'LIMIT', limit_price: '2 400 000 000', base_size: '0.1' }, { now: ctx.now })).toBeInstanceOf(ApiError);
+  });
+});
+
+describe('the ticket\'s "Size in" box', () => {
+  const options = (type: TicketForm['type']): string[] => {
+    useDesk.setState({ ticket: { ...EMPTY_TICKET, type } });
+    const html = renderToStaticMarkup(createElement(TicketPanel, { productId: 'BTC-VND' }));
+    const box = /<select aria-label="Size in"[^>]*>(.*?)<\/select>/.exec(html)?.[1] ?? '';
+    return [...box.matchAll(/<option value="([^"]+)"/g)].map((m) => m[1] ?? '');
+  };
+
+  beforeEach(() => useDesk.setState({ connection: { environment: 'local', production: false, state: 'live', apiKey: 'k', detail: '' } }));
+
+  it('offers an exact quote amount (FOK) only on a limit ticket, and a quote amount only on a market one', () => {
+    expect(options('MARKET')).toEqual(['base', 'quote']);
+    expect(options('LIMIT')).toEqual(['base', 'exact_quote']);
+    expect(options('STOP')).toEqual(['base']);
+    expect(options('TWAP')).toEqual(['base']);
   });
 });
