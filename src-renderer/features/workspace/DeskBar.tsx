@@ -1,5 +1,6 @@
 // The top bar: desk product, environment (Production in red) and connection state with latency.
 import { useMemo } from 'react';
+import type { ConnectionStatus } from '../../../src-shared/ipc/contract';
 import { shownLatency, staleness, useActingEnvironment } from '../../stores/connection-view';
 import { useDesk } from '../../stores/desk-store';
 import { formatDecimal } from '../../ui/decimal-text';
@@ -14,6 +15,15 @@ export function EnvironmentBadge(): React.JSX.Element {
       {name}
     </span>
   );
+}
+
+/**
+ * The connection's state as the trader reads it. The states are words already, but for no_key, which the bar showed
+ * as it is named in code ("Development | no_key").
+ */
+export function connectionStateText(state: ConnectionStatus['state'] | undefined): string {
+  if (state === undefined) return 'starting';
+  return state === 'no_key' ? 'no API key: market data only' : state;
 }
 
 export function DeskBar(): React.JSX.Element {
@@ -41,7 +51,7 @@ export function DeskBar(): React.JSX.Element {
       )}
       <EnvironmentBadge />
       <span aria-label="Connection state">
-        {connection?.state ?? 'starting'}
+        {connectionStateText(connection?.state)}
         {latency !== undefined && ` · ${latency}`}
       </span>
     </header>

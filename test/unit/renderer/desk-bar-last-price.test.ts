@@ -37,3 +37,14 @@ describe('the desk bar\'s last price', () => {
     expect(drawn()).toBe('last 2 503 000 000 USDT');
   });
 });
+
+describe('the desk bar\'s connection state', () => {
+  const state = (): string => /aria-label="Connection state">([^<]*)/.exec(renderToStaticMarkup(createElement(DeskBar)))?.[1] ?? 'none';
+
+  it('says in words that there is no API key, not the code\'s name no_key', () => {
+    useDesk.setState({ connection: connection('no_key') });
+    expect(state()).toBe('no API key: market data only');
+    useDesk.setState({ connection: connection('live') });
+    expect(state()).toBe('live');
+  });
+});
