@@ -8,9 +8,10 @@ import { useDesk } from '../../stores/desk-store';
 import { unreadOf } from '../../stores/market-slice';
 import { paintOnChange } from '../../ui/paint-on-change';
 import { Panel } from '../../ui/Panel';
-import { formatNanosTime, isDecimal } from '../../ui/decimal-text';
+import { formatNanosTime } from '../../ui/decimal-text';
+import { FieldError, invalidMarks } from '../../ui/field-error';
 import { formatToIncrement, productIncrements } from '../ladder/increments';
-import { defaultLargeSize, isLargeTrade } from './large-trade';
+import { defaultLargeSize, isLargeTrade, largeThreshold } from './large-trade';
 
 const ROWS = 60;
 
@@ -26,6 +27,7 @@ export function TapePanel(props: { productId: string; height: number }): React.J
   const [typed, setTyped] = useState<{ productId: string; large: string }>();
   const large = typed?.productId === productId ? typed.large : defaultLargeSize(productId);
   const setLarge = (value: string): void => setTyped({ productId, large: value });
+  const { threshold, problem } = largeThreshold(large);
   // Prices and sizes at the venue's increments for the product, so the columns line up at its precision.
   const products = useDesk((s) => s.products);
   const increments = useMemo(() => productIncrements(productId, products), [productId, products]);
@@ -34,7 +36,6 @@ export function TapePanel(props: { productId: string; height: number }): React.J
   // Laid out, not after the paint: the rows are written for this product before the browser shows its title, never
   // a frame of the previous product's trades under it.
   useLayoutEffect(() => {
-    const threshold = isDecimal(large) ? large : '';
     // The trade each row shows, so a row still showing its trade is not written again.
     const showing = new WeakMap<HTMLTableRowElement, PublicTrade>();
     const draw = (): void => {
@@ -73,12 +74,15 @@ export function TapePanel(props: { productId: string; height: number }): React.J
     };
     draw();
     return paintOnChange(draw, (s, prev) => s.trades[productId] !== prev.trades[productId]).stop;
-  }, [productId, large, increments]);
+  }, [productId, threshold, increments]);
 
   const tools = (
-    <label>Large at
-      <input size={6} inputMode="decimal" value={large} onChange={(e) => setLarge(e.target.value)} aria-invalid={large !== '' && !isDecimal(large)} />
-    </label>
+    <>
+      <label>Large at
+        <input size={6} inputMode="decimal" value={large} onChange={(e) => setLarge(e.target.value)} {...invalidMarks(`large-at-${productId}-error`, problem)} />
+      </label>
+      <FieldError id={`large-at-${productId}-error`} text={problem} />
+    </>
   );
   return (
     <Panel title={`Trades ${productId}`} tools={tools} market unread={unread}>
