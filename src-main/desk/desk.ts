@@ -545,6 +545,7 @@ export class Desk implements Disposable {
       walks && streamed !== undefined && streamed.source === 'stream' && !streamed.inDoubt && streamed.sequence > 0 ? streamed : undefined;
     // One read serves both: deep enough to walk when the order is measured by the book.
     const readBook = async (): Promise<NonNullable<typeof book>> => (book ??= await this.rest().getOrderBook(productId, walks ? MAX_BOOK_DEPTH : 1, bound));
+    let onlySide: MarketReference['onlySide'];
     const price = await (async (): Promise<string | undefined> => {
       const ticker = live ? this.tickers.get(productId) : undefined;
       if (ticker !== undefined && ticker.price !== '') return ticker.price;
@@ -553,11 +554,14 @@ export class Desk implements Disposable {
       const { bids, asks } = await readBook();
       const [bid] = bids;
       const [ask] = asks;
-      return bid === undefined || ask === undefined ? undefined : midOf(bid.price, ask.price);
+      if (bid !== undefined && ask !== undefined) return midOf(bid.price, ask.price);
+      onlySide = bid !== undefined ? { side: 'bid', price: bid.price } : ask !== undefined ? { side: 'ask', price: ask.price } : undefined;
+      return undefined;
     })();
-    if (!walks) return { price };
+    const found = { price, ...(onlySide !== undefined && { onlySide }) };
+    if (!walks) return found;
     const { bids, asks } = await readBook();
-    return { price, opposite: order.side === 'BUY' ? asks : bids };
+    return { ...found, opposite: order.side === 'BUY' ? asks : bids };
   }
 
   /** `environment`: the one the trader asked on; another than the desk's (it switched meanwhile) cancels nothing. */

@@ -25,6 +25,8 @@ export interface MarketReference {
    * one (no trade yet) a mid says less, or there is none.
    */
   readonly opposite?: readonly BookLevel[];
+  /** With no trade and one side of the book empty, the other side's best price: the only market there is. */
+  readonly onlySide?: { readonly side: 'bid' | 'ask'; readonly price: string };
 }
 
 export interface PreTradeContext {
@@ -69,12 +71,17 @@ export function preTradeIssues(order: PreTradeOrder, context: PreTradeContext): 
   const reference = trigger ?? market;
   const limit = positive(order.limit_price);
   const maxDeviation = positive(context.settings.maxDeviationPercent);
-  // A limit with no market to be far from (no trade yet, a one-sided book) is not held: resting one is how a
-  // market starts, and its own price bounds what it pays (the notional check measures it at that price).
-  if (reference !== undefined && limit !== undefined && maxDeviation !== undefined) {
-    const deviation = limit.minus(reference).abs().div(reference).times(100);
+  // With no trade yet and one side of the book, that side's best price is what a limit is far from: a buy far
+  // above the only asks sweeps them, and one far above the only bids is there for the next seller to take. With
+  // no market at all a limit is not held: resting one is how a market starts.
+  const onlySide = context.market.onlySide;
+  const measuredFrom = reference ?? positive(onlySide?.price);
+  if (measuredFrom !== undefined && limit !== undefined && maxDeviation !== undefined) {
+    const deviation = limit.minus(measuredFrom).abs().div(measuredFrom).times(100);
     if (deviation.greaterThan(maxDeviation)) {
-      const from = trigger === undefined ? `the market (${groupDigits(reference.toFixed())})` : `its stop trigger (${groupDigits(reference.toFixed())})`;
+      const at = groupDigits(measuredFrom.toFixed());
+      const from =
+        trigger !== undefined ? `its stop trigger (${at})` : market !== undefined || onlySide === undefined ? `the market (${at})` : `the book's best ${onlySide.side} (${at}), with no trade yet and no ${onlySide.side === 'bid' ? 'asks' : 'bids'}`;
       issues.push({
         check: 'price_deviation',
         message: `limit ${groupDigits(limit.toFixed())} is ${deviation.toDecimalPlaces(2).toString()}% from ${from}; the limit is ${maxDeviation.toString()}%`,
