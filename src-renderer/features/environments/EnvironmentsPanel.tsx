@@ -76,6 +76,11 @@ function PreTradeLimits(props: { current: PreTradeSettings }): React.JSX.Element
   );
 }
 
+/** The desk switches to Local always, to another environment once its REST address is saved (the desk refuses it before). */
+function switchable(env: Environment): boolean {
+  return env.id === 'local' || env.baseUrl !== '';
+}
+
 export function EnvironmentsPanel(): React.JSX.Element {
   const view = useDesk((s) => s.environments);
   const connection = useDesk((s) => s.connection);
@@ -117,7 +122,15 @@ export function EnvironmentsPanel(): React.JSX.Element {
                   <input type="checkbox" aria-label={`Confirm orders in ${env.name}`} checked={settings?.confirmOrders[env.id] ?? env.confirmOrders} onChange={(e) => setConfirm(env.id, e.target.checked)} />
                 </td>
                 <td>
-                  {view.active === env.id ? <strong>active</strong> : <button type="button" onClick={() => switchTo(env.id)}>Switch to {env.name}</button>}
+                  {view.active === env.id ? (
+                    <strong>active</strong>
+                  ) : (
+                    <>
+                      {/* Offered with nothing saved, the switch drew the desk's refusal in the API's words. */}
+                      <button type="button" disabled={!switchable(env)} aria-describedby={switchable(env) ? undefined : `switch-${env.id}-hint`} onClick={() => switchTo(env.id)}>Switch to {env.name}</button>
+                      {!switchable(env) && <span id={`switch-${env.id}-hint`} className="muted"> save its addresses first</span>}
+                    </>
+                  )}
                 </td>
               </tr>
             ))}

@@ -29,3 +29,18 @@ describe('the Environments panel', () => {
     expect(html).toContain('aria-label="Development WebSocket URL" placeholder="WebSocket wss://…"');
   });
 });
+
+describe('switching environment from the panel', () => {
+  it('is not offered for an environment whose addresses are not saved, and says why; it is once they are', () => {
+    const environment = (id: 'local' | 'development' | 'production', name: string, baseUrl: string) => ({ id, name, production: id === 'production', baseUrl, wsUrl: baseUrl === '' ? '' : 'ws://127.0.0.1:1/ws', confirmOrders: false });
+    const draw = (devUrl: string): string => {
+      useDesk.setState({ environments: { active: 'production', environments: [environment('local', 'Local', ''), environment('development', 'Development', devUrl), environment('production', 'Production', 'http://127.0.0.1:2')], secretStorage: { kind: 'keychain' } } });
+      return renderToStaticMarkup(createElement(EnvironmentsPanel));
+    };
+    const unsaved = draw('');
+    expect(unsaved).toMatch(/<button type="button" disabled="" aria-describedby="switch-development-hint">Switch to Development<\/button><span id="switch-development-hint" class="muted"> save its addresses first<\/span>/);
+    // Local is the embedded venue: always there to switch to.
+    expect(unsaved).toContain('<button type="button">Switch to Local</button>');
+    expect(draw('http://127.0.0.1:1')).toContain('<button type="button">Switch to Development</button>');
+  });
+});
