@@ -11,6 +11,7 @@ import { LIMIT_WORDS, limitSummary, limitsEdited, saveLimits, type LimitErrors, 
 import { Panel } from '../../ui/Panel';
 import { FieldError, invalidMarks } from '../../ui/field-error';
 import { VenueStatusPanel } from '../venue-status/VenueStatusPanel';
+import { connectionStateText } from '../workspace/DeskBar';
 
 function Addresses(props: { env: Environment }): React.JSX.Element {
   const { env } = props;
@@ -102,7 +103,7 @@ export function EnvironmentsPanel(): React.JSX.Element {
     <Panel title="Environments">
       {connection !== undefined && (
         <p className={connection.production ? 'status production-text' : 'status'} role="status" aria-label="Connection">
-          {connection.environment}: {connection.state}
+          {connection.environment}: {connectionStateText(connection.state)}
           {latency !== undefined && ` · ${latency}`}
           {connection.readOnly === true && ' · read-only key'}
           {connection.detail !== '' && <span className="muted"> · {connection.detail}</span>}

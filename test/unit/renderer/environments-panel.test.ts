@@ -44,3 +44,11 @@ describe('switching environment from the panel', () => {
     expect(draw('http://127.0.0.1:1')).toContain('<button type="button">Switch to Development</button>');
   });
 });
+
+describe('the Environments panel\'s connection line', () => {
+  it('says in words that there is no API key, as the desk bar does, not no_key', () => {
+    useDesk.setState({ connection: { environment: 'development', production: false, state: 'no_key', detail: '' } });
+    const html = renderToStaticMarkup(createElement(EnvironmentsPanel));
+    expect(html).toMatch(/aria-label="Connection">development: no API key: market data only/);
+  });
+});
