@@ -96,7 +96,10 @@ export function startEmbeddedVenue(entry: WorkerScript, given: EmbeddedVenueOpti
         worker = launch();
         return;
       }
-      if (crash !== undefined && !stopping) status = { ...status, state: 'failed', detail: `the local venue stopped unexpectedly too often: ${crash}` };
+      // Ended unasked and not started again (too many ends within the window, or one while starting again): failed,
+      // saying why. 'stopped' would read as the desk's own doing, with no reason to act on.
+      if (!stopping && status.state === 'ready') status = { ...status, state: 'failed', detail: `the local venue stopped unexpectedly too often${crash === undefined ? '' : `: ${crash}`}; restart the desk to start it again` };
+      else if (!stopping && status.state === 'starting' && restarts.length > 0) status = { ...status, state: 'failed', detail: `the local venue stopped unexpectedly while starting again${crash === undefined ? '' : `: ${crash}`}; restart the desk to start it again` };
       else if (status.state !== 'failed') status = { ...status, state: 'stopped' };
       settle?.reject(new Error('the local venue stopped'));
     });
