@@ -34,7 +34,7 @@ export function ChartPanel(props: { productId: string; height: number }): React.
       const orders: PriceLine[] = Object.values(s.openOrders)
         .filter((o) => o.product_id === productId && restsOnBook(o))
         .map((o) => ({ price: o.limit_price, side: side(o.side) }));
-      const fills: FillMark[] = s.fills.filter((f) => f.productId === productId).slice(0, 200).map((f) => ({ time: f.time, price: f.price, side: side(f.side) }));
+      const fills: FillMark[] = s.fills.filter((f) => f.productId === productId).slice(0, 200).map((f) => ({ time: f.time, price: f.price, side: side(f.side), size: f.size }));
       chart.draw(candles, orders, fills, minutes * 60);
     };
     const painter = paintOnChange(draw, (s, prev) =>

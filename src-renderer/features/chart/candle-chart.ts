@@ -11,6 +11,8 @@ export interface FillMark {
   time: string;
   price: string;
   side: 'BUY' | 'SELL';
+  /** In the base asset. */
+  size: string;
 }
 
 export interface CandleChart {

@@ -11,9 +11,30 @@ import {
   type SeriesMarker,
   type UTCTimestamp,
 } from 'lightweight-charts';
-import type { CandleChart } from './candle-chart';
+import type { CandleChart, FillMark } from './candle-chart';
 import { chartSeconds } from './candles';
 import { formatToIncrement, incrementDecimals } from '../ladder/increments';
+import { addDecimal, formatDecimal } from '../../ui/decimal-text';
+
+/**
+ * One marker per candle and side, saying how many fills and their size: one arrow per fill stacked 30 arrows of a
+ * single order's fills above its candle, off the plot. A marker sits on its fills' candle: the one they happened in.
+ * `seconds`: a fill's time as the chart's seconds. Sorted by time, as the library takes them.
+ */
+export function fillMarkers(fills: readonly FillMark[], candleSeconds: number, seconds: (nanos: string) => number): { time: number; side: 'BUY' | 'SELL'; text: string }[] {
+  const byPlace = new Map<string, { time: number; side: 'BUY' | 'SELL'; count: number; size: string }>();
+  for (const f of fills) {
+    const at = seconds(f.time);
+    const time = at - (at % candleSeconds);
+    const key = `${time} ${f.side}`;
+    const held = byPlace.get(key);
+    if (held === undefined) byPlace.set(key, { time, side: f.side, count: 1, size: f.size });
+    else byPlace.set(key, { ...held, count: held.count + 1, size: addDecimal(held.size, f.size) });
+  }
+  return [...byPlace.values()]
+    .sort((a, b) => a.time - b.time || (a.side < b.side ? -1 : 1))
+    .map(({ time, side, count, size }) => ({ time, side, text: count === 1 ? formatDecimal(size) : `${count} fills, ${formatDecimal(size)}` }));
+}
 
 /** Empty places drawn for one gap at most: a day of minutes, so a chart whose last candle is weeks old stays small. */
 const MOST_EMPTY_PLACES = 1440;
@@ -87,16 +108,13 @@ export function createLightweightChart(container: HTMLElement, priceIncrement: s
           title: o.side === 'BUY' ? 'Buy' : 'Sell',
         }),
       );
-      // A marker sits on its fill's candle: the one it happened in.
-      const marks: SeriesMarker<UTCTimestamp>[] = fills
-        .map((f) => ({ at: seconds(f.time), side: f.side }))
-        .map(({ at, side }) => ({
-          time: (at - (at % candleSeconds)) as UTCTimestamp,
-          position: side === 'BUY' ? ('belowBar' as const) : ('aboveBar' as const),
-          color: side === 'BUY' ? COLORS.up : COLORS.down,
-          shape: side === 'BUY' ? ('arrowUp' as const) : ('arrowDown' as const),
-        }))
-        .sort((a, b) => a.time - b.time);
+      const marks: SeriesMarker<UTCTimestamp>[] = fillMarkers(fills, candleSeconds, seconds).map((m) => ({
+        time: m.time as UTCTimestamp,
+        position: m.side === 'BUY' ? ('belowBar' as const) : ('aboveBar' as const),
+        color: m.side === 'BUY' ? COLORS.up : COLORS.down,
+        shape: m.side === 'BUY' ? ('arrowUp' as const) : ('arrowDown' as const),
+        text: m.text,
+      }));
       markers.setMarkers(marks);
     },
     dispose() {
