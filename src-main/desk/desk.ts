@@ -413,6 +413,8 @@ export class Desk implements Disposable {
     );
     add(
       session.onDidChangeCandles((e) => {
+        // One that arrives after the unwatch (sent before the venue took the unsub) would be kept, never updated.
+        if (!this.watched.has(e.product_id)) return;
         const merged = new Map((e.type === 'snapshot' ? [] : (this.candles.get(e.product_id) ?? [])).map((c) => [c.start, c]));
         for (const candle of e.candles) merged.set(candle.start, candle);
         const list = [...merged.values()].sort((a, b) => (BigInt(a.start) < BigInt(b.start) ? -1 : 1)).slice(-MAX_CANDLES);
@@ -741,8 +743,10 @@ export class Desk implements Disposable {
 
   private async stopWatching(productId: string): Promise<void> {
     this.watched.delete(productId);
-    // Its ticker is no longer subscribed: kept, it would be the pre-trade check's market, frozen.
+    // Its ticker is no longer subscribed: kept, it would be the pre-trade check's market, frozen. Its candles too:
+    // kept, a window watching it again would be handed them as current, and updates merged into them.
     this.tickers.delete(productId);
+    this.candles.delete(productId);
     const poller = this.publicPollers.get(productId);
     poller?.dispose();
     this.publicPollers.delete(productId);
