@@ -73,7 +73,8 @@ class Session {
   /**
    * By channel and product ('level2 BTC-VND', 'candles BTC-VND'), the mark of the snapshot sent (see
    * MarketDataEvent): updates up to it are already in it, and none goes out before it (level2's is sent a turn
-   * after its sub). A commit taken before the snapshot was read may publish after it.
+   * after its sub, candles' once the commits it holds are published). A commit taken before the snapshot was
+   * read may publish after it.
    */
   readonly snapshotMarks = new Map<string, number>();
   /** By channel and product ('level2 BTC-VND', 'ticker BTC-VND'): what ends this connection's watch of it. */
@@ -83,6 +84,11 @@ class Session {
    * ticker, read once the commits before it are published, may otherwise pass a commit's published just before.
    */
   readonly tickerTimes = new Map<string, bigint>();
+  /**
+   * By product, the candles snapshot read and waiting for the commits it holds to be published: their updates are
+   * in it; a later commit's, published meanwhile, is held here and sent right after it.
+   */
+  readonly pendingCandles = new Map<string, PendingSnapshot>();
   alive = true;
   overLimit = 0;
 
@@ -94,6 +100,12 @@ class Session {
     for (const [channel, products] of this.market) if (products.size > 0) out.push({ channel, product_ids: [...products] });
     return out;
   }
+}
+
+interface PendingSnapshot {
+  /** The snapshot's mark once read; until then every commit published is one the read will hold. */
+  mark: number;
+  readonly held: string[];
 }
 
 /** What caused an order event, or created an order: the connection and its request's id. */
@@ -246,6 +258,11 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
       const markKey = `${channel} ${productId}`;
       for (const session of sessions) {
         if (session.market.get(channel)?.has(productId) !== true) continue;
+        const pending = channel === 'candles' ? session.pendingCandles.get(productId) : undefined;
+        if (pending !== undefined) {
+          if (mark !== undefined && mark > pending.mark) pending.held.push((text ??= JSON.stringify(event)));
+          continue;
+        }
         if (mark !== undefined && mark <= (session.snapshotMarks.get(markKey) ?? Number.POSITIVE_INFINITY)) continue;
         text ??= JSON.stringify(event);
         sendText(session, text);
@@ -359,6 +376,7 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
       for (const id of productIds) {
         if (op === 'unsub') set.delete(id);
         else set.add(id);
+        if (channel === 'candles') session.pendingCandles.delete(id);
         if (channel !== 'level2' && channel !== 'ticker') continue;
         // The venue builds level diffs and tickers only for products someone watches.
         const watch = `${channel} ${id}`;
@@ -395,10 +413,29 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
         );
         continue;
       }
-      const initial = channel === 'candles' ? feed.candleSnapshot(id) : undefined;
-      if (initial === undefined) continue;
-      session.snapshotMarks.set(`candles ${id}`, initial.mark);
-      send(session, initial.event);
+      if (channel === 'candles') {
+        // As the ticker: read as of the commits taken so far, sent once they are published. Read at once, it held
+        // trades a crash could still lose, ahead of the trades channel.
+        const pending: PendingSnapshot = { mark: Number.POSITIVE_INFINITY, held: [] };
+        session.pendingCandles.set(id, pending);
+        venue
+          .readDurable(() => {
+            const snapshot = feed.candleSnapshot(id);
+            if (snapshot !== undefined) pending.mark = snapshot.mark;
+            return snapshot;
+          })
+          .then(
+            (snapshot) => {
+              if (session.pendingCandles.get(id) !== pending) return; // unsubscribed, or subscribed again, meanwhile
+              session.pendingCandles.delete(id);
+              if (snapshot === undefined) return;
+              session.snapshotMarks.set(`candles ${id}`, snapshot.mark);
+              send(session, snapshot.event);
+              for (const text of pending.held) sendText(session, text);
+            },
+            () => session.pendingCandles.delete(id), // a venue that halts answers nothing more
+          );
+      }
     }
   }
 
