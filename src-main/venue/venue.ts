@@ -18,7 +18,7 @@ import { Exchange, FEE_ACCOUNT_ID, STARTING_BALANCES_KEY, type CancelTarget, typ
 import { RECENT_TRADES, bookSequenceKey } from './exchange/market';
 import { tickerOf } from './market-data/feed';
 import { PublishedBook } from './market-data/level2';
-import { lockDataFolder, openStore, syncFolder, type ApiKeyRow, type CandleRow, type ChangeSet, type FolderLock, type Snapshot, type TradeRow, type VenueStore } from './store';
+import { claimDatabase, lockDataFolder, openStore, syncFolder, type ApiKeyRow, type CandleRow, type ChangeSet, type FolderLock, type Snapshot, type TradeRow, type VenueStore } from './store';
 
 export interface VenueOptions {
   dataDir: string;
@@ -145,6 +145,7 @@ export class Venue {
     const keyFile = join(options.dataDir, MASTER_KEY_FILE);
     let hadKey = existsSync(keyFile);
     try {
+      claimDatabase(join(options.dataDir, DATABASE_FILE), options.dataDir, options.nativeBinding);
       this.store = store = openStore(join(options.dataDir, DATABASE_FILE), options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding });
       // The tape's length of trades per product, so GET /products/{id}/trades answers as before the restart.
       const snapshot = this.store.load(RECENT_TRADES);

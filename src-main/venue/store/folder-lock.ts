@@ -3,7 +3,12 @@
  * commit over each other: an acknowledged change of one lost to the other's next write. The lock is SQLite's
  * exclusive lock on a file of its own, held for the venue's life: the operating system drops it with the
  * process or thread that held it (a crash leaves nothing stale behind), on every platform SQLite runs on.
+ *
+ * That lock is on a file, and holds only while the file stays: deleted or replaced (someone "cleaning up a stale
+ * lock"), it lets a second venue lock a new venue.lock beside a running one. So a venue also refuses a database
+ * that another connection has open (claimDatabase): a lock no one can delete without deleting the data with it.
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 
@@ -34,4 +39,36 @@ export function lockDataFolder(dataDir: string, nativeBinding: string | undefine
   }
   const held = db;
   return { release: () => held.close() };
+}
+
+/**
+ * Refuses, with FolderInUseError, to go on if any connection has the venue's database open: every connection to a
+ * WAL database holds a shared lock on the database file for as long as it is open (so that the last one to close
+ * can tell it is the last), and an exclusive lock cannot be had beside it. A running venue holds its connections
+ * from open to close, so however its venue.lock fared, a second venue stops here before it reads a row. Called
+ * with venue.lock held, before the store opens: the moment between this check and the store's own connections
+ * is the only one in which a third venue could slip in, and only through a venue.lock deleted within it.
+ * Any other failure (a read-only disk, a damaged file) is left for opening the store to report in its own words.
+ */
+export function claimDatabase(file: string, dataDir: string, nativeBinding: string | undefined): void {
+  if (!existsSync(file)) return;
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(file, { fileMustExist: true, timeout: WAIT_MS, ...(nativeBinding === undefined ? {} : { nativeBinding }) });
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.exec('BEGIN EXCLUSIVE');
+    db.exec('ROLLBACK');
+  } catch (err) {
+    if ((err as { code?: unknown }).code === 'SQLITE_BUSY') {
+      throw new FolderInUseError(
+        `another venue is running on ${dataDir} (it has its database open, though venue.lock was free: was the lock file deleted?): stop it first, or start this one on another folder`,
+      );
+    }
+  } finally {
+    try {
+      db?.close();
+    } catch {
+      // Closing gives up the lock whatever it reports; the store's own open says what is wrong with the file.
+    }
+  }
 }

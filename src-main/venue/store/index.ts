@@ -8,7 +8,7 @@ export {
 } from './venue-store';
 export type { ArchivedOrderQuery, ArchivedOrderSort, MarketSnapshot, Snapshot, StoreOptions, StoreStats } from './venue-store';
 export type { ChangeSet } from './change-set';
-export { lockDataFolder, type FolderLock } from './folder-lock';
+export { claimDatabase, lockDataFolder, type FolderLock } from './folder-lock';
 export { syncFolder } from './journal-file';
 export type { GroupCommitStats } from './group-commit';
 export type { JournalStats } from './journal';
