@@ -42,6 +42,8 @@ export class MarketMaker {
   private readonly quotes: Record<Side, Map<number, string>> = { BUY: new Map(), SELL: new Map() };
   /** Price in ticks → nominal lots of the ladder worked out by the last withdrawStale. */
   private ladder: Record<Side, Map<number, number>> = { BUY: new Map(), SELL: new Map() };
+  /** Ids of quotes a paused market placed behind a trader's order rather than at their level (see quoteLevel). */
+  private readonly displaced = new Set<string>();
   /**
    * Levels each side quotes: the profile's, within the account's open-order cap (--max-open-orders) shared by both
    * sides. An odd cap's spare order goes to the bids of even slots and the asks of odd ones, so under a cap of 1
@@ -77,13 +79,16 @@ export class MarketMaker {
       });
       this.ladder[side] = ladder;
       for (const [price, orderId] of this.quotes[side]) {
+        const displaced = this.displaced.delete(orderId);
         const live = ctx.exchange.liveOrder(orderId);
         if (live === undefined || live.row.status !== 'ACTIVE') {
           this.quotes[side].delete(price);
           continue;
         }
         const nominal = ladder.get(price);
-        if (nominal === undefined || live.row.restingLots * 2 < nominal || live.row.restingLots * 4 > this.largestFresh(price, nominal) * 5) {
+        // A quote moved behind a trader's order is laid again each time: the order may have gone, and a running
+        // market trades into it instead.
+        if (displaced || nominal === undefined || live.row.restingLots * 2 < nominal || live.row.restingLots * 4 > this.largestFresh(price, nominal) * 5) {
           ctx.entry.cancel(this.userId, orderId);
           this.quotes[side].delete(price);
         }
@@ -106,12 +111,13 @@ export class MarketMaker {
     const asks = [...this.ladder.SELL];
     for (let level = 0; level < Math.max(bids.length, asks.length); level++) {
       for (const [side, rung] of [['BUY', bids[level]], ['SELL', asks[level]]] as const) {
-        if (rung !== undefined && !this.quotes[side].has(rung[0])) this.quoteLevel(ctx, side, rung[0], rung[1]);
+        if (rung !== undefined && !this.quotes[side].has(rung[0])) this.quoteLevel(ctx, side, rung[0], rung[1], level);
       }
     }
   }
 
-  private quoteLevel(ctx: QuoteContext, side: Side, price: number, nominal: number): void {
+  /** `level`: the rung's place in the ladder, 0 nearest the mid. */
+  private quoteLevel(ctx: QuoteContext, side: Side, price: number, nominal: number, level: number): void {
     const { market } = this;
     const book = market.book;
     const jitter = ctx.rng.int(100 - SIZE_JITTER_PERCENT, 100 + SIZE_JITTER_PERCENT);
@@ -121,19 +127,29 @@ export class MarketMaker {
     // as one would into a bid above its own ask. The level is quoted at the next step once nothing crosses it.
     const opposite = side === 'BUY' ? book.bestAsk() : book.bestBid();
     const crosses = opposite !== undefined && (side === 'BUY' ? price >= opposite : price <= opposite);
-    if (crosses && !ctx.trading) return;
-    const lots = tradableLots(market.rules, price, Math.floor((nominal * jitter) / 100));
-    if (!this.canAfford(ctx.exchange, side, price, lots)) return;
+    let at = price;
+    if (crosses && !ctx.trading) {
+      // A paused market trades with nobody, and skipping every level the order crosses left that side empty until
+      // the trader resumed (a reference moved 1 % past their bid: no ask at all). The crossing levels, a prefix of
+      // the ladder, stand behind the order instead, from the first price that does not cross it, a step apart.
+      at = side === 'BUY' ? opposite - 1 - level * ctx.grid.step : opposite + 1 + level * ctx.grid.step;
+      if (at < 1 || at > market.rules.maxTicks) return;
+    }
+    const taking = crosses && ctx.trading;
+    const lots = tradableLots(market.rules, at, Math.floor((nominal * jitter) / 100));
+    if (!this.canAfford(ctx.exchange, side, at, lots)) return;
     const order = ctx.entry.place(this.userId, {
       type: 'LIMIT',
       side,
       product_id: market.id,
-      limit_price: market.price(price),
+      limit_price: market.price(at),
       base_size: market.size(lots),
-      time_in_force: crosses ? 'IOC' : 'GTC',
-      post_only: !crosses,
+      time_in_force: taking ? 'IOC' : 'GTC',
+      post_only: !taking,
     });
-    if (order?.row.status === 'ACTIVE') this.quotes[side].set(price, order.row.orderId);
+    if (order?.row.status !== 'ACTIVE') return;
+    this.quotes[side].set(price, order.row.orderId);
+    if (at !== price) this.displaced.add(order.row.orderId);
   }
 
   private canAfford(exchange: Exchange, side: Side, price: number, lots: number): boolean {
