@@ -263,8 +263,11 @@ export class MarketSimulator {
    * The controls below take effect at once and resolve once they are durable, so they survive a restart: a
    * market the trader paused does not start trading against their resting orders when the venue comes back.
    */
-  pause(): Promise<void> {
+  async pause(): Promise<void> {
     this.paused = true;
+    // A reference set while running is quoted at the next step; paused before it came, the book stayed frozen
+    // around the old reference while the status showed the new one.
+    await this.requoteIfPaused(this.markets.filter((m) => m.quotedTicks !== m.reference.ticks));
     return this.saveControls();
   }
 
@@ -316,8 +319,8 @@ export class MarketSimulator {
 
   /**
    * Move a product's reference price to `price` (a decimal string on its price increment). A running market's
-   * quotes follow on the next step; a paused one, which takes no steps, requotes around it at once, without
-   * trading. Resolves once that and the reference are durable: a market paused across a restart starts from it.
+   * quotes follow on the next step (or the pause, if it comes first); a paused one, which takes no steps, requotes
+   * around it at once, without trading. Resolves once that and the reference are durable: a market paused across a restart starts from it.
    * Throws at once, changing nothing, for a product or price it refuses.
    */
   setReferencePrice(productId: string, price: string): Promise<void> {
@@ -330,21 +333,22 @@ export class MarketSimulator {
       throw apiError('E0110_ValueOutOfRange', `price: must be between ${market.price(reference.minTicks)} and ${market.price(reference.maxTicks)}`);
     }
     reference.set(ticks);
-    return this.requoteIfPaused(productId).then(() => this.saveControls());
+    return this.requoteIfPaused(this.markets.filter((m) => m.market.id === productId)).then(() => this.saveControls());
   }
 
-  private async requoteIfPaused(productId: string): Promise<void> {
-    const simulated = this.markets.find((m) => m.market.id === productId);
-    if (!this.paused || !this.ready || simulated === undefined) return;
+  private async requoteIfPaused(markets: readonly SimulatedMarket[]): Promise<void> {
+    if (!this.paused || !this.ready || markets.length === 0) return;
     const { exchange } = this.venue;
-    await this.venue.run(() =>
-      this.guard(() => {
-        // As a step would: the makers' base was sized for the old reference, and far below it covered only two or
-        // three ask levels against ten bids until the trader resumed.
-        this.faucet.topUp(exchange, new Set(this.sizeMakers(simulated)));
-        simulated.quote(this.volatility, this.rng, exchange, this.entry);
-      }),
-    );
+    await this.venue.run(() => {
+      for (const simulated of markets) {
+        this.guard(() => {
+          // As a step would: the makers' base was sized for the old reference, and far below it covered only two
+          // or three ask levels against ten bids until the trader resumed.
+          this.faucet.topUp(exchange, new Set(this.sizeMakers(simulated)));
+          simulated.quote(this.volatility, this.rng, exchange, this.entry);
+        });
+      }
+    });
   }
 
   /** Sizes the base of the market's simulated users to its reference now; their ids. */

@@ -14,6 +14,8 @@ import type { TakerFlow } from './taker-flow';
 
 export class SimulatedMarket {
   private grid: QuoteGrid | undefined;
+  /** The reference the makers last quoted around; undefined before they first did. */
+  quotedTicks: number | undefined;
 
   constructor(
     readonly market: Market,
@@ -36,6 +38,7 @@ export class SimulatedMarket {
    */
   quote(volatility: number, rng: SeededRandom, exchange: Exchange, entry: OrderEntry, trading = false): QuoteContext {
     const referenceTicks = this.reference.ticks;
+    this.quotedTicks = referenceTicks;
     const grid = settleGrid(this.grid, idealGrid(referenceTicks, volatility));
     this.grid = grid;
     const clipLots = Math.max(1, lotsFor(this.market.rules, referenceTicks, this.clipAtoms));

@@ -85,3 +85,25 @@ describe('a paused market whose reference is moved past a trader\'s resting orde
     });
   }
 });
+
+describe('a reference set while running, then paused before the next step', () => {
+  it('is the one the frozen book stands around, quoted at the pause without trading', async () => {
+    const v = await simulated(43);
+    await v.run(20);
+    const market = marketOf(v, 'BTC-VND');
+    const trades = v.trades.length;
+    // Running: the quotes would follow at the next step, which the pause comes before.
+    await v.sim.setReferencePrice('BTC-VND', '2600000000');
+    await v.sim.pause();
+    const reference = referenceTicks(v, 'BTC-VND');
+    expect(market.price(reference)).toBe('2600000000');
+    expect(levelsNear(market, 'BUY', reference, 1)).toBeGreaterThanOrEqual(5);
+    expect(levelsNear(market, 'SELL', reference, 1)).toBeGreaterThanOrEqual(5);
+    expect(v.trades.length).toBe(trades);
+    // Paused steps change nothing.
+    const events = v.orderEvents();
+    await v.run(5);
+    expect(v.orderEvents()).toBe(events);
+    expect(v.sim.status().errors).toBe(0);
+  });
+});
