@@ -170,6 +170,7 @@ export class Venue {
         maxOpenOrders: options.maxOpenOrders ?? DEFAULT_MAX_OPEN_ORDERS,
       });
       this.exchange.setArchive(this.store);
+      this.store.onDiskFault((fault) => this.halt(fault));
       if (!this.fresh) this.restore(snapshot);
     } catch (err) {
       // A key made by this open goes too: left behind, the next open would take it for the folder's own.

@@ -27,7 +27,8 @@
  * hold the change that moved that order away; the engine only ever hands out fresh seqs. That lets the checks
  * remember the pending journal by seq alone, with no lookup by order id for every order journalled. Should the
  * tables refuse the journal all the same (another connection wrote to them), nothing is lost: the error is
- * reported by reads, back-pressure and close, and each retries.
+ * reported by reads, back-pressure and close, and each retries. A full or failing disk is not retried that way:
+ * the store refuses every later commit and tells the venue, which halts (VenueStore.onDiskFault).
  *
  * What it buys. The core's thread never waits for an fsync or for order rows to go into five indexes, and an
  * acknowledgement never waits behind a table transaction: the core matches, checks and serialises, the journal

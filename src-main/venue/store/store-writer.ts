@@ -18,7 +18,7 @@ export type WriterRequest =
 
 export type WriterAnswer =
   | { type: 'applied'; through: number; rows: number; durable: boolean; busyMs: number }
-  | { type: 'applyFailed'; message: string }
+  | { type: 'applyFailed'; message: string; diskFault: boolean }
   | { type: 'forgot'; orders: number; trades: number; failure?: string }
   | { type: 'closed' };
 
@@ -49,6 +49,8 @@ export interface WriterOptions {
    * after a power cut; `busyMs` is how long the thread spent on it (reading the records, writing, committing).
    */
   onApplied(applied: { through: number; rows: number; durable: number; busyMs: number }): void;
+  /** Told once, of the first failure to apply that was the disk's (full, or failing): see VenueStore.onDiskFault. */
+  onDiskFault(fault: Error): void;
 }
 
 export class StoreWriter {
@@ -56,6 +58,8 @@ export class StoreWriter {
   private applied: number;
   private durable: number;
   private applyFailure: Error | undefined;
+  /** The first failure to apply that was the disk's. */
+  private diskFault: Error | undefined;
   private closed = false;
   private closedAnswer = false;
   /** Callers of forget() waiting for their answer, in the order asked (the thread answers in that order). */
@@ -164,6 +168,10 @@ export class StoreWriter {
         break;
       case 'applyFailed':
         this.applyFailure = new Error(answer.message);
+        if (answer.diskFault && this.diskFault === undefined) {
+          this.diskFault = this.applyFailure;
+          this.options.onDiskFault(this.diskFault);
+        }
         if (this.waiters.length > 0) this.settleWaiters(this.applyFailure);
         break;
       case 'forgot': {

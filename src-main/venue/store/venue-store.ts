@@ -128,6 +128,9 @@ export class VenueStore {
   private readonly maxPendingRows: number;
   private readonly archivedQueries = new Map<string, Query<[Bind], OrderRow>>();
   private writerBusyMs = 0;
+  /** See onDiskFault. */
+  private diskFault: Error | undefined;
+  private readonly diskFaultListeners: ((fault: Error) => void)[] = [];
 
   private readonly selectMeta: Query<[], { key: string; value: string }>;
   private readonly selectMetaValue: Database.Statement<[string], unknown>;
@@ -175,6 +178,10 @@ export class VenueStore {
         this.journal.applied(through, rows);
         this.journalWriter.retire(durable);
         this.writerBusyMs += busyMs;
+      },
+      onDiskFault: (fault) => {
+        this.diskFault = fault;
+        for (const listener of this.diskFaultListeners.splice(0)) listener(fault);
       },
     });
     this.queue = new GroupCommit<CapturedChangeSet>((sets) => this.writeBatch(sets), options.maxBatch);
@@ -244,6 +251,18 @@ export class VenueStore {
       return Promise.reject(err instanceof Error ? err : new Error(String(err)));
     }
     return this.queue.commit(captured, now);
+  }
+
+  /**
+   * Calls `listener` once the writer thread fails to apply the journal for the disk's sake (full, or an I/O error):
+   * from then on every commit is refused too. The journal (often on the same disk) may still take records, but
+   * every read of the tables fails, and applying is retried only when asked: acknowledging on would heap up
+   * orders no one can read back until back-pressure stops them seconds later. Its host restarts it (see
+   * Venue.halt), and a start on a disk still full says so.
+   */
+  onDiskFault(listener: (fault: Error) => void): void {
+    if (this.diskFault === undefined) this.diskFaultListeners.push(listener);
+    else listener(this.diskFault);
   }
 
   /** Settles once everything committed before it is durable (in the journal). */
@@ -409,6 +428,7 @@ export class VenueStore {
    * without end.
    */
   private writeBatch(sets: readonly CapturedChangeSet[]): Promise<void> | undefined {
+    if (this.diskFault !== undefined) throw this.diskFault;
     if (this.journal.unapplied >= this.maxPendingRows) {
       // Records still being written cannot be applied yet: wait for the writes first.
       const through = this.journal.seqLeaving(this.maxPendingRows / 2);

@@ -111,7 +111,7 @@ function applyChunk(): void {
     written = opened.tables.apply(chunk, durable);
   } catch (err) {
     applyStalled = true;
-    answerCore<WriterAnswer>(data, { type: 'applyFailed', message: reason(err) });
+    answerCore<WriterAnswer>(data, { type: 'applyFailed', message: reason(err), diskFault: isDiskFault(err) });
     return;
   }
   pending.splice(0, take);
@@ -151,6 +151,18 @@ function pump(): void {
     data.port.close();
     data.journal.close();
   }
+}
+
+/**
+ * SQLite's own verdict of a full disk or a failing one, anywhere in the error's causes: unlike a busy database or a
+ * row another connection made, retrying does not help, and every read of the tables fails meanwhile.
+ */
+function isDiskFault(err: unknown): boolean {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && (code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR'))) return true;
+  }
+  return false;
 }
 
 function armIdleTimer(): void {
