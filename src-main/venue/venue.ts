@@ -4,8 +4,8 @@
  * venue's fee account and the local user (funded, admin) and writes bootstrap.json.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fchmodSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { accessSync, closeSync, constants, existsSync, fchmodSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { apiError, type ApiError } from '../../src-shared/errors/api-error';
 import { isReason, toAtoms } from '../../src-shared/protocol/decimal';
 import { DEFAULT_MAKER_FEE_RATE, DEFAULT_TAKER_FEE_RATE, LOCAL_USER_BALANCES, findAsset } from '../../src-shared/protocol/products';
@@ -139,12 +139,13 @@ export class Venue {
     }
     this.commitEvery = options.commitEvery ?? DEFAULT_COMMIT_EVERY;
     if (!Number.isSafeInteger(this.commitEvery) || this.commitEvery < 1) throw new RangeError(`commitEvery must be a positive integer, got ${this.commitEvery}`);
-    mkdirSync(options.dataDir, { recursive: true });
+    makeDataFolder(options.dataDir);
     this.lock = lockDataFolder(options.dataDir, options.nativeBinding);
     let store: VenueStore | undefined;
     const keyFile = join(options.dataDir, MASTER_KEY_FILE);
     let hadKey = existsSync(keyFile);
     try {
+      checkDataFolderWritable(options.dataDir);
       claimDatabase(join(options.dataDir, DATABASE_FILE), options.dataDir, options.nativeBinding);
       this.store = store = openStore(join(options.dataDir, DATABASE_FILE), options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding });
       // The tape's length of trades per product, so GET /products/{id}/trades answers as before the restart.
@@ -500,6 +501,51 @@ export class Venue {
     const signatures = this.usedSignatures.takeChanges();
     if (signatures !== undefined) changes.meta = { ...changes.meta, ...signatures };
     return changes;
+  }
+}
+
+/**
+ * The data folder, made if missing. mkdir's own words name the wrong cause or none: a file in the folder's place is
+ * a bare EEXIST, and a read-only disk under a folder to make is ENOENT.
+ */
+function makeDataFolder(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (err) {
+    let existing = resolve(dir);
+    while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
+    if (existing === resolve(dir) && !statSync(existing).isDirectory()) throw new Error(`the data folder ${dir} is a file, not a folder`, { cause: err });
+    const blocked = statSync(existing).isDirectory() ? writeRefusal(existing) : `${existing} is a file, not a folder`;
+    throw new Error(`the data folder ${dir} cannot be made: ${blocked ?? (err instanceof Error ? err.message : String(err))}`, { cause: err });
+  }
+}
+
+/** Why a folder cannot be written in, said plainly, or undefined if it can. */
+function writeRefusal(folder: string): string | undefined {
+  try {
+    accessSync(folder, constants.W_OK);
+    return undefined;
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    if (code === 'EROFS') return `${folder} is on a read-only file system`;
+    if (code === 'EACCES' || code === 'EPERM') return `${folder} may not be written by this user`;
+    return err instanceof Error ? err.message : String(err);
+  }
+}
+
+/**
+ * A used folder on a read-only disk opens its lock (a lock only reads), then fails in SQLite's words, "unable to
+ * open database file", naming neither the folder nor the cause: said here first.
+ */
+function checkDataFolderWritable(dir: string): void {
+  const probe = join(dir, '.writable');
+  try {
+    writeFileSync(probe, '');
+    rmSync(probe);
+  } catch (err) {
+    const refusal = writeRefusal(dir);
+    const reason = refusal === undefined ? (err instanceof Error ? err.message : String(err)) : refusal.startsWith(dir) ? `it${refusal.slice(dir.length)}` : refusal;
+    throw new Error(`the data folder ${dir} cannot be written: ${reason}`, { cause: err });
   }
 }
 

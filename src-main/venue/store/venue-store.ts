@@ -493,7 +493,12 @@ export function openStore(file: string, options: StoreOptions = {}): VenueStore 
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const db = openDatabase(file, options.nativeBinding);
   try {
-    migrate(db);
+    try {
+      migrate(db);
+    } catch (err) {
+      // SQLite's own words ("database or disk is full", from a fresh folder's first tables) name no file.
+      throw new Error(`could not open ${file}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    }
     const tables = new TableWriter(db);
     const legacy = tables.leftBehind();
     if (legacy.length > 0) {

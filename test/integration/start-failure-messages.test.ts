@@ -1,0 +1,99 @@
+// A venue that cannot start on its data folder says, in one line, which folder and what stands in the way: a file
+// in the folder's place, a full disk, a read-only disk. `npm run venue` exits 1 for each (the venue contract).
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+
+const CLI = join(import.meta.dirname, '../../src-main/venue/cli.ts');
+
+interface Run {
+  child: ChildProcess;
+  stdout: string;
+  stderr: string;
+  exit: Promise<number | null>;
+}
+
+/** `fileLimitKib`: no file the venue writes may grow past this many KiB (ulimit -f: what a full disk does to it). */
+function runVenue(data: string, fileLimitKib?: number): Run {
+  const venue = [process.execPath, '--import', 'tsx', CLI, '--port', '0', '--data', data];
+  const child =
+    fileLimitKib === undefined
+      ? spawn(venue[0] as string, venue.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn('bash', ['-c', `ulimit -f ${fileLimitKib} && exec "$@"`, 'bash', ...venue], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const run: Run = { child, stdout: '', stderr: '', exit: new Promise((resolve) => child.on('exit', (code) => resolve(code))) };
+  onTestFinished(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  child.stdout?.on('data', (chunk: Buffer) => (run.stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (run.stderr += chunk.toString()));
+  return run;
+}
+
+async function refusal(run: Run): Promise<string> {
+  expect(await run.exit, run.stdout).toBe(1);
+  const lines = run.stderr.trim().split('\n');
+  expect(lines, run.stderr).toHaveLength(1);
+  return lines[0] ?? '';
+}
+
+async function listening(run: Run): Promise<void> {
+  while (!run.stdout.includes('venue listening on')) {
+    if (run.child.exitCode !== null) throw new Error(`venue exited: ${run.stderr}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Whether this process may mount a tmpfs (root in a container that allows it): the read-only cases need one. */
+function canMount(): boolean {
+  if (process.platform !== 'linux' || process.getuid?.() !== 0) return false;
+  const probe = mkdtempSync(join(tmpdir(), 'nova-mount-probe-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', probe], { stdio: 'ignore' });
+    execFileSync('umount', [probe], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    rmSync(probe, { recursive: true, force: true });
+  }
+}
+
+describe('a venue that cannot start on its data folder', () => {
+  it('says the folder is a file, when --data names one', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'nova-start-file-'));
+    onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
+    const data = join(folder, 'not-a-folder');
+    writeFileSync(data, '');
+    expect(await refusal(runVenue(data))).toBe(`venue: the data folder ${data} is a file, not a folder`);
+  });
+
+  it('names the database file when the disk is full before its tables are made', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'nova-start-full-'));
+    onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
+    const data = join(folder, 'data');
+    const line = await refusal(runVenue(data, 8));
+    expect(line).toMatch(new RegExp(`^venue: could not open ${join(data, 'venue.sqlite').replace(/[.\\/]/g, '\\$&')}: (database or disk is full|disk I/O error)$`));
+  });
+
+  it.runIf(canMount())('says the disk is read-only, for a new folder and for a used one', async () => {
+    const mount = mkdtempSync(join(tmpdir(), 'nova-start-ro-'));
+    onTestFinished(() => rmSync(mount, { recursive: true, force: true }));
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=20m', 'tmpfs', mount]);
+    onTestFinished(() => {
+      execFileSync('umount', [mount]);
+    });
+    const used = join(mount, 'used');
+    mkdirSync(used);
+    const first = runVenue(used);
+    await listening(first);
+    first.child.kill('SIGTERM');
+    expect(await first.exit).toBe(0);
+    execFileSync('mount', ['-o', 'remount,ro', mount]);
+
+    expect(await refusal(runVenue(used))).toMatch(`venue: the data folder ${used} cannot be written: it is on a read-only file system`);
+    const fresh = join(mount, 'a', 'new');
+    expect(await refusal(runVenue(fresh))).toBe(`venue: the data folder ${fresh} cannot be made: ${mount} is on a read-only file system`);
+  });
+});
