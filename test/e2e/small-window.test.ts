@@ -53,6 +53,11 @@ function runTogether(): Promise<string[]> {
   });
 }
 
+/** The ladder's prices cut short (an ellipsis): a price must be read whole. */
+function pricesCut(on: Page): Promise<string[]> {
+  return on.evaluate(() => [...document.querySelectorAll('.ladder .level > button.price')].filter((cell) => cell.scrollWidth > cell.clientWidth + 1).map((cell) => cell.textContent ?? ''));
+}
+
 /** The ladder's cells of one row, left to right, overlapping the next one. */
 function overlapping(): Promise<number> {
   return page.evaluate(() => {
@@ -75,11 +80,29 @@ describe('the workspace in a small window', () => {
     await expect.poll(cutOff, { timeout: WAIT }).toEqual([]);
     expect(await runTogether()).toEqual([]);
     expect(await overlapping()).toBe(0);
+    expect(await pricesCut(page)).toEqual([]);
     // Each panel's pop-out and close are there to be clicked, scrolled to if the window is narrower than the workspace.
     for (const name of [/^Pop out Order ticket/, /^Close Order ticket/, /^Pop out Depth ladder/, /^Close Depth ladder/]) {
       const button = page.getByRole('button', { name }).first();
       await button.scrollIntoViewIfNeeded();
       expect(await button.isVisible()).toBe(true);
+    }
+  });
+
+  it.each([
+    [480, 320],
+    [360, 400],
+  ])('keeps a popped-out ladder\'s prices whole at %ix%i', { timeout: 60_000 }, async (width, height) => {
+    await page.setViewportSize({ width: 1600, height: 1000 });
+    const popup = page.waitForEvent('popup');
+    await page.getByRole('button', { name: /^Pop out Depth ladder/ }).first().click();
+    const ladder = await popup;
+    try {
+      await ladder.getByRole('button', { name: /^Bid \d/ }).nth(5).waitFor({ timeout: WAIT });
+      await ladder.setViewportSize({ width, height });
+      await expect.poll(() => pricesCut(ladder), { timeout: WAIT }).toEqual([]);
+    } finally {
+      await ladder.close();
     }
   });
 
