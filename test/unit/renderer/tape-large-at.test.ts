@@ -22,4 +22,9 @@ describe('the tape\'s large trade threshold', () => {
     expect(isLargeTrade('0.4', largeThreshold('0.5').threshold)).toBe(false);
     expect(largeThreshold('')).toEqual({ threshold: '' });
   });
+
+  it('takes a size grouped as the desk writes it', () => {
+    expect(largeThreshold('1\u202f000')).toEqual({ threshold: '1000' });
+    expect(largeThreshold('1 000')).toEqual({ threshold: '1000' });
+  });
 });
