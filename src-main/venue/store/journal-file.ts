@@ -15,7 +15,7 @@
  *
  * An append is acknowledged only after its fdatasync, and nothing is appended after a failed one, so only the
  * last frame of the last segment can be torn: it was never acknowledged and is cut off, its bytes kept beside
- * the segment (`<segment>.torn-<offset>-<ms>`) for anyone who wants to look. A bad frame anywhere else (one that a
+ * the segment (`<segment>.torn-<offset>-<ms>`) for anyone who wants to look, the newest TORN_KEPT of them. A bad frame anywhere else (one that a
  * whole frame follows), or a last one that claims to end before the file does, is damage to acknowledged data (or
  * a newer build's layout), and opening refuses it.
  *
@@ -180,6 +180,7 @@ export function readJournal(folder: string, options: { repair: boolean; after?: 
         syncFile(torn);
         fs.truncateSync(file, parsed.validBytes);
         syncFile(file);
+        pruneTorn(folder);
       }
     }
     if (parsed.records.length > 0 && parsed.records[0]?.seq !== firstSeq) {
@@ -192,6 +193,32 @@ export function readJournal(folder: string, options: { repair: boolean; after?: 
     if (record.seq !== from + i) throw new Error(`the journal is damaged: record ${from + i} is missing (the tables hold records through ${after})`);
   });
   return records;
+}
+
+/**
+ * How many torn appends a journal folder keeps. Their bytes were never acknowledged, so nothing needs them but a
+ * maintainer diagnosing the last crashes; kept forever, a venue killed often (a desk's worker in a crash loop)
+ * filled its folder with them.
+ */
+export const TORN_KEPT = 3;
+
+const TORN_NAME = /^(\d{16})\.log\.torn-(\d+)-(\d+)$/;
+
+/** Deletes all but the newest TORN_KEPT torn appends: by when they were cut, then by segment and offset. */
+function pruneTorn(folder: string): void {
+  const torn = fs
+    .readdirSync(folder)
+    .map((name) => ({ name, match: TORN_NAME.exec(name) }))
+    .filter((t): t is { name: string; match: RegExpExecArray } => t.match !== null)
+    .map(({ name, match }) => ({ name, key: [Number(match[3]), Number(match[1]), Number(match[2])] as const }))
+    .sort((a, b) => a.key[0] - b.key[0] || a.key[1] - b.key[1] || a.key[2] - b.key[2]);
+  for (const { name } of torn.slice(0, Math.max(0, torn.length - TORN_KEPT))) {
+    try {
+      fs.rmSync(path.join(folder, name), { force: true });
+    } catch {
+      // Housekeeping: one that cannot go now goes at a later repair.
+    }
+  }
 }
 
 /**
