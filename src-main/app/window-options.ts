@@ -1,6 +1,7 @@
 // One factory for every window's options, so no window can be created with weaker settings than the rest, and the
 // one rule for which pages a window may show or open. Pure: index.ts applies them, tests read them.
 import type { BrowserWindowConstructorOptions } from 'electron';
+import { MIN_WINDOW } from './window-state';
 
 /**
  * The renderer's policy, carried by the meta tag of src-renderer/index.html (the packaged app loads that file,
@@ -24,6 +25,10 @@ export function secureWindowOptions(spec: WindowSpec): BrowserWindowConstructorO
     title: spec.title,
     width: spec.width ?? 1280,
     height: spec.height ?? 800,
+    // The smallest a window opens at is also the smallest it can be dragged to: below it panels stop being readable
+    // (the workspace scrolls sideways under 1000 px; a popped-out panel is laid out down to this).
+    minWidth: MIN_WINDOW.width,
+    minHeight: MIN_WINDOW.height,
     ...(spec.x === undefined || spec.y === undefined ? {} : { x: spec.x, y: spec.y }),
     show: false,
     backgroundColor: '#0f1115',

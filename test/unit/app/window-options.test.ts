@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { MIN_WINDOW } from '../../../src-main/app/window-state';
 import { CONTENT_SECURITY_POLICY, devServerUrl, isOwnPage, ownPages, secureWindowOptions, windowOpenDecision } from '../../../src-main/app/window-options';
 
 const root = join(import.meta.dirname, '../../..');
@@ -31,6 +32,10 @@ describe('the window factory', () => {
   it('places a window where it is told, and nowhere in particular otherwise', () => {
     expect(secureWindowOptions({ preloadPath: 'p', title: 't', x: 10, y: 20, width: 900, height: 700 })).toMatchObject({ x: 10, y: 20, width: 900, height: 700 });
     expect(secureWindowOptions({ preloadPath: 'p', title: 't' })).not.toHaveProperty('x');
+  });
+
+  it('cannot be dragged smaller than a window may open', () => {
+    expect(secureWindowOptions({ preloadPath: 'p', title: 't' })).toMatchObject({ minWidth: MIN_WINDOW.width, minHeight: MIN_WINDOW.height });
   });
 });
 
