@@ -249,7 +249,7 @@ async function readEverything(): Promise<MarketsLoaded> {
     attempt('market.products', {}),
     call('environments.list', {}).catch(() => undefined),
     call('settings.get', {}).catch(() => undefined),
-    call('keys.list', {}).catch(() => undefined),
+    call('keys.list', connection === undefined ? {} : { environment: connection.environment }).catch(() => undefined),
     call('venue.status', {}).catch(() => undefined),
   ]);
   if (products !== undefined) s.setProducts(products);
@@ -370,8 +370,9 @@ export function startFeed(subscribe?: Subscribe, loaded?: MarketsLoaded): () => 
       s().clearAccountData();
       s().clearMarketData();
       for (const id of watching) void loadMarket(id);
-      // What the desk lists also depends on the venue: its keys and its products.
-      void attempt('keys.list', {}).then((keys) => keys && view === currentView() && useDesk.getState().setKeys(keys));
+      // What the desk lists also depends on the venue: its keys and its products. The keys named by environment:
+      // unnamed, the desk answers with those of wherever it is by then, which may be one switch further on.
+      void attempt('keys.list', { environment: now.environment }).then((keys) => keys && view === currentView() && useDesk.getState().setKeys(keys));
       void attempt('market.products', {}).then((products) => products && view === currentView() && useDesk.getState().setProducts(products));
     }
     // The status that brought this was just read or told: only what it makes out of date is read.
