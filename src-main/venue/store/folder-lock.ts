@@ -22,12 +22,15 @@ export interface FolderLock {
   release(): void;
 }
 
-/** `holder`: what holds the folder, which names its lock file (`venue.lock`) and the errors. */
-export function lockDataFolder(dataDir: string, nativeBinding: string | undefined, holder: 'venue' | 'desk' = 'venue'): FolderLock {
+/**
+ * `holder`: what holds the folder, which names its lock file (`venue.lock`) and the errors. `waitMs`: how long to
+ * wait for a holder that is letting go.
+ */
+export function lockDataFolder(dataDir: string, nativeBinding: string | undefined, holder: 'venue' | 'desk' = 'venue', waitMs = WAIT_MS): FolderLock {
   const file = join(dataDir, `${holder}.lock`);
   let db: Database.Database | undefined;
   try {
-    db = new Database(file, { timeout: WAIT_MS, ...(nativeBinding === undefined ? {} : { nativeBinding }) });
+    db = new Database(file, { timeout: waitMs, ...(nativeBinding === undefined ? {} : { nativeBinding }) });
     db.pragma('locking_mode = EXCLUSIVE');
     db.exec('BEGIN EXCLUSIVE');
   } catch (err) {
