@@ -35,6 +35,17 @@ const NONCE_BYTES = 16;
  */
 export const MAX_ACTIVE_KEYS_PER_USER = 100;
 
+/**
+ * The most keys one user may create in any 24 hours, the revoked and expired ones among them counted. The cap on
+ * active keys alone let a loop that revokes each key it creates (or creates keys that expire a second later) store
+ * rows without end, each loaded at every start. Above the active cap, so a user may still fill it and replace one
+ * on the same day; a trader rotating a key every ten minutes creates 144. A rolling window, so it slows a script
+ * and never locks a trader out for longer than a day.
+ */
+export const MAX_KEYS_CREATED_PER_DAY = 200;
+
+export const DAY_NS = 86_400_000_000_000n;
+
 export class KeyRing {
   private readonly keys = new Map<string, ApiKeyRow>();
   /** Keys created or revoked since the venue last took them: it commits them with the turn that changed them. */
@@ -151,6 +162,13 @@ export class KeyRing {
   activeKeysOf(userId: string, now: bigint): ApiKeyRow[] {
     return this.keysOf(userId)
       .filter((key) => refusalOf(key, now) === undefined)
+      .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+  }
+
+  /** The user's keys created after `since` (UNIX ns), whatever became of them, oldest first: what MAX_KEYS_CREATED_PER_DAY bounds. */
+  createdSince(userId: string, since: bigint): ApiKeyRow[] {
+    return this.keysOf(userId)
+      .filter((key) => key.createdAt > since)
       .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
   }
 

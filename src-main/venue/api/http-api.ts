@@ -28,7 +28,7 @@ import {
   parseSimUserBody,
   parseTradesQuery,
 } from '../../../src-shared/protocol/queries';
-import { MAX_ACTIVE_KEYS_PER_USER, type Caller } from '../accounts/key-ring';
+import { DAY_NS, MAX_ACTIVE_KEYS_PER_USER, MAX_KEYS_CREATED_PER_DAY, type Caller } from '../accounts/key-ring';
 import { FEE_ACCOUNT_ID } from '../exchange/exchange';
 import type { LiveOrder } from '../exchange/live-order';
 import type { Market } from '../exchange/market';
@@ -467,6 +467,15 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
         throw apiError(
           'E0110_ValueOutOfRange',
           `you already have ${MAX_ACTIVE_KEYS_PER_USER} active API keys (neither revoked nor expired), the most a user may have: revoke one (GET /api-keys lists them, DELETE /api-keys/{api_key} revokes one) to create another`,
+        );
+      }
+      // A key of the last 24 hours counts even once revoked or expired: it is stored all the same.
+      const today = keys.createdSince(caller.userId, now - DAY_NS);
+      const oldest = today[today.length - MAX_KEYS_CREATED_PER_DAY];
+      if (oldest !== undefined) {
+        throw apiError(
+          'E0110_ValueOutOfRange',
+          `you have created ${MAX_KEYS_CREATED_PER_DAY} API keys in the last 24 hours (revoked and expired ones count), the most a user may: the next can be created from ${oldest.createdAt + DAY_NS} (UNIX ns)`,
         );
       }
       return keys.create(caller.userId, { name: spec.name, readOnly: spec.readOnly, expiredAt }, now);
