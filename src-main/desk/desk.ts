@@ -543,10 +543,20 @@ export class Desk implements Disposable {
     const walks = measuresNotional && measuredByBook(order);
     const live = this.session?.syncState === 'live';
     const streamed = live ? this.session?.book(productId) : undefined;
-    let book: { readonly bids: readonly BookLevel[]; readonly asks: readonly BookLevel[] } | undefined =
-      walks && streamed !== undefined && streamed.source === 'stream' && !streamed.inDoubt && streamed.sequence > 0 ? streamed : undefined;
-    // One read serves both: deep enough to walk when the order is measured by the book.
-    const readBook = async (): Promise<NonNullable<typeof book>> => (book ??= await this.rest().getOrderBook(productId, walks ? MAX_BOOK_DEPTH : 1, bound));
+    type Book = { readonly bids: readonly BookLevel[]; readonly asks: readonly BookLevel[]; readonly whole: boolean };
+    // The stream holds only the venue's top levels (50): a buy that walks past them is measured on a deeper read.
+    let book: Book | undefined =
+      walks && streamed !== undefined && streamed.source === 'stream' && !streamed.inDoubt && streamed.sequence > 0 && (order.side === 'SELL' || holds(streamed.asks, order.base_size))
+        ? { bids: streamed.bids, asks: streamed.asks, whole: false }
+        : undefined;
+    // One read serves both: deep enough to walk when the order is measured by the book. A side shorter than the
+    // depth asked for is all there is; one as long may hold more.
+    const readBook = async (): Promise<Book> => {
+      if (book !== undefined) return book;
+      const depth = walks ? MAX_BOOK_DEPTH : 1;
+      const { bids, asks } = await this.rest().getOrderBook(productId, depth, bound);
+      return (book = { bids, asks, whole: (order.side === 'BUY' ? asks : bids).length < depth });
+    };
     let onlySide: MarketReference['onlySide'];
     const price = await (async (): Promise<string | undefined> => {
       const ticker = live ? this.tickers.get(productId) : undefined;
@@ -562,8 +572,8 @@ export class Desk implements Disposable {
     })();
     const found = { price, ...(onlySide !== undefined && { onlySide }) };
     if (!walks) return found;
-    const { bids, asks } = await readBook();
-    return { ...found, opposite: order.side === 'BUY' ? asks : bids };
+    const { bids, asks, whole } = await readBook();
+    return { ...found, opposite: { levels: order.side === 'BUY' ? asks : bids, whole } };
   }
 
   /** `environment`: the one the trader asked on; another than the desk's (it switched meanwhile) cancels nothing. */
@@ -1183,6 +1193,11 @@ function venueOf(address: string): string {
 
 function midOf(bid: string, ask: string): string {
   return new Decimal(bid).plus(ask).div(2).toFixed();
+}
+
+/** Whether `levels` hold at least `size` (measuredByBook has checked it is a positive decimal). */
+function holds(levels: readonly BookLevel[], size: string | undefined): boolean {
+  return levels.reduce((sum, level) => sum.plus(level.size), new Decimal(0)).greaterThanOrEqualTo(size ?? '0');
 }
 
 /** The address without a user name and password in it, if it has them. */

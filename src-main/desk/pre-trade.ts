@@ -24,9 +24,20 @@ export interface MarketReference {
    * sell), best first. The last trade does not say what such an order trades for on a thin book, and without
    * one (no trade yet) a mid says less, or there is none.
    */
-  readonly opposite?: readonly BookLevel[];
+  readonly opposite?: OppositeSide;
   /** With no trade and one side of the book empty, the other side's best price: the only market there is. */
   readonly onlySide?: { readonly side: 'bid' | 'ask'; readonly price: string };
+}
+
+export interface OppositeSide {
+  /** Best first. */
+  readonly levels: readonly BookLevel[];
+  /**
+   * The levels are all the side holds. A read cut at its depth (the streamed top 50, a REST read that returned the
+   * most it may) is not: a walk that runs past its last level cannot say what the rest costs, and pricing it at
+   * the deepest level seen let a buy of 5 SOL pass as 200,000,000 and fill for 1,800,000,000.
+   */
+  readonly whole: boolean;
 }
 
 export interface PreTradeContext {
@@ -99,7 +110,13 @@ export function preTradeIssues(order: PreTradeOrder, context: PreTradeContext): 
     const atMarket = size === undefined || reference === undefined ? undefined : size.times(reference);
     // The larger of the two: a book far from the last trade, or a last trade far from a thin book, each says the
     // order may be larger than the other shows.
-    if (fromBook !== undefined && (atMarket === undefined || fromBook.notional.greaterThanOrEqualTo(atMarket))) {
+    if (fromBook === 'beyond') {
+      // Never passed for want of the levels it reaches: the trader may override.
+      issues.push({
+        check: 'max_notional',
+        message: `notional cannot be measured: ${size?.toFixed() ?? ''} reaches past the deepest of the ${opposite?.levels.length ?? 0} ${side} the venue gives, and the book holds more beyond them; ${limitText}`,
+      });
+    } else if (fromBook !== undefined && (atMarket === undefined || fromBook.notional.greaterThanOrEqualTo(atMarket))) {
       if (fromBook.notional.greaterThan(maxNotional)) {
         issues.push({
           check: 'max_notional',
@@ -126,10 +143,11 @@ export function preTradeIssues(order: PreTradeOrder, context: PreTradeContext): 
 }
 
 /**
- * The most `size` could trade for against one side of the book (`levels`, best first): a buy at up to the worst
- * ask it reaches (the deepest when the asks hold less), a sell at the best bid. Undefined for an empty side.
+ * The most `size` could trade for against one side of the book, best first: a buy at up to the worst ask it
+ * reaches (the deepest when the whole side holds less; 'beyond' when the levels read are not the whole side), a
+ * sell at the best bid. Undefined for an empty side.
  */
-function bookPrice(side: PreTradeOrder['side'], size: Decimal, levels: readonly BookLevel[]): { notional: Decimal; reach: string } | undefined {
+function bookPrice(side: PreTradeOrder['side'], size: Decimal, { levels, whole }: OppositeSide): { notional: Decimal; reach: string } | 'beyond' | undefined {
   const [best] = levels;
   if (best === undefined) return undefined;
   if (side === 'SELL') {
@@ -143,6 +161,7 @@ function bookPrice(side: PreTradeOrder['side'], size: Decimal, levels: readonly 
     taken = taken.plus(level.size);
     if (taken.greaterThanOrEqualTo(size)) return { notional: size.times(worst), reach: `${size.toFixed()} at up to ${groupDigits(worst.toFixed())}, walking the book's asks` };
   }
+  if (!whole) return 'beyond';
   return { notional: size.times(worst), reach: `the book's asks hold less than ${size.toFixed()}; priced at their deepest, ${groupDigits(worst.toFixed())}` };
 }
 

@@ -104,3 +104,88 @@ describe('a market order by base size on a thin book', () => {
     expect((await desk.placeOrder({ ...order5, base_size: '2' })).status).toBe('placed');
   });
 });
+
+// The desk's streamed book holds the venue's top 50 levels of a side, a REST read at most 1000: a buy that walks
+// past the last level read cannot be priced at it. Watched, a MARKET BUY of 5 SOL walked the 50 streamed asks of
+// 0.01 and passed as about 200,000,000 (5 at the 50th ask); it filled for 1,802,001,275 VND against a limit of
+// 100,000,000 (review-6 p1).
+describe('a market buy that walks past the levels read', () => {
+  let deep: LocalVenue;
+  let deepDesk: Desk;
+  let closeDeepDesk: () => Promise<void>;
+
+  beforeAll(async () => {
+    deep = await LocalVenue.start();
+    ({ desk: deepDesk, close: closeDeepDesk } = await deskOnDevelopment(deep, { label: 'market-notional-deep' }));
+    deepDesk.updateSettings({ preTrade: { maxDeviationPercent: '10', maxNotional: '100000000' } });
+  });
+
+  afterAll(async () => {
+    await closeDeepDesk();
+    await deep.dispose();
+  });
+
+  it('is measured past the 50 streamed asks while the product is watched, as when it is not', async () => {
+    const SOL = 'SOL-VND';
+    const seller = await deep.newAccount({ SOL: '100', VND: '100000000000' });
+    const buyer = await deep.newAccount({ SOL: '100', VND: '100000000000' });
+    await deep.client(seller).placeOrder({ product_id: SOL, side: 'SELL', limit_price: '4000000', base_size: '1', wait: true });
+    await deep.client(buyer).placeOrder({ product_id: SOL, side: 'BUY', limit_price: '4000000', base_size: '1', wait: true });
+    for (let i = 1; i <= 50; i++) await deep.client(seller).placeOrder({ product_id: SOL, side: 'SELL', limit_price: String(4000000 + i * 100), base_size: '0.01', wait: true });
+    await deep.client(seller).placeOrder({ product_id: SOL, side: 'SELL', limit_price: '400000000', base_size: '10', wait: true });
+    const order5 = { environment: 'development', product_id: SOL, type: 'MARKET', side: 'BUY', base_size: '5' } as const;
+    // 0.5 on the 50 levels near 4,000,000, the rest at 400,000,000: 5 at up to 400,000,000.
+    const expected = {
+      status: 'held',
+      issues: [{ check: 'max_notional', message: "notional about 2\u202f000\u202f000\u202f000 VND (5 at up to 400\u202f000\u202f000, walking the book's asks) is above the limit of 100\u202f000\u202f000 VND" }],
+    };
+    expect(await deepDesk.placeOrder(order5)).toEqual(expected);
+
+    let streamedAsks = 0;
+    let ticker = false;
+    const sub = deepDesk.events.onDidEmit((e) => {
+      if (e.name === 'book.changed' && e.payload.productId === SOL) streamedAsks = e.payload.asks.length;
+      if (e.name === 'ticker.changed' && e.payload.productId === SOL && e.payload.price === '4000000') ticker = true;
+    });
+    await deepDesk.watch(SOL, 'main');
+    try {
+      await eventually(() => (streamedAsks === 50 && ticker ? true : undefined), 'the ticker and 50 streamed asks of SOL-VND');
+      expect(await deepDesk.placeOrder(order5)).toEqual(expected);
+      // Within the streamed levels the stream still serves: 0.3 at up to 4,003,000 is 1,200,900.
+      expect((await deepDesk.placeOrder({ ...order5, base_size: '0.3' })).status).toBe('placed');
+    } finally {
+      sub.dispose();
+      await deepDesk.unwatch(SOL, 'main');
+    }
+  });
+
+  it('is held as unmeasurable when it walks past the 1000 asks a REST read gives', async () => {
+    const ETH = 'ETH-VND';
+    // 1000 asks of 0.001 (the open-order cap is 1000 a user, so two sellers), then 100 far above them.
+    const sellers = [await deep.newAccount({ ETH: '200', VND: '100000000000' }), await deep.newAccount({ ETH: '200', VND: '100000000000' })];
+    for (let batch = 0; batch < 1000; batch += 50) {
+      await Promise.all(
+        Array.from({ length: 50 }, (_, j) => batch + j).map((i) =>
+          deep.client(sellers[i % 2]).placeOrder({ product_id: ETH, side: 'SELL', limit_price: String(90000000 + i * 1000), base_size: '0.001', wait: true }),
+        ),
+      );
+    }
+    const far = await deep.newAccount({ ETH: '200', VND: '100000000000' });
+    await deep.client(far).placeOrder({ product_id: ETH, side: 'SELL', limit_price: '9000000000', base_size: '100', wait: true });
+    expect((await deep.client().getOrderBook(ETH, 1000)).asks.length).toBe(1000);
+
+    // 1.05 at the 1000th ask (90,999,000) would be 95,548,950, under the limit; it would pay 450,000,000 more.
+    const order = { environment: 'development', product_id: ETH, type: 'MARKET', side: 'BUY', base_size: '1.05' } as const;
+    expect(await deepDesk.placeOrder(order)).toEqual({
+      status: 'held',
+      issues: [
+        {
+          check: 'max_notional',
+          message: 'notional cannot be measured: 1.05 reaches past the deepest of the 1000 asks the venue gives, and the book holds more beyond them; the limit of 100\u202f000\u202f000 VND',
+        },
+      ],
+    });
+    // Within the asks read it is measured as before: 1 at up to 90,999,000 is under the limit.
+    expect((await deepDesk.placeOrder({ ...order, base_size: '1' })).status).toBe('placed');
+  });
+});
