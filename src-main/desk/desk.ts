@@ -933,6 +933,22 @@ export class Desk implements Disposable {
   /** `environment`: the one whose key the trader chose; another than the desk's (it switched meanwhile) changes nothing. */
   async useKey(environment: EnvironmentId, apiKey: string): Promise<ConnectionStatus> {
     this.environmentAskedOn('environment', environment, 'chose a key to trade with on', 'no key was changed');
+    if (this.keys.record(environment, apiKey) === undefined) throw new DeskError('E0101_InvalidArgument', `api_key: no key ${apiKey} is stored for ${environment}`);
+    // A key whose secret is gone cannot trade: switching to it would drop the session the desk trades on and
+    // leave none, for a window that listed the key before its secret went.
+    let credentials: VenueCredentials | undefined;
+    try {
+      credentials = await this.keys.credentials(environment, apiKey);
+    } catch (err) {
+      if (!(err instanceof SecretStoreError)) throw err;
+      throw new DeskError('E0801_KeychainUnavailable', `${err.message}; the key in use was not changed: unlock the keychain and choose key ${apiKey} again`);
+    }
+    if (credentials === undefined) {
+      const problem = this.keys.secrets.keychainProblem;
+      throw problem !== undefined
+        ? new DeskError('E0801_KeychainUnavailable', `the secret of key ${apiKey} is not in this session's memory, and the keychain, which may hold it, was not available when the desk started (${problem}); the key in use was not changed: make the keychain available and restart the desk, or import the key again`)
+        : new DeskError('E0101_InvalidArgument', `api_key: the secret of key ${apiKey} is no longer stored (${this.keys.storage.kind}); the key in use was not changed: import the key again to use it`);
+    }
     this.keys.use(environment, apiKey);
     await this.reconnect();
     return this.status();
