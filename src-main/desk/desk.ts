@@ -57,6 +57,8 @@ export interface DeskOptions {
   readonly nativeBinding?: string;
   /** Tuning of the venue clients (tests shorten timeouts). */
   readonly session?: Pick<VenueSessionOptions, 'rest' | 'socket' | 'historyWindow' | 'pollIntervalMs' | 'placementLookupMs'>;
+  /** How long a note stays in the connection status (NOTE_SHOWN_MS; tests shorten it). */
+  readonly noteShownMs?: number;
 }
 
 const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
@@ -96,6 +98,8 @@ export class Desk implements Disposable {
    * saved, a switch) take away an answer given a moment before. Each names its environment.
    */
   private readonly placementNotes = new Map<string, { text: string; at: number }>();
+  /** Sends the status again when the next note shown runs out (see scheduleNoteExpiry). */
+  private noteExpiry: ReturnType<typeof setTimeout> | undefined;
   /** Product → the windows that watch it. */
   private readonly watched = new Map<string, Set<string>>();
   /**
@@ -255,6 +259,28 @@ export class Desk implements Disposable {
     // The newest last: the status lists them in the order they came.
     this.placementNotes.delete(key);
     this.placementNotes.set(key, note);
+    this.scheduleNoteExpiry();
+  }
+
+  /**
+   * A note's minute running out changes the status too: without sending it then, a window kept showing an
+   * in-doubt placement's answer (or a failed read) until some other change sent the status again.
+   */
+  private scheduleNoteExpiry(): void {
+    if (this.noteExpiry !== undefined) clearTimeout(this.noteExpiry);
+    this.noteExpiry = undefined;
+    if (this.disposed) return;
+    const now = Date.now();
+    const shownMs = this.options.noteShownMs ?? NOTE_SHOWN_MS;
+    const shown = [...this.placementNotes.values(), ...(this.backgroundFailure === undefined ? [] : [this.backgroundFailure])].filter((note) => now - note.at <= shownMs);
+    if (shown.length === 0) return;
+    const oldest = Math.min(...shown.map((note) => note.at));
+    // shownNote drops a note once strictly past its time: one millisecond after.
+    this.noteExpiry = setTimeout(() => {
+      this.noteExpiry = undefined;
+      this.emitStatus();
+      this.scheduleNoteExpiry();
+    }, oldest + shownMs + 1 - now);
   }
 
   /** Every placement's lookup still in its minute, oldest first; those past it are forgotten. */
@@ -280,7 +306,7 @@ export class Desk implements Disposable {
 
   /** A note is shown for a minute after it happened: long enough to be read, not for good. */
   private shownNote(note: { text: string; at: number } | undefined): string {
-    return note === undefined || Date.now() - note.at > NOTE_SHOWN_MS ? '' : note.text;
+    return note === undefined || Date.now() - note.at > (this.options.noteShownMs ?? NOTE_SHOWN_MS) ? '' : note.text;
   }
 
   private reconnect(): Promise<void> {
@@ -439,6 +465,7 @@ export class Desk implements Disposable {
     add(
       session.onDidFail((err) => {
         this.backgroundFailure = { text: err.message, at: Date.now() };
+        this.scheduleNoteExpiry();
         this.emitStatus();
       }),
     );
@@ -1102,6 +1129,7 @@ export class Desk implements Disposable {
   private shutDown(): void {
     this.disposed = true;
     this.closeSession();
+    this.scheduleNoteExpiry();
     this.disposables.dispose();
   }
 }
