@@ -178,7 +178,7 @@ export class Venue {
       if (!hadKey) rmSync(keyFile, { force: true });
       store?.close();
       this.lock.release();
-      throw err;
+      throw namingFolder(options.dataDir, err);
     }
   }
 
@@ -518,6 +518,15 @@ function makeDataFolder(dir: string): void {
     const blocked = statSync(existing).isDirectory() ? writeRefusal(existing) : `${existing} is a file, not a folder`;
     throw new Error(`the data folder ${dir} cannot be made: ${blocked ?? (err instanceof Error ? err.message : String(err))}`, { cause: err });
   }
+}
+
+/**
+ * A failure to open the folder, naming it: what restoring its rows throws ("Unexpected token ... is not valid
+ * JSON", of a damaged meta row) names no place. One that names the folder or a file in it already is kept as it is.
+ */
+function namingFolder(dir: string, err: unknown): unknown {
+  if (!(err instanceof Error) || err.message.includes(dir) || err.message.includes(join(dir))) return err;
+  return new Error(`the data folder ${dir} could not be opened: ${err.message}`, { cause: err });
 }
 
 /** Why a folder cannot be written in, said plainly, or undefined if it can. */

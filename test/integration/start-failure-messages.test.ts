@@ -3,6 +3,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 
@@ -75,6 +76,20 @@ describe('a venue that cannot start on its data folder', () => {
     const data = join(folder, 'data');
     const line = await refusal(runVenue(data, 8));
     expect(line).toMatch(new RegExp(`^venue: could not open ${join(data, 'venue.sqlite').replace(/[.\\/]/g, '\\$&')}: (database or disk is full|disk I/O error)$`));
+  });
+
+  it('names the folder when what it holds cannot be restored', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'nova-start-damaged-'));
+    onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
+    const data = join(folder, 'data');
+    const first = runVenue(data);
+    await listening(first);
+    first.child.kill('SIGTERM');
+    expect(await first.exit).toBe(0);
+    const db = new Database(join(data, 'venue.sqlite'));
+    db.prepare("UPDATE meta SET value = 'garbage' WHERE key = 'starting-balances'").run();
+    db.close();
+    expect(await refusal(runVenue(data))).toMatch(`venue: the data folder ${data} could not be opened: `);
   });
 
   it.runIf(canMount())('says the disk is read-only, for a new folder and for a used one', async () => {
