@@ -145,12 +145,14 @@ export function takesExpiry(form: Pick<TicketForm, 'type' | 'timeInForce'>): boo
 /**
  * A figure as typed, without the thousands grouping the desk writes figures with (a narrow no-break space, U+202F)
  * or a trader types (a space, a no-break or thin space): "2 400 000 000" copied from the ladder or the blotters was
- * refused as whitespace. Only well-formed groups of three in the whole part: anything else is left for the checks
- * to refuse, and the request sent never holds a space (the venue refuses one).
+ * refused as whitespace. Only well-formed groups of three in the whole part, the first not led by 0 (the desk
+ * never writes "0 100"; taken as 0100 it was refused for leading zeros the trader never typed, and the tape's
+ * Large at took it as 100): anything else is left for the checks to refuse as whitespace, and the request sent never
+ * holds a space (the venue refuses one).
  */
 export function ungrouped(text: string): string {
   const trimmed = text.trim();
-  return /^\d{1,3}(?:[ \u00a0\u2009\u202f]\d{3})+(?:\.\d*)?$/.test(trimmed) ? trimmed.replace(/[ \u00a0\u2009\u202f]/g, '') : trimmed;
+  return /^[1-9]\d{0,2}(?:[ \u00a0\u2009\u202f]\d{3})+(?:\.\d*)?$/.test(trimmed) ? trimmed.replace(/[ \u00a0\u2009\u202f]/g, '') : trimmed;
 }
 
 /** The ways a size is given for an order type: in quote only for a market order, exact quote only for a limit one. */

@@ -27,4 +27,9 @@ describe('the tape\'s large trade threshold', () => {
     expect(largeThreshold('1\u202f000')).toEqual({ threshold: '1000' });
     expect(largeThreshold('1 000')).toEqual({ threshold: '1000' });
   });
+
+  it.each(['0 001', '0 100', '000 100'])('does not take %s, which is not grouping, as a size', (typed) => {
+    // Read as 1 and 100 before: a trader who slipped a space in set a threshold they never typed.
+    expect(largeThreshold(typed)).toEqual({ threshold: '', problem: 'a size, such as 0.5' });
+  });
 });

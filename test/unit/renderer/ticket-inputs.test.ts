@@ -48,6 +48,13 @@ describe('figures typed with the desk\'s grouping', () => {
     expect(checkTicket(limit({ size: '0. 1' }), ctx).errors.size).toMatch(/whitespace/);
   });
 
+  it.each(['0 001', '0 100', '000 100', '0\u202f500'])('refuses %s as whitespace: a first group led by 0 is not thousands grouping', (size) => {
+    // Taken as 0001 the check said "must not have leading zeros" of a figure the trader typed with a space.
+    const check = checkTicket(limit({ size }), ctx);
+    expect(check.request).toBeUndefined();
+    expect(check.errors.size).toMatch(/whitespace/);
+  });
+
   it('leaves the venue refusing whitespace on the wire', () => {
     expect(parseCreateOrder({ product_id: 'BTC-VND', side: 'BUY', type: 'LIMIT', limit_price: '2 400 000 000', base_size: '0.1' }, { now: ctx.now })).toBeInstanceOf(ApiError);
   });
