@@ -976,6 +976,8 @@ export class Desk implements Disposable {
         ? new DeskError('E0801_KeychainUnavailable', `the secret of key ${apiKey} is not in this session's memory, and the keychain, which may hold it, was not available when the desk started (${problem}); the key in use was not changed: make the keychain available and restart the desk, or import the key again`)
         : new DeskError('E0101_InvalidArgument', `api_key: the secret of key ${apiKey} is no longer stored (${this.keys.storage.kind}); the key in use was not changed: import the key again to use it`);
     }
+    // The desk may have switched environment while the secret was read.
+    this.environmentAskedOn('environment', environment, 'chose a key to trade with on', 'no key was changed');
     this.keys.use(environment, apiKey);
     await this.reconnect();
     return this.status();
