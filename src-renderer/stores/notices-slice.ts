@@ -30,11 +30,26 @@ const ACTION_WORDS: Readonly<Record<string, string>> = {
   none: 'Change the request and send it again.',
 };
 
+/** Browser mode's bridge (web-transport.ts) fails a call that was on its way when its link to the desk closed with these words. */
+const LINK_LOST_IN_FLIGHT = 'the outcome is unknown';
+
+/**
+ * Why a failed call may have been carried out all the same, or undefined for a plain refusal: the desk lost the
+ * venue's answer to an order ('placement', E0802), or browser mode lost its link to the desk with the call on its
+ * way ('link', E0902; a call that never reached the desk says it cannot be reached instead). Either way, sending it
+ * again before looking may place the order twice.
+ */
+export function unknownOutcome(ref: string, message: string): 'placement' | 'link' | undefined {
+  if (ref === 'E0802_OrderOutcomeUnknown') return 'placement';
+  if (ref === 'E0902_ServiceUnavailable' && message.includes(LINK_LOST_IN_FLIGHT)) return 'link';
+  return undefined;
+}
+
 /** The notice for a failure answered with a catalogue reference and a message that starts with it. */
 export function errorNotice(ref: string, message: string): Omit<Notice, 'id'> {
   const record = findErrorRecord(ref);
   const detail = message.startsWith(`${ref}:`) ? message.slice(ref.length + 1).trim() : message;
-  return {
+  const notice: Omit<Notice, 'id'> = {
     kind: 'error',
     ref,
     title: record?.title ?? ref,
@@ -42,6 +57,21 @@ export function errorNotice(ref: string, message: string): Omit<Notice, 'id'> {
     explanation: record?.message ?? '',
     action: ACTION_WORDS[record?.action ?? 'none'] ?? '',
   };
+  // E0802's catalogue action is 'none', whose words told the trader to send the order again; E0902's 'retry' did
+  // the same of a request the desk may already have carried out.
+  switch (unknownOutcome(ref, message)) {
+    case 'placement':
+      return { ...notice, action: 'Do not send it again until it shows among the orders or the desk says it was not placed.' };
+    case 'link':
+      return {
+        ...notice,
+        title: 'Outcome unknown: the link to the desk was lost',
+        explanation: 'The connection to the desk closed while the request was on its way, so this window cannot tell whether the desk carried it out.',
+        action: 'Do not send it again before looking: once the desk answers again, see whether it was done (an order among the orders).',
+      };
+    default:
+      return notice;
+  }
 }
 
 let nextId = 1;

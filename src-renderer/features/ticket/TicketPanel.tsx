@@ -11,6 +11,7 @@ import { ORDER_TYPES, STOP_TYPES, TIMES_IN_FORCE, REST_STP_MODES } from '../../.
 import { attemptOrRefusal, currentView, showPlacedOrder, tellHeldAfterSwitch } from '../../stores/desk-actions';
 import { actingEnvironment, bookNotUpdated, bookStaleness, isProduction, staleness } from '../../stores/connection-view';
 import { useDesk } from '../../stores/desk-store';
+import { unknownOutcome } from '../../stores/notices-slice';
 import { FieldError, invalidMarks } from '../../ui/field-error';
 import { Panel } from '../../ui/Panel';
 import { ignoreHeldKeys } from '../../ui/VirtualTable';
@@ -66,10 +67,20 @@ function span(low: string | undefined, high: string | undefined): string {
 /** Without the account's fee rates (not read yet, or a key whose account the desk cannot read) a fee is not zero. */
 const FEE_NOT_KNOWN = "not known: the account's fee rates are not read yet";
 
-/** The last order line of a send refused: the order as the ticket sent it, and the refusal's reference. */
-export function refusedText(request: OrderFields, quoteAsset: string, ref: string): string {
+/**
+ * The last order line of a send that failed: the order as the ticket sent it, and the refusal's reference. A send
+ * whose outcome is unknown is not called refused: a trader trusting "REFUSED" sent it again, and the first may be live.
+ */
+export function refusedText(request: OrderFields, quoteAsset: string, refusal: { ref: string; message: string }): string {
   const asked = { side: request.side, product_id: request.product_id, base_size: request.base_size ?? '0', quote_size: request.quote_size ?? request.exact_quote_size ?? '0' };
-  return lastOrderText(asked, quoteAsset, `REFUSED: ${ref}`);
+  const unknown = unknownOutcome(refusal.ref, refusal.message);
+  const status =
+    unknown === 'placement'
+      ? 'OUTCOME UNKNOWN (being looked up): do not send it again'
+      : unknown === 'link'
+        ? 'OUTCOME UNKNOWN (link to the desk lost): look among the orders before sending it again'
+        : `REFUSED: ${refusal.ref}`;
+  return lastOrderText(asked, quoteAsset, status);
 }
 
 /** An order the trader is asked to confirm, on the environment the desk was on when it was asked. */
@@ -100,8 +111,8 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
   const [pending, setPending] = useState<Pending | undefined>();
   const [sending, setSending] = useState(false);
   const [sent, setSent] = useState<Order | undefined>();
-  // The last send the venue (or the desk) refused, in words: the line must not go on showing the order before it,
-  // whose status a trader read as this one's.
+  // The last send the venue (or the desk) refused, or whose outcome is unknown, in words: the line must not go on
+  // showing the order before it, whose status a trader read as this one's.
   const [refused, setRefused] = useState<string | undefined>();
   // The last order sent belongs to the venue it was sent to; so does an order waiting for its confirmation,
   // which must not be confirmed after a switch as if it had been asked about on the new environment.
@@ -168,7 +179,7 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
       setPending(undefined);
       if (view !== currentView()) return;
       setSent(undefined);
-      setRefused(refusedText(request, assetsOf(request.product_id, products).quote, answer.refused.ref));
+      setRefused(refusedText(request, assetsOf(request.product_id, products).quote, answer.refused));
       return;
     }
     const result = answer.value;
