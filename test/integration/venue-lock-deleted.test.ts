@@ -1,10 +1,13 @@
 // A data folder's venue.lock deleted or replaced while its venue runs (someone "cleaning up a stale lock") must not
 // let a second venue open the folder: the two would take orders side by side and a restart would lose some of the
 // ones they acknowledged. Real venue processes on one temp folder, ports picked by the OS.
+// The same check refuses a start while a tool holds the database open (an idle `sqlite3 venue.sqlite`): SQLite's
+// locks cannot tell it from a venue, so the refusal names both, where it once said only "another venue is running".
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it, onTestFinished } from 'vitest';
 
 const CLI = join(import.meta.dirname, '../../src-main/venue/cli.ts');
@@ -93,7 +96,7 @@ describe('a venue whose venue.lock was deleted', () => {
     expect(secondUrl, 'the second venue must not serve the folder').toBeUndefined();
     expect(await second.exit).toBe(1);
     expect(second.stderr.trim()).toBe(
-      `venue: another venue is running on ${data} (it has its database open, though venue.lock was free: was the lock file deleted?): stop it first, or start this one on another folder`,
+      `venue: venue.sqlite in ${data} is open in another process: another venue (was venue.lock deleted?), or a tool such as sqlite3 or a database browser; close it, or start this venue on another folder`,
     );
 
     const after = await placeSells(firstUrl as string, trader, 5, 'b');
@@ -106,5 +109,43 @@ describe('a venue whose venue.lock was deleted', () => {
     expect(await activeOrderIds(restartedUrl as string, trader)).toEqual([...before, ...after].sort());
     restarted.child.kill('SIGTERM');
     expect(await restarted.exit).toBe(0);
+  });
+});
+
+describe('a venue whose venue.sqlite a tool holds open', () => {
+  it('is refused with a message naming both causes while a read-only connection is open, and starts once it is closed', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'nova-lock-inspector-'));
+    onTestFinished(() => rmSync(data, { recursive: true, force: true }));
+    const first = runVenue(data);
+    const firstUrl = await listening(first);
+    expect(firstUrl, first.stderr).toBeDefined();
+    const trader = admin(data);
+    const placed = await placeSells(firstUrl as string, trader, 3, 'i');
+    first.child.kill('SIGTERM');
+    expect(await first.exit).toBe(0);
+
+    // What `sqlite3 venue.sqlite` or a database browser holds while it sits idle after a query.
+    const inspector = new Database(join(data, 'venue.sqlite'), { readonly: true, fileMustExist: true });
+    onTestFinished(() => {
+      inspector.close();
+    });
+    expect(inspector.prepare('SELECT count(*) AS n FROM sqlite_master').get()).toEqual({ n: expect.any(Number) });
+
+    const refused = runVenue(data);
+    const refusedUrl = await listening(refused);
+    if (refusedUrl !== undefined) refused.child.kill('SIGKILL');
+    expect(refusedUrl, 'a venue must not start beside a connection it cannot tell from a venue').toBeUndefined();
+    expect(await refused.exit).toBe(1);
+    expect(refused.stderr.trim()).toBe(
+      `venue: venue.sqlite in ${data} is open in another process: another venue (was venue.lock deleted?), or a tool such as sqlite3 or a database browser; close it, or start this venue on another folder`,
+    );
+
+    inspector.close();
+    const started = runVenue(data);
+    const startedUrl = await listening(started);
+    expect(startedUrl, started.stderr).toBeDefined();
+    expect(await activeOrderIds(startedUrl as string, trader)).toEqual(placed.sort());
+    started.child.kill('SIGTERM');
+    expect(await started.exit).toBe(0);
   });
 });

@@ -9,7 +9,7 @@
  * that another connection has open (claimDatabase): a lock no one can delete without deleting the data with it.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import Database from 'better-sqlite3';
 
 /** A venue worker that just ended (the desk restarts it at once) lets go within moments. */
@@ -48,7 +48,9 @@ export function lockDataFolder(dataDir: string, nativeBinding: string | undefine
  * Refuses, with FolderInUseError, to go on if any connection has the venue's database open: every connection to a
  * WAL database holds a shared lock on the database file for as long as it is open (so that the last one to close
  * can tell it is the last), and an exclusive lock cannot be had beside it. A running venue holds its connections
- * from open to close, so however its venue.lock fared, a second venue stops here before it reads a row. Called
+ * from open to close, so however its venue.lock fared, a second venue stops here before it reads a row. So does a
+ * venue starting while a tool (sqlite3, a database browser) has the database open, even only to read: SQLite's
+ * locks cannot tell it from a venue, and a venue started beside another loses acknowledged orders. Called
  * with venue.lock held, before the store opens: the moment between this check and the store's own connections
  * is the only one in which a third venue could slip in, and only through a venue.lock deleted within it.
  * Any other failure (a read-only disk, a damaged file) is left for opening the store to report in its own words.
@@ -63,8 +65,11 @@ export function claimDatabase(file: string, dataDir: string, nativeBinding: stri
     db.exec('ROLLBACK');
   } catch (err) {
     if ((err as { code?: unknown }).code === 'SQLITE_BUSY') {
+      // Both causes are named: a venue's connections hold only the shared lock any reader holds, so an idle
+      // `sqlite3 venue.sqlite` looks the same here as a venue whose venue.lock was deleted, and refusing is the
+      // side that loses nothing.
       throw new FolderInUseError(
-        `another venue is running on ${dataDir} (it has its database open, though venue.lock was free: was the lock file deleted?): stop it first, or start this one on another folder`,
+        `${basename(file)} in ${dataDir} is open in another process: another venue (was venue.lock deleted?), or a tool such as sqlite3 or a database browser; close it, or start this venue on another folder`,
       );
     }
   } finally {
