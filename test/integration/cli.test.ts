@@ -1,41 +1,11 @@
 // `npm run venue` as the venue contract describes it: the listening line, bootstrap.json, exit codes, SIGTERM.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-
-const CLI = join(import.meta.dirname, '../../src-main/venue/cli.ts');
-
-interface Run {
-  child: ChildProcess;
-  stdout: string;
-  stderr: string;
-  exit: Promise<number | null>;
-}
-
-function runVenue(args: string[], user: { uid?: number; gid?: number } = {}): Run {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], ...user });
-  const run: Run = { child, stdout: '', stderr: '', exit: new Promise((resolve) => child.on('exit', (code) => resolve(code))) };
-  // A test that fails half-way must not leave its venue running.
-  onTestFinished(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  });
-  child.stdout?.on('data', (chunk: Buffer) => (run.stdout += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (run.stderr += chunk.toString()));
-  return run;
-}
-
-async function listening(run: Run): Promise<string> {
-  for (let i = 0; i < 300; i++) {
-    const match = /venue listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(run.stdout);
-    if (match?.[1] !== undefined) return match[1];
-    if (run.child.exitCode !== null) throw new Error(`venue exited: ${run.stderr}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`venue never listened: ${run.stderr}`);
-}
+import { listening, runVenue } from './venue-process';
 
 describe('npm run venue', () => {
   it('listens on the port it names, writes bootstrap.json 0600, stops on SIGTERM with 0 and resumes on restart', async () => {

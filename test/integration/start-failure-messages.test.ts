@@ -1,49 +1,20 @@
 // A venue that cannot start on its data folder says, in one line, which folder and what stands in the way: a file
 // in the folder's place, a full disk, a read-only disk. `npm run venue` exits 1 for each (the venue contract).
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { listening, runVenue as runCli, type VenueRun as Run } from './venue-process';
 
-const CLI = join(import.meta.dirname, '../../src-main/venue/cli.ts');
-
-interface Run {
-  child: ChildProcess;
-  stdout: string;
-  stderr: string;
-  exit: Promise<number | null>;
-}
-
-/** `fileLimitKib`: no file the venue writes may grow past this many KiB (ulimit -f: what a full disk does to it). */
-function runVenue(data: string, fileLimitKib?: number): Run {
-  const venue = [process.execPath, '--import', 'tsx', CLI, '--port', '0', '--data', data];
-  const child =
-    fileLimitKib === undefined
-      ? spawn(venue[0] as string, venue.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] })
-      : spawn('bash', ['-c', `ulimit -f ${fileLimitKib} && exec "$@"`, 'bash', ...venue], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const run: Run = { child, stdout: '', stderr: '', exit: new Promise((resolve) => child.on('exit', (code) => resolve(code))) };
-  onTestFinished(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  });
-  child.stdout?.on('data', (chunk: Buffer) => (run.stdout += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (run.stderr += chunk.toString()));
-  return run;
-}
+const runVenue = (data: string, fileLimitKib?: number): Run => runCli(['--port', '0', '--data', data], fileLimitKib === undefined ? {} : { fileLimitKib });
 
 async function refusal(run: Run): Promise<string> {
   expect(await run.exit, run.stdout).toBe(1);
   const lines = run.stderr.trim().split('\n');
   expect(lines, run.stderr).toHaveLength(1);
   return lines[0] ?? '';
-}
-
-async function listening(run: Run): Promise<void> {
-  while (!run.stdout.includes('venue listening on')) {
-    if (run.child.exitCode !== null) throw new Error(`venue exited: ${run.stderr}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 /** Whether this process may mount a tmpfs (root in a container that allows it): the read-only cases need one. */

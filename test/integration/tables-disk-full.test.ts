@@ -2,45 +2,14 @@
 // its writer thread meets the fault, rather than go on for seconds while every read of the tables fails. A real venue
 // process whose files may not grow past a size (ulimit -f: writes past it fail with EFBIG, which SQLite reports as a
 // full disk), so the write-ahead log of the tables hits it long before the journal's small segments do.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { listening, runVenue as runCli, type VenueRun as Run } from './venue-process';
 
-const CLI = join(import.meta.dirname, '../../src-main/venue/cli.ts');
-
-interface Run {
-  child: ChildProcess;
-  stdout: string;
-  stderr: string;
-  exit: Promise<number | null>;
-}
-
-/** `fileLimitKib`: no file the venue writes may grow past this many KiB. */
-function runVenue(data: string, fileLimitKib?: number): Run {
-  const venue = [process.execPath, '--import', 'tsx', CLI, '--port', '0', '--data', data, '--order-rate', '0', '--request-rate', '0'];
-  const child =
-    fileLimitKib === undefined
-      ? spawn(venue[0] as string, venue.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] })
-      : spawn('bash', ['-c', `ulimit -f ${fileLimitKib} && exec "$@"`, 'bash', ...venue], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const run: Run = { child, stdout: '', stderr: '', exit: new Promise((resolve) => child.on('exit', (code) => resolve(code))) };
-  onTestFinished(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  });
-  child.stdout?.on('data', (chunk: Buffer) => (run.stdout += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (run.stderr += chunk.toString()));
-  return run;
-}
-
-async function listening(run: Run): Promise<string> {
-  for (;;) {
-    const match = /venue listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(run.stdout);
-    if (match?.[1] !== undefined) return match[1];
-    if (run.child.exitCode !== null) throw new Error(`venue exited: ${run.stderr}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const runVenue = (data: string, fileLimitKib?: number): Run =>
+  runCli(['--port', '0', '--data', data, '--order-rate', '0', '--request-rate', '0'], fileLimitKib === undefined ? {} : { fileLimitKib });
 
 function admin(data: string): Record<string, string> {
   const boot = JSON.parse(readFileSync(join(data, 'bootstrap.json'), 'utf8')) as Record<string, string>;

@@ -3,32 +3,14 @@
 // ones they acknowledged. Real venue processes on one temp folder, ports picked by the OS.
 // The same check refuses a start while a tool holds the database open (an idle `sqlite3 venue.sqlite`): SQLite's
 // locks cannot tell it from a venue, so the refusal names both, where it once said only "another venue is running".
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { runVenue as runCli, type VenueRun as Run } from './venue-process';
 
-const CLI = join(import.meta.dirname, '../../src-main/venue/cli.ts');
-
-interface Run {
-  child: ChildProcess;
-  stdout: string;
-  stderr: string;
-  exit: Promise<number | null>;
-}
-
-function runVenue(data: string): Run {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--port', '0', '--data', data, '--order-rate', '0', '--request-rate', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const run: Run = { child, stdout: '', stderr: '', exit: new Promise((resolve) => child.on('exit', (code) => resolve(code))) };
-  onTestFinished(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  });
-  child.stdout?.on('data', (chunk: Buffer) => (run.stdout += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (run.stderr += chunk.toString()));
-  return run;
-}
+const runVenue = (data: string): Run => runCli(['--port', '0', '--data', data, '--order-rate', '0', '--request-rate', '0']);
 
 /** The base URL once listening, or undefined if the venue exited first. */
 async function listening(run: Run): Promise<string | undefined> {
