@@ -959,7 +959,15 @@ export class Desk implements Disposable {
 
   /** `environment`: the one whose key the trader chose; another than the desk's (it switched meanwhile) changes nothing. */
   async useKey(environment: EnvironmentId, apiKey: string): Promise<ConnectionStatus> {
-    this.environmentAskedOn('environment', environment, 'chose a key to trade with on', 'no key was changed');
+    const stillThere = (): void => {
+      this.environmentAskedOn('environment', environment, 'chose a key to trade with on', 'no key was changed');
+      // A switch waiting its turn behind a reconnect has not moved the session yet, but the desk is leaving.
+      const going = this.file.get().active;
+      if (going !== environment) {
+        throw new DeskError('E0101_InvalidArgument', `environment: the trader chose a key to trade with on ${NAMES[environment]}, but the desk is switching to ${NAMES[going]}: no key was changed`);
+      }
+    };
+    stillThere();
     if (this.keys.record(environment, apiKey) === undefined) throw new DeskError('E0101_InvalidArgument', `api_key: no key ${apiKey} is stored for ${environment}`);
     // A key whose secret is gone cannot trade: switching to it would drop the session the desk trades on and
     // leave none, for a window that listed the key before its secret went.
@@ -977,7 +985,7 @@ export class Desk implements Disposable {
         : new DeskError('E0101_InvalidArgument', `api_key: the secret of key ${apiKey} is no longer stored (${this.keys.storage.kind}); the key in use was not changed: import the key again to use it`);
     }
     // The desk may have switched environment while the secret was read.
-    this.environmentAskedOn('environment', environment, 'chose a key to trade with on', 'no key was changed');
+    stillThere();
     this.keys.use(environment, apiKey);
     await this.reconnect();
     return this.status();

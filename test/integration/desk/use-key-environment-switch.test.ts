@@ -14,24 +14,38 @@ import { MemorySecretStore } from '../../../src-main/secrets';
 import { LocalVenue } from '../connection/local-venue';
 import { noLocalVenue, removeFolder } from './open-desk';
 
-/** Holds the read of one secret until the test lets it go, and says when that read has begun. */
+/** Holds the reads of chosen secrets until the test lets each go, and says when each read has begun. */
 class GatedSecretStore extends MemorySecretStore {
-  held: string | undefined;
-  private entered: () => void = () => {};
-  private release: () => void = () => {};
-  readonly readBegun = new Promise<void>((resolve) => (this.entered = resolve));
-  private readonly gate = new Promise<void>((resolve) => (this.release = resolve));
+  private readonly gates = new Map<string, { begun: Promise<void>; entered: () => void; gate: Promise<void>; release: () => void }>();
 
-  override async get(id: string): Promise<string | undefined> {
-    if (id === this.held) {
-      this.entered();
-      await this.gate;
-    }
-    return super.get(id);
+  hold(id: string): void {
+    let entered = (): void => {};
+    let release = (): void => {};
+    const begun = new Promise<void>((resolve) => (entered = resolve));
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    this.gates.set(id, { begun, entered, gate, release });
   }
 
-  letGo(): void {
-    this.release();
+  begun(id: string): Promise<void> {
+    return this.gates.get(id)?.begun ?? Promise.resolve();
+  }
+
+  letGo(id: string): void {
+    this.gates.get(id)?.release();
+    this.gates.delete(id);
+  }
+
+  letAllGo(): void {
+    for (const id of [...this.gates.keys()]) this.letGo(id);
+  }
+
+  override async get(id: string): Promise<string | undefined> {
+    const gate = this.gates.get(id);
+    if (gate !== undefined) {
+      gate.entered();
+      await gate.gate;
+    }
+    return super.get(id);
   }
 }
 
@@ -54,7 +68,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  secrets.letGo();
+  secrets.letAllGo();
   await desk.close();
   await development.dispose();
   await production.dispose();
@@ -65,12 +79,13 @@ it('changes no key when the desk switches environment while the chosen key’s s
   const other = await development.newAccount();
   const { apiKey } = other.credentials;
   await desk.importKey({ environment: 'development', api_key: apiKey, api_secret: other.credentials.apiSecret, user_id: other.userId, use: false });
-  secrets.held = secretId('development', apiKey);
+  const held = secretId('development', apiKey);
+  secrets.hold(held);
 
   const use = dispatch(deskServices(desk), 'keys.use', { environment: 'development', api_key: apiKey });
-  await secrets.readBegun;
+  await secrets.begun(held);
   await desk.switchEnvironment('production');
-  secrets.letGo();
+  secrets.letGo(held);
 
   expect(await use).toEqual({
     ok: false,
@@ -81,4 +96,43 @@ it('changes no key when the desk switches environment while the chosen key’s s
   });
   expect(desk.status().environment).toBe('production');
   expect((await desk.listKeys('development')).find((k) => k.active)?.apiKey).toBe(development.admin.credentials.apiKey);
+});
+
+// The same with the switch waiting its turn behind a reconnect still under way (its own keychain read slow): the
+// session was still Development's when the key's read answered, so the re-check passed and the key was changed,
+// the call answering ok with Production's status (review-8). The desk is leaving Development: no key is changed.
+it('changes no key when a switch is waiting behind a reconnect as the chosen key’s secret is read', async () => {
+  await desk.switchEnvironment('development');
+  await desk.whenLive();
+  const { admin } = development;
+  const other = await development.newAccount();
+  await desk.importKey({ environment: 'development', api_key: other.credentials.apiKey, api_secret: other.credentials.apiSecret, user_id: other.userId, use: false });
+
+  const adminSecret = secretId('development', admin.credentials.apiKey);
+  secrets.hold(adminSecret);
+  const reconnecting = desk.switchEnvironment('development');
+  await secrets.begun(adminSecret);
+  const otherSecret = secretId('development', other.credentials.apiKey);
+  secrets.hold(otherSecret);
+  const use = dispatch(deskServices(desk), 'keys.use', { environment: 'development', api_key: other.credentials.apiKey });
+  await secrets.begun(otherSecret);
+  const toProduction = desk.switchEnvironment('production');
+  secrets.letGo(otherSecret);
+  // The key's read answered; the reconnect ahead of the switch finishes a moment later (on the old code the call
+  // then went on to a reconnect of its own, queued behind both).
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  secrets.letGo(adminSecret);
+  const answer = await use;
+  await reconnecting.catch(() => undefined);
+  await toProduction;
+
+  expect(answer).toEqual({
+    ok: false,
+    error: {
+      ref: 'E0101_InvalidArgument',
+      message: 'E0101_InvalidArgument: environment: the trader chose a key to trade with on Development, but the desk is switching to Production: no key was changed',
+    },
+  });
+  expect(desk.status().environment).toBe('production');
+  expect((await desk.listKeys('development')).find((k) => k.active)?.apiKey).toBe(admin.credentials.apiKey);
 });
