@@ -26,7 +26,7 @@ export function nextView(): void {
 
 /** The answer, or undefined after the failure has been shown to the trader. */
 export function attempt<M extends MethodName>(method: M, request: Request<M>): Promise<Response<M> | undefined> {
-  return shownIfRefused(call(method, request));
+  return shownIfRefused(method, call(method, request));
 }
 
 /**
@@ -37,21 +37,21 @@ export async function attemptOrRefusal<M extends MethodName>(method: M, request:
   try {
     return { value: await call(method, request) };
   } catch (err) {
-    return { refused: shown(err) };
+    return { refused: shown(err, method) };
   }
 }
 
-function shown(err: unknown): BridgeError {
+function shown(err: unknown, method: MethodName): BridgeError {
   const refused = refusalOf(err);
-  useDesk.getState().notify(errorNotice(refused.ref, refused.message));
+  useDesk.getState().notify(errorNotice(refused.ref, refused.message, method));
   return refused;
 }
 
-async function shownIfRefused<T>(answer: Promise<T>): Promise<T | undefined> {
+async function shownIfRefused<T>(method: MethodName, answer: Promise<T>): Promise<T | undefined> {
   try {
     return await answer;
   } catch (err) {
-    shown(err);
+    shown(err, method);
     return undefined;
   }
 }
@@ -106,7 +106,7 @@ export async function attemptOnShownSession<M extends SessionRead>(method: M, re
     const answer = await readOfShownSession(method, request);
     return answer === OTHER_SESSION ? undefined : { value: answer };
   } catch (err) {
-    return { refused: shown(err) };
+    return { refused: shown(err, method) };
   }
 }
 
@@ -119,8 +119,8 @@ export async function refreshOrders(): Promise<void> {
     let openProblem: string | undefined;
     let historyProblem: string | undefined;
     const [open, history] = await Promise.all([
-      readOfShownSession('orders.active', {}).catch((err: unknown) => ((openProblem = shown(err).message), undefined)),
-      readOfShownSession('orders.history', { limit: MAX_ARCHIVED_LIMIT, sort: '-updated_at' }).catch((err: unknown) => ((historyProblem = shown(err).message), undefined)),
+      readOfShownSession('orders.active', {}).catch((err: unknown) => ((openProblem = shown(err, 'orders.active').message), undefined)),
+      readOfShownSession('orders.history', { limit: MAX_ARCHIVED_LIMIT, sort: '-updated_at' }).catch((err: unknown) => ((historyProblem = shown(err, 'orders.history').message), undefined)),
     ]);
     // Another session's orders are not this account's: the read that the switch brings shows them.
     if (view !== currentView() || open === OTHER_SESSION || history === OTHER_SESSION) return;

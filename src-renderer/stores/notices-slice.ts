@@ -1,6 +1,7 @@
 // What the trader is told: venue errors with the catalogue's title, message and action, and fill notices.
 import type { StateCreator } from 'zustand';
 import { findErrorRecord } from '../../src-shared/errors/catalogue';
+import type { MethodName } from '../../src-shared/ipc/contract';
 import type { DeskState } from './desk-store';
 
 export interface Notice {
@@ -45,8 +46,12 @@ export function unknownOutcome(ref: string, message: string): 'placement' | 'lin
   return undefined;
 }
 
-/** The notice for a failure answered with a catalogue reference and a message that starts with it. */
-export function errorNotice(ref: string, message: string): Omit<Notice, 'id'> {
+/**
+ * The notice for a failure answered with a catalogue reference and a message that starts with it. `method`: the
+ * call that failed, when known: a lost link says "do not send it again" only of a placement (or of a call it cannot
+ * name); of a read or a cancel, asking again is what the trader should do.
+ */
+export function errorNotice(ref: string, message: string, method?: MethodName): Omit<Notice, 'id'> {
   const record = findErrorRecord(ref);
   const detail = message.startsWith(`${ref}:`) ? message.slice(ref.length + 1).trim() : message;
   const notice: Omit<Notice, 'id'> = {
@@ -63,6 +68,14 @@ export function errorNotice(ref: string, message: string): Omit<Notice, 'id'> {
     case 'placement':
       return { ...notice, action: 'Do not send it again until it shows among the orders or the desk says it was not placed.' };
     case 'link':
+      if (method !== undefined && method !== 'orders.place') {
+        return {
+          ...notice,
+          title: 'The link to the desk was lost',
+          explanation: 'The connection to the desk closed while the request was on its way.',
+          action: 'Once the desk answers again, ask again if it is still needed: this request places no order.',
+        };
+      }
       return {
         ...notice,
         title: 'Outcome unknown: the link to the desk was lost',

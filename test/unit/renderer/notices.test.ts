@@ -46,3 +46,15 @@ describe('notices', () => {
     expect(details()).not.toContain('error 1');
   });
 });
+
+describe('a call cut off by a lost link to the desk (browser mode)', () => {
+  const lost = 'E0902_ServiceUnavailable: the connection to the desk was lost; the outcome is unknown';
+  it('says not to send an order again before looking', () => {
+    expect(errorNotice('E0902_ServiceUnavailable', lost, 'orders.place')).toMatchObject({ title: 'Outcome unknown: the link to the desk was lost', action: expect.stringMatching(/^Do not send it again/) as unknown });
+  });
+  it.each(['market.products', 'orders.cancelAll', 'orders.cancel', 'orders.active'] as const)('says to ask again of %s, which places no order', (method) => {
+    const notice = errorNotice('E0902_ServiceUnavailable', lost, method);
+    expect(notice.title).toBe('The link to the desk was lost');
+    expect(notice.action).toBe('Once the desk answers again, ask again if it is still needed: this request places no order.');
+  });
+});
