@@ -634,6 +634,11 @@ export class Desk implements Disposable {
     if (asked !== undefined && asked !== on) {
       throw new DeskError('E0101_InvalidArgument', `${field}: the trader ${gave} ${NAMES[asked]}, but the desk is on ${NAMES[on]}: ${nothingDone}`);
     }
+    // A switch waiting its turn behind a reconnect has not moved the session yet, but the desk is leaving it.
+    const going = this.file.get().active;
+    if (asked !== undefined && going !== on) {
+      throw new DeskError('E0101_InvalidArgument', `${field}: the trader ${gave} ${NAMES[asked]}, but the desk is switching to ${NAMES[going]}: ${nothingDone}`);
+    }
     return on;
   }
 
@@ -959,14 +964,7 @@ export class Desk implements Disposable {
 
   /** `environment`: the one whose key the trader chose; another than the desk's (it switched meanwhile) changes nothing. */
   async useKey(environment: EnvironmentId, apiKey: string): Promise<ConnectionStatus> {
-    const stillThere = (): void => {
-      this.environmentAskedOn('environment', environment, 'chose a key to trade with on', 'no key was changed');
-      // A switch waiting its turn behind a reconnect has not moved the session yet, but the desk is leaving.
-      const going = this.file.get().active;
-      if (going !== environment) {
-        throw new DeskError('E0101_InvalidArgument', `environment: the trader chose a key to trade with on ${NAMES[environment]}, but the desk is switching to ${NAMES[going]}: no key was changed`);
-      }
-    };
+    const stillThere = (): EnvironmentId => this.environmentAskedOn('environment', environment, 'chose a key to trade with on', 'no key was changed');
     stillThere();
     if (this.keys.record(environment, apiKey) === undefined) throw new DeskError('E0101_InvalidArgument', `api_key: no key ${apiKey} is stored for ${environment}`);
     // A key whose secret is gone cannot trade: switching to it would drop the session the desk trades on and
