@@ -10,7 +10,8 @@
  *
  * Books come from level2 (snapshot, then updates in sequence; a gap resubscribes the product), or from REST
  * polling for a product whose market-data subscription the venue refused. A streamed book is in doubt from a gap
- * or a lost connection until its next snapshot.
+ * or a lost connection until its next snapshot; a streamed tape or ticker from a lost connection until its sub is
+ * answered again.
  */
 import type { Account, Order, PublicTrade } from '../../src-shared/protocol/records';
 import type { CandlesEvent, TickerEvent } from '../../src-shared/protocol/ws';
@@ -81,6 +82,16 @@ export interface TradesChange {
   readonly source: 'stream' | 'poll';
 }
 
+/** The streams besides level2 that a lost connection leaves in doubt: nothing tells them apart from a quiet market. */
+export type FeedChannel = 'trades' | 'ticker';
+
+export interface FeedDoubt {
+  readonly productId: string;
+  readonly channel: FeedChannel;
+  /** True: what was streamed is the last known, not the venue's, until the channel's sub is answered again. */
+  readonly inDoubt: boolean;
+}
+
 export interface PollingSwitch {
   readonly productId: string;
   readonly reason: VenueError;
@@ -100,6 +111,7 @@ export class VenueSession implements Disposable {
   private readonly books = new Map<string, LocalBook>();
   private readonly pollers = new Map<string, MarketPoller>();
   private readonly watched = new Set<string>();
+  private readonly feedsInDoubt: Record<FeedChannel, Set<string>> = { trades: new Set(), ticker: new Set() };
   /** Placements whose outcome is unknown, by client_order_id, as the REST client sent them, until a lookup settles them. */
   private readonly unresolved = new Map<string, LostPlacement>();
   private accountRecord: Account | undefined;
@@ -126,6 +138,8 @@ export class VenueSession implements Disposable {
   readonly onDidReceiveTrades: Event<TradesChange> = this._onDidReceiveTrades.event;
   private readonly _onDidChangeTicker = new Emitter<TickerEvent>();
   readonly onDidChangeTicker: Event<TickerEvent> = this._onDidChangeTicker.event;
+  private readonly _onDidChangeFeedDoubt = new Emitter<FeedDoubt>();
+  readonly onDidChangeFeedDoubt: Event<FeedDoubt> = this._onDidChangeFeedDoubt.event;
   private readonly _onDidChangeCandles = new Emitter<CandlesEvent>();
   readonly onDidChangeCandles: Event<CandlesEvent> = this._onDidChangeCandles.event;
   private readonly _onDidChangeAccount = new Emitter<Account>();
@@ -155,6 +169,7 @@ export class VenueSession implements Disposable {
       this._onDidChangeBook,
       this._onDidReceiveTrades,
       this._onDidChangeTicker,
+      this._onDidChangeFeedDoubt,
       this._onDidChangeCandles,
       this._onDidChangeAccount,
       this._onDidChangeConnection,
@@ -193,6 +208,17 @@ export class VenueSession implements Disposable {
         this._onDidChangeBook.fire(book.view());
       }),
     );
+    d.add(
+      // The tape and ticker in doubt since the connection was lost stream again. The trades sub brings no snapshot:
+      // answered after the reconcile's read of the tape, the trades made meanwhile are read now.
+      this.socket.onDidAnswerSubscription(({ channel, productIds }) => {
+        if (channel !== 'trades' && channel !== 'ticker') return;
+        for (const productId of productIds) {
+          if (!this.streams(productId) || !this.setFeedDoubt(channel, productId, false)) continue;
+          if (channel === 'trades' && this.sync === 'live') this.backfillTrades([productId]).catch((err: unknown) => this._onDidFail.fire(err as Error));
+        }
+      }),
+    );
     d.add(this.socket.onDidReceiveTrades((e) => this._onDidReceiveTrades.fire({ productId: e.product_id, trades: e.data, source: 'stream' })));
     d.add(this.socket.onDidReceiveTicker((e) => this._onDidChangeTicker.fire(e)));
     d.add(this.socket.onDidReceiveCandles((e) => this._onDidChangeCandles.fire(e)));
@@ -224,6 +250,11 @@ export class VenueSession implements Disposable {
 
   book(productId: string): BookView | undefined {
     return this.books.get(productId)?.view();
+  }
+
+  /** Whether the product's streamed trades or ticker are the last known (see FeedDoubt). */
+  feedInDoubt(productId: string, channel: FeedChannel): boolean {
+    return this.feedsInDoubt[channel].has(productId);
   }
 
   account(): Account | undefined {
@@ -322,6 +353,7 @@ export class VenueSession implements Disposable {
 
   async unwatchMarket(productId: string): Promise<void> {
     this.watched.delete(productId);
+    for (const doubted of Object.values(this.feedsInDoubt)) doubted.delete(productId);
     this.pollers.get(productId)?.dispose();
     this.pollers.delete(productId);
     this.books.delete(productId);
@@ -335,6 +367,8 @@ export class VenueSession implements Disposable {
   /** Feed a product from the public REST endpoints instead of the socket. */
   switchToPolling(productId: string, reason: VenueError): void {
     if (this.pollers.has(productId) || this.disposed) return;
+    // Its trades come from the polls from now on; its ticker stays in doubt, as nothing polls it.
+    this.setFeedDoubt('trades', productId, false);
     const book = this.bookOf(productId);
     const poller = new MarketPoller(this.rest, productId, this.pollIntervalMs, {
       book: (snapshot) => {
@@ -376,6 +410,13 @@ export class VenueSession implements Disposable {
         }
         return;
       case 'reconnecting':
+        // Nothing more streams on the connection lost, and a sub the next one sends may go unanswered while the
+        // session is live again: the tape and ticker would show frozen as the market's.
+        for (const productId of this.watched) {
+          if (this.pollers.has(productId)) continue;
+          this.setFeedDoubt('trades', productId, true);
+          this.setFeedDoubt('ticker', productId, true);
+        }
         this.setSync('reconnecting');
         return;
       case 'refused':
@@ -448,11 +489,12 @@ export class VenueSession implements Disposable {
 
   /**
    * The venue sends no trades snapshot on `sub`: trades made while the socket was down would never reach the
-   * tape. After each (re)connection the recent trades of every streamed product are read once, oldest first;
-   * the tape keeps each trade id once, so what it already has is not doubled.
+   * tape. After each (re)connection the recent trades of every streamed product are read once, oldest first, and
+   * again for one whose trades sub is answered only once the session is live; the tape keeps each trade id once,
+   * so what it already has is not doubled.
    */
-  private async backfillTrades(): Promise<void> {
-    for (const productId of this.watched) {
+  private async backfillTrades(productIds: Iterable<string> = this.watched): Promise<void> {
+    for (const productId of productIds) {
       if (this.pollers.has(productId)) continue;
       const trades = await this.rest.listTrades(productId, BACKFILL_TRADES);
       if (trades.length > 0) this._onDidReceiveTrades.fire({ productId, trades: [...trades].reverse(), source: 'poll' });
@@ -571,6 +613,16 @@ export class VenueSession implements Disposable {
    */
   private streams(productId: string): boolean {
     return this.watched.has(productId) && !this.pollers.has(productId);
+  }
+
+  /** Said once a change: true when the feed's doubt changed. */
+  private setFeedDoubt(channel: FeedChannel, productId: string, inDoubt: boolean): boolean {
+    const doubted = this.feedsInDoubt[channel];
+    if (doubted.has(productId) === inDoubt) return false;
+    if (inDoubt) doubted.add(productId);
+    else doubted.delete(productId);
+    this._onDidChangeFeedDoubt.fire({ productId, channel, inDoubt });
+    return true;
   }
 
   private bookOf(productId: string): LocalBook {

@@ -103,6 +103,11 @@ export interface OrderUpdate {
   readonly requestId?: string;
 }
 
+export interface MarketSubscription {
+  readonly channel: MarketDataChannel;
+  readonly productIds: readonly string[];
+}
+
 export interface SubscriptionRefusal {
   readonly channel: MarketDataChannel;
   readonly productIds: readonly string[];
@@ -175,6 +180,9 @@ export class VenueSocket {
   readonly onDidReceiveTicker: Event<TickerEvent> = this._onDidReceiveTicker.event;
   private readonly _onDidReceiveCandles = new Emitter<CandlesEvent>();
   readonly onDidReceiveCandles: Event<CandlesEvent> = this._onDidReceiveCandles.event;
+  private readonly _onDidAnswerSubscription = new Emitter<MarketSubscription>();
+  /** The venue answered a market-data sub: the channel streams these products on this connection from now on. */
+  readonly onDidAnswerSubscription: Event<MarketSubscription> = this._onDidAnswerSubscription.event;
   private readonly _onDidRefuseSubscription = new Emitter<SubscriptionRefusal>();
   /** The venue answered a market-data sub with an error: that feed has to come from REST instead. */
   readonly onDidRefuseSubscription: Event<SubscriptionRefusal> = this._onDidRefuseSubscription.event;
@@ -203,6 +211,7 @@ export class VenueSocket {
       this._onDidReceiveTrades,
       this._onDidReceiveTicker,
       this._onDidReceiveCandles,
+      this._onDidAnswerSubscription,
       this._onDidRefuseSubscription,
       this._onDidReceiveError,
     ]) {
@@ -465,7 +474,9 @@ export class VenueSocket {
   private sendSub(ws: WebSocket, op: 'sub' | 'unsub', channel: Channel, productIds: readonly string[]): Promise<void> {
     const frame = channel === 'orders' ? { channel } : { channel, product_ids: [...productIds] };
     return this.request(op, frame, undefined, undefined, ws).then(
-      () => undefined,
+      () => {
+        if (op === 'sub' && channel !== 'orders' && ws === this.ws) this._onDidAnswerSubscription.fire({ channel, productIds });
+      },
       (err: unknown) => {
         if (err instanceof VenueError && op === 'sub' && channel !== 'orders') {
           // Refused for now (the connection's frame rate, the venue stopping), not for the product: sent again

@@ -69,7 +69,8 @@ export class FrameCoalescer implements Disposable {
         const key = `trades:${event.payload.productId}`;
         const held = this.pending.get(key);
         const trades = held?.name === 'trades.received' ? [...held.payload.trades, ...event.payload.trades] : [...event.payload.trades];
-        this.pending.set(key, { name: 'trades.received', payload: { productId: event.payload.productId, trades: trades.slice(-MAX_TRADES_PER_FRAME) } });
+        // The tape's doubt is as the last event says: it stands for the tape now, not for the trades before it.
+        this.pending.set(key, { name: 'trades.received', payload: { ...event.payload, trades: trades.slice(-MAX_TRADES_PER_FRAME) } });
         break;
       }
       case 'book.changed':

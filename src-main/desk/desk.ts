@@ -15,6 +15,7 @@ import type {
   Environment,
   EnvironmentId,
   EnvironmentsView,
+  EventPayload,
   Fill,
   ParsedRequest,
   PlaceResult,
@@ -419,16 +420,25 @@ export class Desk implements Disposable {
         this.events.emit('orders.changed', [...orders]);
       }),
     );
+    add(session.onDidChangeBook((view) => this.events.emit('book.changed', snapshotOf(view, BOOK_DEPTH))));
+    const tradesOf = (productId: string, trades: readonly PublicTrade[]): EventPayload<'trades.received'> => ({
+      productId,
+      trades: [...trades],
+      ...(session.feedInDoubt(productId, 'trades') && { inDoubt: true }),
+    });
+    add(session.onDidReceiveTrades((change) => this.events.emit('trades.received', tradesOf(change.productId, change.trades))));
     add(
-      session.onDidChangeBook((view) => {
-        // A book in doubt was cut off from the stream (a gap, a lost connection): so may its ticker be, and one
-        // whose sub goes unanswered on the next connection would stay the checks' market, frozen, while the session
-        // is live. Until a ticker comes again the checks read the market from the venue.
-        if (view.inDoubt) this.tickers.delete(view.productId);
-        this.events.emit('book.changed', snapshotOf(view, BOOK_DEPTH));
+      session.onDidChangeFeedDoubt(({ productId, channel, inDoubt }) => {
+        if (channel === 'trades') return this.events.emit('trades.received', tradesOf(productId, []));
+        // Cut off from the stream, the ticker is marked so, and the checks read the market from the venue rather
+        // than take it, frozen, while the session is live. The ticker the answered sub brings replaces it.
+        const ticker = this.tickers.get(productId);
+        if (!inDoubt || ticker === undefined) return;
+        const doubted = { ...ticker, inDoubt: true };
+        this.tickers.set(productId, doubted);
+        this.events.emit('ticker.changed', doubted);
       }),
     );
-    add(session.onDidReceiveTrades((change) => this.events.emit('trades.received', { productId: change.productId, trades: [...change.trades] })));
     add(
       session.onDidChangeTicker((t) => {
         const ticker: Ticker = { productId: t.product_id, price: t.price, bestBid: t.best_bid, bestAsk: t.best_ask, volume24h: t.volume_24h, time: t.time };
@@ -561,7 +571,8 @@ export class Desk implements Disposable {
 
   /**
    * The last trade, else the mid of the book: what "far from the market" is measured against. The ticker is that
-   * only while it streams: a live session, the product watched; else it is a price from before and the venue is asked.
+   * only while it streams: a live session, the product watched, the ticker not in doubt; else it is a price from before
+   * and the venue is asked.
    * An order measured by the book for its notional (measuredByBook) also gets the side it would take from: the
    * streamed book while it is the venue's, else one read deep enough to walk.
    */
@@ -587,7 +598,7 @@ export class Desk implements Disposable {
     let onlySide: MarketReference['onlySide'];
     const price = await (async (): Promise<string | undefined> => {
       const ticker = live ? this.tickers.get(productId) : undefined;
-      if (ticker !== undefined && ticker.price !== '') return ticker.price;
+      if (ticker !== undefined && ticker.inDoubt !== true && ticker.price !== '') return ticker.price;
       const [last] = await this.rest().listTrades(productId, 1, bound);
       if (last !== undefined) return last.price;
       const { bids, asks } = await readBook();

@@ -17,25 +17,41 @@ export function staleness(connection: ConnectionStatus | undefined): string | un
   return `stale: ${connection.state}`;
 }
 
-/** The mark of a book the venue is not updating though the connection is current. */
-const BOOK_NOT_UPDATED = 'stale: not updated';
+/** The mark of a book, tape or ticker the venue is not updating though the connection is current. */
+const NOT_UPDATED = 'stale: not updated';
 
-/**
- * Why a product's book is stale, or undefined while it is current: the connection's staleness (an outage freezes
- * every book), else the book's own doubt over a current connection (a gap in its stream not yet resynced, or its
- * polls failing). The ladder, the ticket and the panel frame read it here, so none of them offers a price or an
- * estimate from a book another marks stale.
- */
-export function bookStaleness(s: Pick<DeskState, 'connection' | 'books'>, productId: string): string | undefined {
-  return staleness(s.connection) ?? (s.books[productId]?.inDoubt === true ? BOOK_NOT_UPDATED : undefined);
+/** The connection's staleness (an outage freezes every feed), else the feed's own doubt over a current connection. */
+function feedStaleness(connection: ConnectionStatus | undefined, inDoubt: boolean): string | undefined {
+  return staleness(connection) ?? (inDoubt ? NOT_UPDATED : undefined);
 }
 
 /**
- * Whether a book's staleness is its own doubt over a current connection, not an outage: each place that says why a
- * figure is stale says it differently for the two (a book that is not updated, a connection that is not live).
+ * Why a product's book is stale, or undefined while it is current: the connection's staleness, else the book's own
+ * doubt (a gap in its stream not yet resynced, a connection lost and its snapshot not back, or its polls failing).
+ * The ladder, the ticket and the panel frame read it here, so none of them offers a price or an estimate from a book
+ * another marks stale.
+ */
+export function bookStaleness(s: Pick<DeskState, 'connection' | 'books'>, productId: string): string | undefined {
+  return feedStaleness(s.connection, s.books[productId]?.inDoubt === true);
+}
+
+/** Why a product's tape is stale, as its book: its own doubt is a trades stream cut off, its sub not answered again. */
+export function tapeStaleness(s: Pick<DeskState, 'connection' | 'tradesInDoubt'>, productId: string): string | undefined {
+  return feedStaleness(s.connection, s.tradesInDoubt[productId] === true);
+}
+
+/** Why a product's last price is stale, as its book: its own doubt is a ticker stream cut off and not back. */
+export function tickerStaleness(s: Pick<DeskState, 'connection' | 'tickers'>, productId: string): string | undefined {
+  return feedStaleness(s.connection, s.tickers[productId]?.inDoubt === true);
+}
+
+/**
+ * Whether a book's, tape's or ticker's staleness is its own doubt over a current connection, not an outage: each
+ * place that says why a figure is stale says it differently for the two (a feed that is not updated, a connection
+ * that is not live).
  */
 export function bookNotUpdated(stale: string | undefined): boolean {
-  return stale === BOOK_NOT_UPDATED;
+  return stale === NOT_UPDATED;
 }
 
 /** The latency to show: a round trip measured on a live connection only, never a figure left from before an outage. */

@@ -310,8 +310,10 @@ function takeDeskEvents(subscribe: Subscribe, watched: (productId: string) => bo
     subscribe('book.changed', (book) => {
       if (watched(book.productId)) s().setBook(book);
     }),
-    subscribe('trades.received', ({ productId, trades }) => {
-      if (watched(productId)) s().addTrades(productId, trades);
+    subscribe('trades.received', ({ productId, trades, inDoubt }) => {
+      if (!watched(productId)) return;
+      s().addTrades(productId, trades);
+      s().setTradesInDoubt(productId, inDoubt === true);
     }),
     subscribe('ticker.changed', (ticker) => {
       if (watched(ticker.productId)) s().setTicker(ticker);

@@ -19,6 +19,8 @@ export interface MarketSlice {
   trades: Record<string, PublicTrade[]>;
   tickers: Record<string, Ticker>;
   candles: Record<string, Candle[]>;
+  /** Products whose tape is the last trades known: the desk's trades stream was cut off and is not back yet. */
+  tradesInDoubt: Record<string, true>;
   /**
    * Why the last read of a product's book, tape or candles failed, while it has not been read since: the panel
    * showing it says so (an empty ladder said nothing), and the feed reads it again.
@@ -29,6 +31,7 @@ export interface MarketSlice {
   setProducts: (products: Product[]) => void;
   setBook: (book: BookSnapshot) => void;
   addTrades: (productId: string, trades: PublicTrade[]) => void;
+  setTradesInDoubt: (productId: string, inDoubt: boolean) => void;
   setTicker: (ticker: Ticker) => void;
   addCandles: (productId: string, candles: Candle[]) => void;
   /** Forgets what is known of these products' markets: the window no longer watches them. */
@@ -54,6 +57,7 @@ export const createMarketSlice: StateCreator<DeskState, [], [], MarketSlice> = (
   trades: {},
   tickers: {},
   candles: {},
+  tradesInDoubt: {},
   marketUnread: {},
   setMarketRead: (productId, part, problem) =>
     set((s) => {
@@ -77,13 +81,19 @@ export const createMarketSlice: StateCreator<DeskState, [], [], MarketSlice> = (
       const merged = [...fresh, ...known].sort((a, b) => compareDecimal(b.time, a.time));
       return { trades: { ...s.trades, [productId]: merged.slice(0, TAPE_LENGTH) } };
     }),
+  setTradesInDoubt: (productId, inDoubt) =>
+    set((s) => {
+      if ((s.tradesInDoubt[productId] === true) === inDoubt) return s;
+      const { [productId]: _, ...others } = s.tradesInDoubt;
+      return { tradesInDoubt: inDoubt ? { ...others, [productId]: true } : others };
+    }),
   setTicker: (ticker) => set((s) => ({ tickers: { ...s.tickers, [ticker.productId]: ticker } })),
   addCandles: (productId, candles) =>
     set((s) => ({ candles: { ...s.candles, [productId]: upsertCandles(s.candles[productId] ?? [], candles) } })),
   forgetMarket: (productIds) =>
     set((s) => {
       const without = <T>(record: Record<string, T>): Record<string, T> => Object.fromEntries(Object.entries(record).filter(([id]) => !productIds.includes(id)));
-      return { books: without(s.books), trades: without(s.trades), tickers: without(s.tickers), candles: without(s.candles), marketUnread: without(s.marketUnread) };
+      return { books: without(s.books), trades: without(s.trades), tradesInDoubt: without(s.tradesInDoubt), tickers: without(s.tickers), candles: without(s.candles), marketUnread: without(s.marketUnread) };
     }),
-  clearMarketData: () => set({ books: {}, trades: {}, tickers: {}, candles: {}, marketUnread: {} }),
+  clearMarketData: () => set({ books: {}, trades: {}, tradesInDoubt: {}, tickers: {}, candles: {}, marketUnread: {} }),
 });

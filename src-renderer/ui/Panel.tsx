@@ -1,8 +1,9 @@
 // The frame every panel sits in: a titled region, production marked in red, and the panel's own controls.
 // A market panel (`market`) or one of the trader's orders, fills or balances (`account`) is marked stale, its
-// content dimmed, while the connection is not live; a product's book panel (`book`) also while the book is in doubt.
+// content dimmed, while the connection is not live; a product's book panel (`book`) also while the book is in doubt,
+// and its tape (`tape`) while the tape is.
 import type { ReactNode } from 'react';
-import { bookNotUpdated, bookStaleness, staleness, useProduction } from '../stores/connection-view';
+import { bookNotUpdated, bookStaleness, staleness, tapeStaleness, useProduction } from '../stores/connection-view';
 import { useDesk } from '../stores/desk-store';
 
 const STALE_TITLE = {
@@ -10,22 +11,26 @@ const STALE_TITLE = {
   account: 'The connection is not live: orders may have filled or been canceled since, and balances moved, without showing here',
 } as const;
 const BOOK_TITLE = 'The book is not being updated (a gap in its stream, or its polls fail): these levels are the last known until the venue sends the book again';
+const TAPE_TITLE = 'The trades are not being updated (their stream was cut off): this tape is the last known until the venue streams it again';
 
 /**
  * `book`: the product whose book the panel shows, a market panel marked stale while the book is in doubt as well.
+ * `tape`: the same for the product whose trades it shows.
  * `unread`: why what the panel shows could not be read (the feed reads it again): an empty panel is not a quiet market.
  */
-export function Panel(props: { title: string; tools?: ReactNode; children: ReactNode; market?: boolean; account?: boolean; book?: string; unread?: string }): React.JSX.Element {
+export function Panel(props: { title: string; tools?: ReactNode; children: ReactNode; market?: boolean; account?: boolean; book?: string; tape?: string; unread?: string }): React.JSX.Element {
   const production = useProduction();
-  const { book } = props;
-  const kind = props.market === true || book !== undefined ? 'market' : props.account === true ? 'account' : undefined;
-  const stale = useDesk((s) => (book !== undefined ? bookStaleness(s, book) : kind === undefined ? undefined : staleness(s.connection)));
+  const { book, tape } = props;
+  const kind = props.market === true || book !== undefined || tape !== undefined ? 'market' : props.account === true ? 'account' : undefined;
+  const stale = useDesk((s) =>
+    book !== undefined ? bookStaleness(s, book) : tape !== undefined ? tapeStaleness(s, tape) : kind === undefined ? undefined : staleness(s.connection),
+  );
   const className = `panel${production ? ' production' : ''}${stale === undefined ? '' : ' stale'}`;
   return (
     <section className={className} aria-label={props.title}>
       <header className="panel-head">
         <h2>{props.title}</h2>
-        {stale !== undefined && kind !== undefined && <span className="stale-mark" role="status" title={bookNotUpdated(stale) ? BOOK_TITLE : STALE_TITLE[kind]}>{stale}</span>}
+        {stale !== undefined && kind !== undefined && <span className="stale-mark" role="status" title={bookNotUpdated(stale) ? (book !== undefined ? BOOK_TITLE : TAPE_TITLE) : STALE_TITLE[kind]}>{stale}</span>}
         <div className="panel-tools">{props.tools}</div>
       </header>
       <div className="panel-body">

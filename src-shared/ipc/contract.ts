@@ -189,6 +189,8 @@ export const Ticker = z.object({
   bestAsk: z.string(),
   volume24h: z.string(),
   time: z.string(),
+  /** The last ticker known, not the venue's: its stream was cut off (a lost connection) and is not back yet. */
+  inDoubt: z.boolean().optional(),
 });
 export type Ticker = z.infer<typeof Ticker>;
 
@@ -448,7 +450,8 @@ export const events = {
   'orders.changed': z.array(OrderSchema),
   /** The whole top of the book as it stands (never a diff), at most once a frame per product. */
   'book.changed': BookSnapshot,
-  'trades.received': z.object({ productId: z.string(), trades: z.array(PublicTradeSchema) }),
+  /** inDoubt: the tape holds the last trades known, as a book in doubt its last levels (see Ticker's); none may come with it. */
+  'trades.received': z.object({ productId: z.string(), trades: z.array(PublicTradeSchema), inDoubt: z.boolean().optional() }),
   'ticker.changed': Ticker,
   'candles.changed': z.object({ productId: z.string(), candles: z.array(CandleSchema) }),
   'account.changed': AccountSchema,

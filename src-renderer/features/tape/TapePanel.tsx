@@ -85,7 +85,7 @@ export function TapePanel(props: { productId: string; height: number }): React.J
     </>
   );
   return (
-    <Panel title={`Trades ${productId}`} tools={tools} market unread={unread}>
+    <Panel title={`Trades ${productId}`} tools={tools} tape={productId} unread={unread}>
       {/* Strict containment and fixed column widths: a new trade relayouts the tape's rows, nothing around them. */}
       <div className="tape" style={{ height: props.height, contain: 'strict' }}>
         <table aria-label={`Trades ${productId}`} style={{ tableLayout: 'fixed' }}>

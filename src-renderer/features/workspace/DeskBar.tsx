@@ -1,7 +1,7 @@
 // The top bar: desk product, environment (Production in red) and connection state with latency.
 import { useMemo } from 'react';
 import type { ConnectionStatus } from '../../../src-shared/ipc/contract';
-import { shownLatency, staleness, useActingEnvironment } from '../../stores/connection-view';
+import { bookNotUpdated, shownLatency, tickerStaleness, useActingEnvironment } from '../../stores/connection-view';
 import { useDesk } from '../../stores/desk-store';
 import { formatDecimal } from '../../ui/decimal-text';
 import { assetsOf } from '../ladder/increments';
@@ -37,16 +37,16 @@ export function DeskBar(): React.JSX.Element {
   const products = useDesk((s) => s.products);
   const { quote } = useMemo(() => assetsOf(productId, products), [productId, products]);
   const latency = shownLatency(connection);
-  const stale = staleness(connection);
+  const stale = useDesk((s) => tickerStaleness(s, productId));
   return (
     <header className={production ? 'desk-bar production' : 'desk-bar'}>
       <strong>Nova Desk</strong>
       <ProductPicker label="Desk product" value={productId} onChange={setProduct} />
       {ticker !== undefined && (
-        // The last trade heard, which stops moving with the connection: marked as the market panels are.
+        // The last trade heard, which stops moving with the connection or its stream: marked as the market panels are.
         <span className="muted" aria-label="Last price">
           last {formatDecimal(ticker.price)} {quote}
-          {stale !== undefined && <> <span className="stale-mark" title="The connection is not live: this is the last price heard, not the market's now">{stale}</span></>}
+          {stale !== undefined && <> <span className="stale-mark" title={bookNotUpdated(stale) ? 'The last price is not being updated (its stream was cut off): this is the last price heard, not the market\'s now' : 'The connection is not live: this is the last price heard, not the market\'s now'}>{stale}</span></>}
         </span>
       )}
       <EnvironmentBadge />
