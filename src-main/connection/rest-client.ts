@@ -16,7 +16,6 @@
  * order that does; but not for ever, on a Retry-After of minutes or one a gateway mangled, with nothing said. Nor
  * does a read (rateWaitMs, a minute).
  */
-import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import {
   AccountResponseSchema,
@@ -52,6 +51,7 @@ import type {
   TimeInForce,
 } from '../../src-shared/protocol/vocabulary';
 import { errorRecord } from '../../src-shared/errors/catalogue';
+import { newClientOrderId } from '../../src-shared/client-order-id';
 import { backoffDelay, sleep, type BackoffPolicy } from './backoff';
 import { Emitter, type Event } from './events';
 import { RateGate, RateWaitTooLong, type RateBudget } from './rate-gate';
@@ -237,11 +237,6 @@ function isPlacementOf(order: Order, placement: PlacementIdentity): boolean {
     BigInt(order.created_at) >= placement.sentAfterNs - CLOCK_SKEW_NS &&
     !placement.earlierOrderIds.has(order.order_id)
   );
-}
-
-/** 'desk-' and 24 hex digits: inside the interface's client_order_id alphabet, never UUID-shaped. */
-export function newClientOrderId(): string {
-  return `desk-${randomBytes(12).toString('hex')}`;
 }
 
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);

@@ -26,7 +26,8 @@ import {
 import type { WsOrder } from '../../src-shared/protocol/records';
 import { backoffDelay, type BackoffPolicy } from './backoff';
 import { DisposableStore, Emitter, toDisposable, type Event } from './events';
-import { newClientOrderId, type VenueCredentials } from './rest-client';
+import { newClientOrderId } from '../../src-shared/client-order-id';
+import type { VenueCredentials } from './rest-client';
 import { OutcomeUnknownError, VenueError, VenueUnreachableError, venueErrorFromWsEvent } from './venue-error';
 
 export type SocketState =

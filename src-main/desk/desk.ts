@@ -96,9 +96,10 @@ export class Desk implements Disposable {
    * trader, told to wait for it rather than send the order again, reads it here, since a placement that never
    * happened shows nowhere else. One a placement, each for its minute, whatever the desk does meanwhile: two lost
    * at once must not have the first's answer replaced by the second's, nor a reconnect (another key, an address
-   * saved, a switch) take away an answer given a moment before. Each names its environment.
+   * saved, a switch) take away an answer given a moment before. Each names its environment. `notPlaced`: the
+   * lookup found none, which the status also gives by client_order_id.
    */
-  private readonly placementNotes = new Map<string, { text: string; at: number }>();
+  private readonly placementNotes = new Map<string, { text: string; at: number; notPlaced?: true }>();
   /** Sends the status again when the next note shown runs out (see scheduleNoteExpiry). */
   private noteExpiry: ReturnType<typeof setTimeout> | undefined;
   /** Product → the windows that watch it. */
@@ -252,10 +253,18 @@ export class Desk implements Disposable {
       // What a placement's lookup found is shown beside a socket's error, not hidden by it: the trader was told to
       // wait for it here, and REST may settle it while the socket cannot reconnect.
       detail: this.keys.scrub([lastError ?? (this.detail || this.failureNote()), this.placementNote(), stale].filter((part) => part !== '').join('; ')),
+      ...this.notPlaced(environment),
     };
   }
 
-  private notePlacement(environment: EnvironmentId, clientOrderId: string, note: { text: string; at: number }): void {
+  /** The client order ids whose notes, still shown, say the lookup found them not placed on `environment`. */
+  private notPlaced(environment: EnvironmentId): { notPlaced?: string[] } {
+    const prefix = `${environment}/`;
+    const ids = [...this.placementNotes].filter(([key, note]) => note.notPlaced === true && key.startsWith(prefix) && this.shownNote(note) !== '').map(([key]) => key.slice(prefix.length));
+    return ids.length === 0 ? {} : { notPlaced: ids };
+  }
+
+  private notePlacement(environment: EnvironmentId, clientOrderId: string, note: { text: string; at: number; notPlaced?: true }): void {
     const key = `${environment}/${clientOrderId}`;
     // The newest last: the status lists them in the order they came.
     this.placementNotes.delete(key);
@@ -468,6 +477,7 @@ export class Desk implements Disposable {
               ? `the order ${clientOrderId}, whose outcome was unknown, was not placed: ${NAMES[environment]} holds no order from it under that client order id`
               : `the order ${clientOrderId}, whose outcome was unknown, was placed: order ${order.order_id}, ${order.status}`,
           at: Date.now(),
+          ...(order === undefined && { notPlaced: true }),
         });
         this.emitStatus();
       }),

@@ -117,6 +117,11 @@ export const ConnectionStatus = z.object({
   readOnly: z.boolean().optional(),
   latencyMs: z.number().optional(),
   detail: z.string(),
+  /**
+   * The client order ids of this environment's orders whose outcome was unknown that the desk's lookup found were
+   * never placed, while detail says so: the window that sent one follows it by that id (the ticket's Last order line).
+   */
+  notPlaced: z.array(z.string()).optional(),
 });
 export type ConnectionStatus = z.infer<typeof ConnectionStatus>;
 

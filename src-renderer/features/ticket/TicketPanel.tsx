@@ -18,23 +18,16 @@ import { ignoreHeldKeys } from '../../ui/VirtualTable';
 import { statusOf } from '../blotters/order-columns';
 import { formatDecimal } from '../../ui/decimal-text';
 import { assetsOf } from '../ladder/increments';
+import { learnedOutcome, nameSend, notPlacedText, recentlyDone, sentOrderText, type SentOrder } from './in-doubt';
 import { checkTicket, describeOrder, lastOrderText, presetSize, sendsOrder, sizeModesFor, submitText, takesExpiry, type TicketContext, type TicketField, type TicketForm } from './ticket-check';
 
 const PRESETS = [25, 50, 75, 100] as const;
 const NO_LEVELS: never[] = [];
-/** Done orders go to the front of the history: the last one sent is among the first few. */
-const RECENT = 50;
 
 /** The order as it stands now (its place answer is only its first state), while it is open or recently done. */
 function useLatest(sent: Order | undefined): Order | undefined {
   const id = sent?.order_id;
-  const latest = useDesk((s) => {
-    if (id === undefined) return undefined;
-    const open = s.openOrders[id];
-    if (open !== undefined) return open;
-    for (let i = 0; i < Math.min(RECENT, s.history.length); i++) if (s.history[i]?.order_id === id) return s.history[i];
-    return undefined;
-  });
+  const latest = useDesk((s) => (id === undefined ? undefined : (s.openOrders[id] ?? recentlyDone(s, (o) => o.order_id === id))));
   return latest ?? sent;
 }
 
@@ -72,7 +65,6 @@ const FEE_NOT_KNOWN = "not known: the account's fee rates are not read yet";
  * whose outcome is unknown is not called refused: a trader trusting "REFUSED" sent it again, and the first may be live.
  */
 export function refusedText(request: OrderFields, quoteAsset: string, refusal: { ref: string; message: string }): string {
-  const asked = { side: request.side, product_id: request.product_id, base_size: request.base_size ?? '0', quote_size: request.quote_size ?? request.exact_quote_size ?? '0' };
   const unknown = unknownOutcome(refusal.ref, refusal.message);
   const status =
     unknown === 'placement'
@@ -80,7 +72,7 @@ export function refusedText(request: OrderFields, quoteAsset: string, refusal: {
       : unknown === 'link'
         ? 'OUTCOME UNKNOWN (link to the desk lost): look among the orders before sending it again'
         : `REFUSED: ${refusal.ref}`;
-  return lastOrderText(asked, quoteAsset, status);
+  return sentOrderText(request, quoteAsset, status);
 }
 
 /** An order the trader is asked to confirm, on the environment the desk was on when it was asked. */
@@ -112,8 +104,9 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
   const [sending, setSending] = useState(false);
   const [sent, setSent] = useState<Order | undefined>();
   // The last send the venue (or the desk) refused, or whose outcome is unknown, in words: the line must not go on
-  // showing the order before it, whose status a trader read as this one's.
-  const [refused, setRefused] = useState<string | undefined>();
+  // showing the order before it, whose status a trader read as this one's. One whose outcome is unknown is
+  // `following`, until the desk learns what became of it.
+  const [refused, setRefused] = useState<{ text: string; following?: SentOrder } | undefined>();
   // The last order sent belongs to the venue it was sent to; so does an order waiting for its confirmation,
   // which must not be confirmed after a switch as if it had been asked about on the new environment.
   const view = useDesk((s) => `${s.connection?.environment ?? ''} ${s.connection?.apiKey ?? ''}`);
@@ -123,6 +116,17 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
     setPending(undefined);
   }, [view]);
   const last = useLatest(sent);
+  const following = refused?.following;
+  const learned = useDesk((s) => (following === undefined ? undefined : learnedOutcome(s, following)));
+  useEffect(() => {
+    if (learned === undefined || following === undefined) return;
+    // Kept once learned: the status says "not placed" for a minute, and the order leaves the recent history.
+    if (learned === 'not_placed') setRefused({ text: notPlacedText(following.request, assetsOf(following.request.product_id, products).quote) });
+    else {
+      setSent(learned);
+      setRefused(undefined);
+    }
+  }, [learned, following, products]);
   const formRef = useRef<HTMLFormElement>(null);
   // The field the trader sent from, where the cursor goes back once the confirmation is answered either way.
   const returnFocus = useRef<HTMLElement | null>(null);
@@ -164,11 +168,12 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
   const send = async (request: OrderFields, sentOn: EnvironmentId, extra: { confirmed?: EnvironmentId; override_checks?: boolean }): Promise<void> => {
     if (inFlight.current) return;
     const view = currentView();
+    const named = nameSend(request, useDesk.getState());
     inFlight.current = true;
     setSending(true);
     let answer: Awaited<ReturnType<typeof attemptOrRefusal<'orders.place'>>>;
     try {
-      answer = await attemptOrRefusal('orders.place', { ...request, environment: sentOn, ...extra });
+      answer = await attemptOrRefusal('orders.place', { ...named.request, environment: sentOn, ...extra });
     } finally {
       inFlight.current = false;
       setSending(false);
@@ -179,7 +184,8 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
       setPending(undefined);
       if (view !== currentView()) return;
       setSent(undefined);
-      setRefused(refusedText(request, assetsOf(request.product_id, products).quote, answer.refused));
+      const { ref, message } = answer.refused;
+      setRefused({ text: refusedText(request, assetsOf(request.product_id, products).quote, answer.refused), ...(unknownOutcome(ref, message) !== undefined && { following: named }) });
       return;
     }
     const result = answer.value;
@@ -361,7 +367,7 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
           {submitText(ticket, quote)}
         </button>
         {refused !== undefined ? (
-          <p className="field-error" aria-live="polite" aria-label="Last order">{refused}</p>
+          <p className="field-error" aria-live="polite" aria-label="Last order">{refused.text}</p>
         ) : (
           last !== undefined && (
             <p className="muted" aria-live="polite" aria-label="Last order">

@@ -76,6 +76,8 @@ describe('an order placement whose answer a gateway lost', () => {
     expect(said).toMatch(/looking it up by its client order id unknown-never-placed.*Do not send it again until then/);
     const detail = await eventually(() => (/unknown-never-placed/.test(desk.status().detail) ? desk.status().detail : undefined), 'the lookup to be reported');
     expect(detail).toMatch(/the order unknown-never-placed, whose outcome was unknown, was not placed: Development holds no order from it under that client order id/);
+    // Said by its client order id too, for the window that sent it to follow (the ticket's Last order line).
+    expect(desk.status().notPlaced).toContain('unknown-never-placed');
     expect((await desk.activeOrders(BTC)).some((o) => o.client_order_id === 'unknown-never-placed')).toBe(false);
   });
 
@@ -115,6 +117,7 @@ describe('an order placement whose answer a gateway lost', () => {
     expect(said).toMatch(/the order MAY have been placed: .*looking it up failed too\. The desk is looking it up by its client order id unknown-placed/);
     const detail = await eventually(() => (/unknown-placed,/.test(desk.status().detail) ? desk.status().detail : undefined), 'the lookup to be reported');
     expect(detail).toMatch(/the order unknown-placed, whose outcome was unknown, was placed: order \S+, (ACTIVE|SUBMITTED)/);
+    expect(desk.status().notPlaced ?? []).not.toContain('unknown-placed');
     const placed = (await desk.activeOrders(BTC)).filter((o) => o.client_order_id === 'unknown-placed');
     expect(placed).toHaveLength(1);
     await desk.cancelOrder({ environment: 'development', order_id: placed[0]?.order_id ?? '' });

@@ -10,7 +10,7 @@ import WebSocket, { WebSocketServer } from 'ws';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { OrderFields } from '../../../src-shared/ipc/contract';
 import { refusedText } from '../../../src-renderer/features/ticket/TicketPanel';
-import { refusedOn, scriptedWindow } from './fixtures';
+import { refusedOn, restingOrder, scriptedWindow } from './fixtures';
 
 /** ws in a browser's place: a browser reports a refused connection by its close event, ws throws it unless listened to. */
 class BrowserLikeWebSocket extends WebSocket {
@@ -94,5 +94,79 @@ describe('the ticket after a send whose outcome is unknown', () => {
     const unreached = await sendFromTicket();
     expect(unreached.line).toBe('BUY 0.001 BTC-VND: REFUSED: E0902_ServiceUnavailable');
     expect(unreached.notice?.action).toBe('Try again.');
+  });
+});
+
+describe('the ticket\'s Last order line once the desk learns what became of an order whose outcome was unknown', () => {
+  /**
+   * An order sent from the ticket (named there when the trader gave it no client order id) and answered E0802, with
+   * fresh modules as sendFromTicket has them: the line then, what the ticket follows, and the store the desk's
+   * news reaches.
+   */
+  async function sendInDoubt(fields: OrderFields) {
+    vi.resetModules();
+    const { attemptOrRefusal } = await import('../../../src-renderer/stores/desk-actions');
+    const { useDesk } = await import('../../../src-renderer/stores/desk-store');
+    const { nameSend, learnedOutcome } = await import('../../../src-renderer/features/ticket/in-doubt');
+    const { refusedText } = await import('../../../src-renderer/features/ticket/TicketPanel');
+    let received: string | undefined;
+    scriptedWindow({
+      'orders.place': (r: OrderFields) => {
+        received = r.client_order_id;
+        return refusedOn({ environment: 'local' }, 'E0802_OrderOutcomeUnknown', `the order MAY have been placed: it was sent and its answer was lost. The desk is looking it up by its client order id ${r.client_order_id}`);
+      },
+    });
+    useDesk.setState({ connection: { environment: 'local', production: false, state: 'live', apiKey: 'k', detail: '' } });
+    const sent = nameSend(fields, useDesk.getState());
+    const answer = await attemptOrRefusal('orders.place', { ...sent.request, environment: 'local' });
+    if (!('refused' in answer)) throw new Error('the send was not refused');
+    return { line: refusedText(sent.request, 'VND', answer.refused), received, sent, useDesk, learned: () => learnedOutcome(useDesk.getState(), sent) };
+  }
+
+  it('follows the order by its client order id into the open orders, and on to the history once done', async () => {
+    const { line, sent, useDesk, learned } = await sendInDoubt(request);
+    expect(line).toMatch(/OUTCOME UNKNOWN/);
+    expect(sent.request.client_order_id).toBe('lo-1');
+    expect(learned()).toBeUndefined();
+    // Another order under another id, or under this id on another product, is not it.
+    useDesk.getState().applyOrders([restingOrder('other'), restingOrder('elsewhere', { client_order_id: 'lo-1', product_id: 'ETH-VND' })]);
+    expect(learned()).toBeUndefined();
+    // The orders channel (or the desk's lookup) brings it: client order ids are case-insensitive.
+    useDesk.getState().applyOrders([restingOrder('placed', { client_order_id: 'LO-1', base_size: '0.001', limit_price: '2500000000' })]);
+    expect(learned()).toMatchObject({ order_id: 'placed', status: 'ACTIVE' });
+    useDesk.getState().applyOrders([restingOrder('placed', { client_order_id: 'LO-1', base_size: '0.001', status: 'DONE', done_reason: 'FILLED', filled_base_size: '0.001', updated_at: '2' })]);
+    expect(learned()).toMatchObject({ order_id: 'placed', done_reason: 'FILLED' });
+  });
+
+  it('is not placed once the desk\'s lookup says the venue never had it', async () => {
+    const { sent, useDesk, learned } = await sendInDoubt(request);
+    const status = useDesk.getState().connection;
+    if (status === undefined) throw new Error('no status');
+    useDesk.getState().setConnection({ ...status, notPlaced: ['other-1'] });
+    expect(learned()).toBeUndefined();
+    useDesk.getState().setConnection({ ...status, notPlaced: ['other-1', 'lo-1'] });
+    expect(learned()).toBe('not_placed');
+    const { notPlacedText } = await import('../../../src-renderer/features/ticket/in-doubt');
+    expect(notPlacedText(sent.request, 'VND')).toBe('BUY 0.001 BTC-VND: NOT PLACED (the desk looked it up): safe to send again');
+  });
+
+  it('names an order the trader gave no client order id, so that it can be followed', async () => {
+    const { client_order_id: _typed, ...unnamed } = request;
+    const { received, sent, useDesk, learned } = await sendInDoubt(unnamed);
+    expect(received).toMatch(/^desk-[0-9a-f]{24}$/);
+    expect(sent.request.client_order_id).toBe(received);
+    useDesk.getState().applyOrders([restingOrder('placed', { client_order_id: received ?? '' })]);
+    expect(learned()).toMatchObject({ order_id: 'placed' });
+  });
+
+  it('does not take an order already known under a client order id used again for it', async () => {
+    vi.resetModules();
+    const { useDesk } = await import('../../../src-renderer/stores/desk-store');
+    useDesk.getState().applyOrders([restingOrder('older', { client_order_id: 'lo-1', status: 'DONE', done_reason: 'CANCELLED' })]);
+    const { nameSend, learnedOutcome } = await import('../../../src-renderer/features/ticket/in-doubt');
+    const sent = nameSend(request, useDesk.getState());
+    expect(learnedOutcome(useDesk.getState(), sent)).toBeUndefined();
+    useDesk.getState().applyOrders([restingOrder('newer', { client_order_id: 'lo-1' })]);
+    expect(learnedOutcome(useDesk.getState(), sent)).toMatchObject({ order_id: 'newer' });
   });
 });
