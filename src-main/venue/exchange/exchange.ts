@@ -30,6 +30,9 @@ export const STARTING_BALANCES_KEY = 'starting-balances';
 /** TWAP slices about once a second (see planTwap). */
 const TWAP_INTERVAL_NS = 1_000_000_000n;
 
+/** nextExpiry when no order waits on the clock to expire: later than any time the clock can give. */
+const NO_EXPIRY = 2n ** 64n;
+
 export interface ExchangeOptions {
   now(): bigint;
   newId(): string;
@@ -81,8 +84,14 @@ export class Exchange {
   private readonly users = new Map<string, UserState>();
   private readonly bySeq = new Map<number, LiveOrder>();
   private readonly byId = new Map<string, LiveOrder>();
-  /** Orders waiting on a clock: GTT expiry, scheduled start, TWAP slices. */
+  /** Orders waiting on a clock: GTT expiry, scheduled start, TWAP slices. They join it by waitOnClock. */
   private readonly timed = new Set<LiveOrder>();
+  /**
+   * No later than the earliest expired_at in `timed`: lowered as an order with one joins, set by expireDue. An
+   * order placed between the clock's ticks compares its time with it alone, and sweeps only once it has come (a
+   * value left early by an order that ended otherwise costs one sweep that ends nothing).
+   */
+  private nextExpiry = NO_EXPIRY;
   private seq = 0;
   private tradeSeq = 0;
   private nextUserNumber = 1;
@@ -240,14 +249,19 @@ export class Exchange {
 
   /**
    * Accept an order. Input errors that the request alone decides (and a client order id already open, a stop
-   * already triggered, the open-order limit) throw an ApiError and change nothing. Everything else is decided
-   * by the engine and shows in the returned row: ACTIVE, SCHEDULED or DONE with its reason.
+   * already triggered, the open-order limit) throw an ApiError and change nothing but the orders whose expiry had
+   * passed, which end first whatever the outcome. Everything else is decided by the engine and shows in the
+   * returned row: ACTIVE, SCHEDULED or DONE with its reason.
    * Returns the row as submitted (status SUBMITTED) and the row after processing.
    */
   place(userId: string, given: NewOrderRequest): { submitted: OrderRow; processed: LiveOrder } {
     const user = this.mustUser(userId);
     const market = this.markets.get(given.productId);
     if (market === undefined) throw apiError('E0104_InvalidSymbol', `unknown product ${given.productId}`);
+    const now = this.options.now();
+    // The clock ticks only every 50 ms: orders whose expired_at has passed since are ended now, before this one
+    // can meet them (or be refused for their client order id or for the open-order limit).
+    if (now >= this.nextExpiry) this.expireDue(now);
     const request = given.type === 'STOP' && given.stopType === 'STOP_NONE' ? { ...given, stopType: stopTypeFromLastTrade(market, given) } : given;
     if (request.clientOrderId !== '' && user.byClientId.has(request.clientOrderId.toLowerCase())) {
       throw apiError('E0303_DuplicateClientOrderId', `client_order_id ${request.clientOrderId} is already used by an open order`);
@@ -265,7 +279,6 @@ export class Exchange {
       }
     }
 
-    const now = this.options.now();
     const seq = ++this.seq;
     const row: OrderRow = {
       orderId: this.options.newId(),
@@ -344,7 +357,7 @@ export class Exchange {
       }
       if (request.scheduledAt > now) {
         this.setStatus(order, 'SCHEDULED');
-        this.timed.add(order);
+        this.waitOnClock(order);
       } else {
         this.start(order);
       }
@@ -487,23 +500,14 @@ export class Exchange {
   tick(): void {
     if (this.timed.size === 0) return;
     const now = this.options.now();
-    const due = [...this.timed];
     // Expiries first: an order whose time is up trades no more, not with a TWAP slice or a scheduled start
     // that falls due in the same tick, and an order scheduled to start after it should have ended never starts.
-    for (const order of due) {
-      if (!this.byId.has(order.row.orderId)) {
-        this.timed.delete(order);
-        continue;
-      }
-      // A TWAP is done when its window ends (or it fills), not when its last slice has run.
-      if (order.row.expiredAt !== null && order.row.expiredAt <= now) this.finish(order, order.twap !== undefined && order.filledLots >= order.lots ? 'FILLED' : 'EXPIRED', '');
-    }
+    this.expireDue(now);
     // What falls due in the same tick runs in the order it fell due (ties by seq), not in the order it joined
     // `timed`: that order is the set's history, which a restart (restoring in seq order) does not rebuild, so a
     // start and a TWAP slice due together ran the other way round after a restart, and traded differently.
     const runnable: { order: LiveOrder; at: bigint; seq: number }[] = [];
-    for (const order of due) {
-      if (!this.byId.has(order.row.orderId)) continue;
+    for (const order of this.timed) {
       const { row, twap } = order;
       if (this.dueToStart(order, now) && row.scheduledAt !== null) runnable.push({ order, at: row.scheduledAt, seq: row.seq });
       else if (twap !== undefined && twap.slicesLeft > 0 && twap.nextAt <= now) runnable.push({ order, at: twap.nextAt, seq: row.seq });
@@ -523,6 +527,33 @@ export class Exchange {
       }
     }
     if (fault !== undefined) throw fault;
+  }
+
+  /**
+   * Ends every order in `timed` whose expired_at has come and sets nextExpiry to the earliest one left. The tick
+   * runs it before anything else, and place() before it matches once nextExpiry has come.
+   */
+  private expireDue(now: bigint): void {
+    let next = NO_EXPIRY;
+    for (const order of this.timed) {
+      if (!this.byId.has(order.row.orderId)) {
+        this.timed.delete(order);
+        continue;
+      }
+      const at = order.row.expiredAt;
+      if (at === null) continue;
+      // A TWAP is done when its window ends (or it fills), not when its last slice has run.
+      if (at <= now) this.finish(order, order.twap !== undefined && order.filledLots >= order.lots ? 'FILLED' : 'EXPIRED', '');
+      else if (at < next) next = at;
+    }
+    this.nextExpiry = next;
+  }
+
+  /** The order has something due on the clock (see `timed`); its expired_at, if any, may be the next one. */
+  private waitOnClock(order: LiveOrder): void {
+    this.timed.add(order);
+    const at = order.row.expiredAt;
+    if (at !== null && at < this.nextExpiry) this.nextExpiry = at;
   }
 
   /** SCHEDULED for its scheduled_at, which has come; a stop already started waits in the stop book instead. */
@@ -641,7 +672,7 @@ export class Exchange {
       } else {
         market.stops.add(row.seq, order.side, stopType, order.stopTriggerTicks);
         // A GTT stop expires whether or not it ever triggers.
-        if (row.expiredAt !== null) this.timed.add(order);
+        if (row.expiredAt !== null) this.waitOnClock(order);
       }
       return;
     }
@@ -649,7 +680,7 @@ export class Exchange {
       this.planTwap(order);
       return;
     }
-    if (row.expiredAt !== null) this.timed.add(order);
+    if (row.expiredAt !== null) this.waitOnClock(order);
     // Started late, it joins the queue now, behind orders that rested meanwhile: a fresh seq says so, as a
     // trigger's does. With its placement seq, a restart (which rests orders in seq order) put it ahead of them.
     if (row.status === 'SCHEDULED') this.takeFreshSeq(order);
@@ -678,7 +709,7 @@ export class Exchange {
     // as pending in the user's figures.
     order.row.status = 'SUBMITTED';
     this.takeFreshSeq(order);
-    if (order.row.expiredAt !== null) this.timed.add(order);
+    if (order.row.expiredAt !== null) this.waitOnClock(order);
     this.match(order, order.lots);
   }
 
@@ -887,7 +918,7 @@ export class Exchange {
     const start = now - scheduled >= TWAP_INTERVAL_NS ? now : scheduled;
     order.twap = { lotsLeft: order.lots, ...twapSlices(order.lots, start, order.row.expiredAt ?? start) };
     this.setStatus(order, 'ACTIVE');
-    this.timed.add(order);
+    this.waitOnClock(order);
     this.slice(order, true);
   }
 
@@ -1043,7 +1074,7 @@ export class Exchange {
     // has nothing more of it, and every tick would walk it for as long as it rests.
     const { row } = order;
     if (row.status !== 'SUBMITTED' && (row.expiredAt !== null || (row.status === 'SCHEDULED' && row.scheduledAt !== null) || order.twap !== undefined)) {
-      this.timed.add(order);
+      this.waitOnClock(order);
     }
   }
 

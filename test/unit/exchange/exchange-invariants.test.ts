@@ -174,7 +174,8 @@ describe('exchange invariants over random command streams', () => {
 // The streams above never let the clock make anything due. These add GTT orders with expired_at (STOP GTT
 // included), orders with a future scheduled_at, TWAP orders capped and uncapped on both sides, and the
 // WebSocket's stp DC (which only parseWsCreateOrder, the WebSocket's own parser, can produce), with the clock
-// stepped between commands the way the venue's clock timer does: advance, then tick().
+// stepped between commands the way the venue's clock timer does (advance, then tick()), and moved without a tick
+// as it is for a command arriving between two of the timer's ticks.
 
 const MS = 1_000_000n;
 
@@ -190,7 +191,9 @@ type TimedCommand =
       expireInMs: number;
     }
   | { kind: 'cancel'; user: number; pick: number }
-  | { kind: 'tick'; ms: number };
+  | { kind: 'tick'; ms: number }
+  /** The clock moves and the timer has not ticked yet: what falls due is the next command's to see to. */
+  | { kind: 'wait'; ms: number };
 
 const user = fc.integer({ min: 0, max: USERS - 1 });
 const price = priceTicks.map((t) => String(t * 10000));
@@ -289,6 +292,9 @@ const timedCommand: fc.Arbitrary<TimedCommand> = fc.oneof(
       ms: fc.oneof(fc.integer({ min: 1, max: 60 }), fc.integer({ min: 50, max: 1500 })),
     }),
   },
+  // The venue's timer ticks every 50 ms, later on a busy thread; waits as long as ticks make orders that came due
+  // meanwhile common enough that a stream of fifty runs meets them (waits up to 60 ms alone did not).
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('wait' as const), ms: fc.oneof(fc.integer({ min: 1, max: 60 }), fc.integer({ min: 50, max: 1500 })) }) },
 );
 
 /** A stream's own commands: the drain runs after them. */
@@ -343,6 +349,9 @@ function timedWorld() {
         clock += BigInt(c.ms) * MS;
         exchange.tick();
         break;
+      case 'wait':
+        clock += BigInt(c.ms) * MS;
+        break;
     }
     return exchange.takeChanges();
   };
@@ -371,7 +380,8 @@ interface Exercised {
  * - filled never exceeds the ordered size (as first ordered, and as DC may have lowered it);
  * - a DONE order never appears in a change set again and is no longer live;
  * - the book is not crossed;
- * - no trade happens at or after the expired_at of either order, nor beyond either order's limit price;
+ * - no trade happens at or after the expired_at of either order (the clock's tick having run or not), nor
+ *   beyond either order's limit price;
  * - after a clock step, no order is live at or past its expired_at, and no non-stop order is still SCHEDULED
  *   at or past its scheduled_at (tick() runs what the clock makes due).
  */
@@ -568,5 +578,36 @@ describe('timed orders: minimal counterexamples of the property above', () => {
     // not EXPIRED.
     expect(changes.trades ?? []).toEqual([]);
     expect(changes.orders?.find((o) => o.side === 'SELL')?.doneReason).toBe('EXPIRED');
+  });
+
+  it('an order arriving after a GTT order\'s expired_at, before the clock has ticked, does not trade with it', () => {
+    const w = timedWorld();
+    const [buyer, seller] = w.users as [string, string];
+    w.run({
+      kind: 'place',
+      api: 'rest',
+      user: 1,
+      body: { type: 'LIMIT', side: 'SELL', limit_price: '2500000000', base_size: '0.0001', time_in_force: 'GTT' },
+      scheduleInMs: 0,
+      expireInMs: 1000,
+    });
+    w.run({ kind: 'tick', ms: 990 });
+    w.run({ kind: 'wait', ms: 40 }); // 30 ms past its expired_at; the venue's 50 ms timer has not ticked since
+    const events: string[] = [];
+    w.exchange.onOrderEvent(({ row }) => events.push(`${row.side} ${row.status} ${row.doneReason}`.trim()));
+    const changes = w.run({
+      kind: 'place',
+      api: 'rest',
+      user: 0,
+      body: { type: 'LIMIT', side: 'BUY', limit_price: '2500000000', base_size: '0.0001', time_in_force: 'GTC' },
+      scheduleInMs: 0,
+      expireInMs: 0,
+    });
+    // Observed: the buy traded with the sell 30 ms after the sell's expired_at, and the sell ended FILLED.
+    expect(changes.trades ?? []).toEqual([]);
+    expect(events).toEqual(['SELL DONE EXPIRED', 'BUY SUBMITTED', 'BUY ACTIVE']);
+    expect(w.exchange.activeOrders(seller, {})).toEqual([]);
+    expect(w.exchange.ledger.balance(seller, 'BTC').locked).toBe(0n);
+    expect(w.exchange.activeOrders(buyer, {}).map((o) => o.row.status)).toEqual(['ACTIVE']);
   });
 });
