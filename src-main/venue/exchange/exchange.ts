@@ -773,21 +773,35 @@ export class Exchange {
     // cancelled as it was; one that lives on is now smaller, and says so (base_size), so that its fills still
     // add up to its size when it fills.
     let decreasedBy = 0;
+    let decreasedNotional = 0n;
     for (const cancelled of cancelledMakers) {
       const maker = this.bySeq.get(cancelled.seq);
       if (maker !== undefined) this.finish(maker, 'CANCELED', 'E0204_SelfTradePrevented', false);
-      if (order.stp === 'DECREASE_AND_CANCEL') decreasedBy += cancelled.lots;
+      if (order.stp === 'DECREASE_AND_CANCEL') {
+        decreasedBy += cancelled.lots;
+        if (maker !== undefined) decreasedNotional += market.notional(maker.limitTicks, cancelled.lots);
+      }
     }
     for (const decreased of decreasedMakers) {
       decreasedBy += decreased.lots;
       const maker = this.bySeq.get(decreased.seq);
       if (maker === undefined) continue;
+      decreasedNotional += market.notional(maker.limitTicks, decreased.lots);
       maker.row.restingLots -= decreased.lots;
       this.decrease(maker, decreased.lots);
       this.trimHold(maker);
       this.changed(maker);
     }
-    if (decreasedBy > 0 && !slicing && order.lots > 0 && outcome !== 'SELF_TRADE_CANCELLED') this.decrease(order, decreasedBy);
+    if (decreasedBy > 0 && !slicing && outcome !== 'SELF_TRADE_CANCELLED') {
+      if (order.lots > 0) this.decrease(order, decreasedBy);
+      else {
+        // A market order sized by quote loses from quote_size what the lots cut would have cost or raised had
+        // they traded, fee included: what it spent still fits in what is left, and what it raised still reaches
+        // it. Unchanged, it read FILLED with most of its quote unused and nothing saying why.
+        const cut = order.side === 'BUY' ? costWithFee(decreasedNotional, order.takerRatePpm) : decreasedNotional - feeOf(decreasedNotional, order.takerRatePpm);
+        row.quoteSize = market.quote(order.quoteAtoms - cut);
+      }
+    }
 
     if (slicing) {
       // A slice that traded was reported by each fill (settle); one that did not changed only the plan, which
