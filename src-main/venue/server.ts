@@ -3,7 +3,7 @@
  * Used by `npm run venue`, by the desk's venue worker and by the tests, all the same way.
  */
 import type { AddressInfo } from 'node:net';
-import { answerWithoutUpgrade, buildHttpApi } from './api/http-api';
+import { buildHttpApi } from './api/http-api';
 import { RateLimiter } from './api/rate-limit';
 import { createWsApi, type WsApiOptions } from './api/ws-api';
 import { MarketSimulator } from './sim/market-simulator';
@@ -78,14 +78,12 @@ export async function startVenue(options: StartVenueOptions): Promise<RunningVen
   }
   const orderLimit = new RateLimiter(options.orderRate ?? DEFAULT_ORDER_RATE);
   const requestLimit = new RateLimiter(options.requestRate ?? DEFAULT_REQUEST_RATE);
+  const ws = createWsApi(venue, { requests: requestLimit, orders: orderLimit }, options.ws ?? {});
   const app = buildHttpApi(venue, {
     orderLimit,
     requestLimit,
     ...(simulator === undefined ? {} : { simulator }),
-  });
-  const ws = createWsApi(venue, { requests: requestLimit, orders: orderLimit }, options.ws ?? {});
-  app.server.on('upgrade', (request, socket, head) => {
-    if (!answerWithoutUpgrade(app, request, socket, head)) ws.handleUpgrade(request, socket, head);
+    upgrade: (request, socket, head) => ws.handleUpgrade(request, socket, head),
   });
   try {
     await app.listen({ host: '127.0.0.1', port: options.port });

@@ -49,6 +49,23 @@ export function rawExchange(baseUrl: string, request: string, options: { halfClo
   });
 }
 
+/** The responses in `text`, in order: status and JSON body (each has a Content-Length). */
+export function responses(text: string): { status: number; body: unknown }[] {
+  const out: { status: number; body: unknown }[] = [];
+  let rest = text;
+  while (rest.length > 0) {
+    const split = rest.indexOf('\r\n\r\n');
+    const head = rest.slice(0, split);
+    const status = /^HTTP\/1\.1 (\d{3}) /.exec(head);
+    const length = /\r\ncontent-length: (\d+)/i.exec(head);
+    if (split < 0 || status === null || length === null) throw new Error(`not an HTTP response: ${JSON.stringify(rest.slice(0, 300))}`);
+    const end = split + 4 + Number(length[1]);
+    out.push({ status: Number(status[1]), body: JSON.parse(rest.slice(split + 4, end)) });
+    rest = rest.slice(end);
+  }
+  return out;
+}
+
 /** Whether nothing listens on the port of 127.0.0.1 any more. */
 export function refused(port: number): Promise<boolean> {
   return new Promise((resolve) => {

@@ -50,6 +50,11 @@ export interface HttpApiOptions {
   bodyLimit?: number;
   /** The market simulator, when the venue runs one: its controls live under /sim. */
   simulator?: MarketSimulator;
+  /**
+   * Takes a request with an Upgrade header that no route takes (the WebSocket's handshake), once the answers before
+   * it on its connection are sent. Without it, Node hands such requests to the routes as plain ones.
+   */
+  upgrade?: (request: http.IncomingMessage, socket: Duplex, head: Buffer) => void;
 }
 
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
@@ -64,22 +69,16 @@ function fail(error: ApiError, reply: FastifyReply): FastifyReply {
   return reply.code(error.httpStatus).send(errorBody(error));
 }
 
-/** Fastify's clientErrorHandler: Node's parser refused the bytes, so no route, hook or error handler runs. */
-function onClientError(error: Error & { code?: string }, socket: Socket): void {
-  if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  let failure: ApiError;
+/** What answers bytes Node's parser refused (Fastify's clientErrorHandler): no route, hook or error handler runs. */
+function clientFailure(error: Error & { code?: string }): ApiError {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
-      failure = apiError('E0103_BodyTooLarge', `request headers larger than ${http.maxHeaderSize} bytes`, 431);
-      break;
+      return apiError('E0103_BodyTooLarge', `request headers larger than ${http.maxHeaderSize} bytes`, 431);
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      failure = apiError('E0101_InvalidArgument', 'request: not received in full in time', 408);
-      break;
+      return apiError('E0101_InvalidArgument', 'request: not received in full in time', 408);
     default:
-      failure = apiError('E0101_InvalidArgument', 'request: not a valid HTTP/1.1 request');
+      return apiError('E0101_InvalidArgument', 'request: not a valid HTTP/1.1 request');
   }
-  if (socket.writable) socket.write(rawFailure(failure));
-  socket.destroy();
 }
 
 /**
@@ -115,7 +114,7 @@ function onUnmetExpectation(request: http.IncomingMessage, response: http.Server
  * connection then serves on). False, and nothing done, when no route takes the method and path: the upgrade is
  * then the WebSocket's to answer.
  */
-export function answerWithoutUpgrade(app: FastifyInstance, request: http.IncomingMessage, socket: Duplex, head: Buffer): boolean {
+function answerWithoutUpgrade(app: FastifyInstance, request: http.IncomingMessage, socket: Duplex, head: Buffer): boolean {
   const path = (request.url ?? '').split('?')[0] ?? '';
   let route: unknown;
   try {
@@ -220,6 +219,52 @@ function strayApiKeyField(body: unknown): string | undefined {
 }
 
 export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInstance {
+  // Requests pipelined on one connection run in the order sent, each once the one before it is answered. Node
+  // parses each as it arrives and orders only the answers, so an order list sent after an order ran before the
+  // order was placed and missed it, and a cancel-all could run before the orders sent ahead of it (RFC 9112 9.3.2
+  // lets a server process pipelined requests in parallel only when all are safe).
+  // A request behind an answer that closed the connection (a refused body, a client's own Connection: close) is
+  // not run at all (RFC 9112 9.6): its answer could never be sent, so an order placed then was unknown to the
+  // client, which may send it again.
+  const lastOnConnection = new WeakMap<object, Promise<void>>();
+  const answeredLast = new WeakSet<object>();
+  const refusing = new WeakSet<object>();
+
+  /**
+   * Runs `act` (a refusal written straight to the socket, or the socket handed on) once the answers to the requests
+   * before on its connection are sent. Done at once, it wrote over the answer in flight or took the connection from
+   * it: an order placed ahead was never acknowledged, and its client would send it again. Not run at all behind an
+   * answer that closed the connection, as no request is.
+   */
+  function afterAnswers(socket: Duplex, act: () => void): void {
+    const pending = lastOnConnection.get(socket);
+    if (pending === undefined) {
+      act();
+      return;
+    }
+    // Node took its own error listener off a socket it hands over (an upgrade, a CONNECT): a reset meanwhile must
+    // not be an unhandled error.
+    const onError = (): void => {
+      socket.destroy();
+    };
+    socket.on('error', onError);
+    void pending.then(() => {
+      socket.off('error', onError);
+      if (socket.destroyed || answeredLast.has(socket)) socket.destroy();
+      else act();
+    });
+  }
+
+  /** Node's parser refused the bytes: it refuses each later chunk the same way, answered once. */
+  function onClientError(error: Error & { code?: string }, socket: Socket): void {
+    if (error.code === 'ECONNRESET' || socket.destroyed || refusing.has(socket)) return;
+    refusing.add(socket);
+    afterAnswers(socket, () => {
+      if (socket.writable) socket.write(rawFailure(clientFailure(error)));
+      socket.destroy();
+    });
+  }
+
   const app = Fastify({
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     logger: false,
@@ -238,7 +283,15 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
     },
     clientErrorHandler: onClientError,
   });
-  app.server.on('connect', onConnect);
+  app.server.on('connect', (request: http.IncomingMessage, socket: Duplex) => afterAnswers(socket, () => onConnect(request, socket)));
+  const { upgrade } = options;
+  if (upgrade !== undefined) {
+    app.server.on('upgrade', (request: http.IncomingMessage, socket: Duplex, head: Buffer) =>
+      afterAnswers(socket, () => {
+        if (!answerWithoutUpgrade(app, request, socket, head)) upgrade(request, socket, head);
+      }),
+    );
+  }
   app.server.on('checkExpectation', onUnmetExpectation);
   // Bodies are JSON only (interface section 4): without this, text/plain would reach a route as a string.
   app.removeContentTypeParser('text/plain');
@@ -319,15 +372,6 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
     return caller;
   }
 
-  // Requests pipelined on one connection run in the order sent, each once the one before it is answered. Node
-  // parses each as it arrives and orders only the answers, so an order list sent after an order ran before the
-  // order was placed and missed it, and a cancel-all could run before the orders sent ahead of it (RFC 9112 9.3.2
-  // lets a server process pipelined requests in parallel only when all are safe).
-  // A request behind an answer that closed the connection (a refused body, a client's own Connection: close) is
-  // not run at all (RFC 9112 9.6): its answer could never be sent, so an order placed then was unknown to the
-  // client, which may send it again.
-  const lastOnConnection = new WeakMap<object, Promise<void>>();
-  const answeredLast = new WeakSet<object>();
   app.addHook('onRequest', (request, reply, done) => {
     const socket = request.raw.socket as Socket | null;
     if (socket === null) {

@@ -5,6 +5,7 @@
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { BTC, activeOrders, px, useVenue, type Credentials, type TestVenue } from '../harness';
+import { rawExchange, responses } from '../raw-http';
 
 const venue = useVenue({ cleanBooks: true });
 
@@ -73,5 +74,27 @@ describe('requests pipelined on one connection', () => {
     const answers = await pipelined(v, [refused, request('POST', '/api/v1/orders', t.creds, order('pipe-4'))]);
     expect(answers).toEqual([{ error: { code: 'InvalidArgument', message: expect.stringContaining('E0106') as unknown } }]);
     expect(await activeOrders(v, t)).toEqual([]);
+  });
+});
+
+// A request Node's parser refuses, or a CONNECT, pipelined behind an order: the refusal was written and the
+// connection destroyed at once, while the order's answer was still on its way. The order was placed, but its
+// client heard only the refusal (as if it answered the order) and would send the order again.
+describe('a request refused before routing, pipelined behind an order', () => {
+  it.each([
+    ['an unknown method', 'FOO /products HTTP/1.1\r\nHost: venue\r\n\r\n', 400, 'E0101_InvalidArgument'],
+    ['bytes that are not HTTP', 'hello there\r\n\r\n', 400, 'E0101_InvalidArgument'],
+    ['a CONNECT', 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', 404, 'E0105_RouteNotFound'],
+    ['headers over 16 KiB', `GET /products HTTP/1.1\r\nHost: venue\r\nX-Big: ${'a'.repeat(17_000)}\r\n\r\n`, 431, 'E0103_BodyTooLarge'],
+  ])('%s is answered after the order, whose answer is sent', async (_what, second, status, ref) => {
+    const v = venue();
+    const t = await v.newTrader({ VND: '1000000000' });
+    const text = await rawExchange(v.baseUrl, request('POST', '/api/v1/orders', t.creds, order(`refused-${status}`)) + second, { halfClose: false });
+    const [placed, refused, ...more] = responses(text);
+    expect(placed?.status, text).toBe(200);
+    expect((placed?.body as { order: { client_order_id: string } }).order.client_order_id).toBe(`refused-${status}`);
+    expect(refused?.status, text).toBe(status);
+    expect((refused?.body as { error: { message: string } }).error.message, text).toMatch(new RegExp(`^${ref}: `));
+    expect(more).toEqual([]);
   });
 });

@@ -1,10 +1,11 @@
 // Upgrade requests the venue's WebSocket does not take. Node hands every request with an Upgrade header to the
 // server's 'upgrade' listener, so no Fastify route or not-found handler sees it: the venue must answer it itself,
 // with the interface's error object (7.1) like any other request it refuses, and close the connection.
+import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { useVenue } from '../harness';
-import { type RawReply, rawExchange, rawRequest } from '../raw-http';
+import { eventually, useVenue } from '../harness';
+import { type RawReply, rawExchange, rawRequest, responses } from '../raw-http';
 
 const venue = useVenue();
 
@@ -80,23 +81,6 @@ describe('a WebSocket upgrade the venue does not take gets the error object and 
   });
 });
 
-/** The responses in `text`, in order: status and JSON body (each has a Content-Length). */
-function responses(text: string): { status: number; body: unknown }[] {
-  const out: { status: number; body: unknown }[] = [];
-  let rest = text;
-  while (rest.length > 0) {
-    const split = rest.indexOf('\r\n\r\n');
-    const head = rest.slice(0, split);
-    const status = /^HTTP\/1\.1 (\d{3}) /.exec(head);
-    const length = /\r\ncontent-length: (\d+)/i.exec(head);
-    if (split < 0 || status === null || length === null) throw new Error(`not an HTTP response: ${JSON.stringify(rest.slice(0, 300))}`);
-    const end = split + 4 + Number(length[1]);
-    out.push({ status: Number(status[1]), body: JSON.parse(rest.slice(split + 4, end)) });
-    rest = rest.slice(end);
-  }
-  return out;
-}
-
 describe('a request to a REST route that also asks to upgrade is answered by the route (RFC 9110 7.8: Upgrade may be ignored)', () => {
   it('GET /api/v1/orders/active with a WebSocket handshake is 200 with the orders, and the connection serves on', async () => {
     const v = venue();
@@ -134,5 +118,77 @@ describe('a request to a REST route that also asks to upgrade is answered by the
 
   it('/ws is still the WebSocket', async () => {
     await expectWsServes(venue().baseUrl.replace('http', 'ws') + '/ws');
+  });
+});
+
+// Requests with an Upgrade header pipelined behind an order still in flight on the same keep-alive connection.
+// The venue handed the connection back to the HTTP server (or refused the upgrade) at once, while the order's
+// response still owned it: the request behind was run (an order placed) but never answered and the connection
+// hung, or the refusal was sent in place of the order's answer. Either way a placed order went unacknowledged.
+describe('a request with an Upgrade header pipelined behind an order', () => {
+  const order = (trader: { creds: { key: string; secret: string } }, clientOrderId: string, extra = ''): string => {
+    const body = JSON.stringify({ product_id: 'BTC-VND', side: 'BUY', limit_price: '2000000000', base_size: '0.001', client_order_id: clientOrderId });
+    return (
+      `POST /api/v1/orders HTTP/1.1\r\nHost: 127.0.0.1\r\nNOVA-KEY: ${trader.creds.key}\r\nNOVA-SECRET: ${trader.creds.secret}\r\n${extra}` +
+      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+    );
+  };
+  const clientOrderIdOf = (answer: { body: unknown } | undefined) => (answer?.body as { order?: { client_order_id?: string } }).order?.client_order_id;
+
+  it.each([
+    ['Upgrade: h2c (curl --http2)', 'Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n'],
+    ['Upgrade: websocket', 'Connection: Upgrade\r\nUpgrade: websocket\r\n'],
+  ])('an order with %s is answered in turn, and the connection serves on', async (_what, upgrade) => {
+    const v = venue();
+    const trader = await v.newTrader({ VND: '100000000000' });
+    const list = `GET /api/v1/orders/active HTTP/1.1\r\nHost: 127.0.0.1\r\nNOVA-KEY: ${trader.creds.key}\r\nNOVA-SECRET: ${trader.creds.secret}\r\nConnection: close\r\n\r\n`;
+    const text = await rawExchange(v.baseUrl, order(trader, 'first') + order(trader, 'upgrading', upgrade) + list, { halfClose: false });
+    const [first, upgrading, listed, ...more] = responses(text);
+    expect([first?.status, clientOrderIdOf(first)], text).toEqual([200, 'first']);
+    expect([upgrading?.status, clientOrderIdOf(upgrading)], text).toEqual([200, 'upgrading']);
+    expect(listed?.status, text).toBe(200);
+    expect((listed?.body as { orders: { client_order_id: string }[] }).orders.map((o) => o.client_order_id).sort()).toEqual(['first', 'upgrading']);
+    expect(more).toEqual([]);
+    await v.cancelEverything();
+  });
+
+  it('an order with Upgrade: h2c behind an answer that closed the connection is not placed (RFC 9112 9.6)', async () => {
+    const v = venue();
+    const trader = await v.newTrader({ VND: '100000000000' });
+    const refusedBody = order(trader, 'refused').replace('Content-Type: application/json', 'Content-Type: text/plain');
+    const text = await rawExchange(v.baseUrl, refusedBody + order(trader, 'behind', 'Connection: Upgrade\r\nUpgrade: h2c\r\n'), { halfClose: false });
+    expect(responses(text).map((answer) => answer.status), text).toEqual([415]);
+    expect((await v.call<{ orders: unknown[] }>('GET', '/api/v1/orders/active', { key: trader.creds })).body.orders).toEqual([]);
+  });
+
+  it.each([
+    ['a /ws handshake the WebSocket refuses', 'GET /ws HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: bad\r\n\r\n', 400],
+    ['an upgrade to a path that is not /ws', 'POST /nope HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nContent-Length: 0\r\n\r\n', 404],
+  ])('%s is refused after the order is answered', async (_what, refused, status) => {
+    const v = venue();
+    const trader = await v.newTrader({ VND: '100000000000' });
+    const text = await rawExchange(v.baseUrl, order(trader, `before-${status}`) + refused, { halfClose: false });
+    const [placed, refusal, ...more] = responses(text);
+    expect([placed?.status, clientOrderIdOf(placed)], text).toEqual([200, `before-${status}`]);
+    expect(refusal?.status, text).toBe(status);
+    expect(more).toEqual([]);
+    await v.cancelEverything();
+  });
+
+  it('a /ws handshake is accepted once the order is answered', async () => {
+    const v = venue();
+    const trader = await v.newTrader({ VND: '100000000000' });
+    const { port } = new URL(v.baseUrl);
+    const socket = net.connect(Number(port), '127.0.0.1');
+    let text = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => (text += chunk));
+    socket.write(order(trader, 'before-ws') + `GET /ws HTTP/1.1\r\n${HANDSHAKE}\r\n`);
+    await eventually(() => (text.includes('101 Switching Protocols') ? true : undefined), 'the 101', 3_000).finally(() => socket.destroy());
+    const split = text.indexOf('HTTP/1.1 101');
+    const [placed, ...more] = responses(text.slice(0, split));
+    expect([placed?.status, clientOrderIdOf(placed)], text).toEqual([200, 'before-ws']);
+    expect(more).toEqual([]);
+    await v.cancelEverything();
   });
 });
