@@ -552,9 +552,10 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
   // ---- orders (4.2-4.8) ------------------------------------------------------------------------------------
   app.post('/api/v1/orders', access('trade'), async (request) => {
     const caller = callerOf(request);
+    const order = ok(parseCreateOrder(request.body, { now: venue.now() }));
+    // Only an order that can be placed takes from the order budget; an invalid one took its request's (onRequest).
     const wait = orders.take(caller.apiKey);
     if (wait !== undefined) throw new RateLimitError('E0503_OrderRateLimitExceeded', wait);
-    const order = ok(parseCreateOrder(request.body, { now: venue.now() }));
     return venue.run(() => {
       const { submitted, processed } = exchange.place(caller.userId, order);
       const row = order.wait ? processed.row : submitted;

@@ -454,10 +454,11 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
         const caller = trader(session);
         const busy = limits.requests.take(caller.apiKey);
         if (busy !== undefined) return fail(session, frame, new RateLimitError('E0501_RateLimitExceeded', busy));
-        const wait = limits.orders.take(caller.apiKey);
-        if (wait !== undefined) return fail(session, frame, new RateLimitError('E0503_OrderRateLimitExceeded', wait));
         const request = parseWsCreateOrder(message.data, { now: venue.now() });
         if (request instanceof ApiError) return fail(session, frame, request);
+        // Only an order that can be placed takes from the order budget, as over REST.
+        const wait = limits.orders.take(caller.apiKey);
+        if (wait !== undefined) return fail(session, frame, new RateLimitError('E0503_OrderRateLimitExceeded', wait));
         const attribution: Attribution = { session, requestId: message.requestId, userId: caller.userId };
         const placed = await runAs(attribution, () => {
           const { row } = exchange.place(caller.userId, request).processed;

@@ -3,6 +3,7 @@
 // gets a venue of its own. The floods below are sent at once, far above the limit, so some are refused however
 // slow the machine is.
 import { describe, expect, it } from 'vitest';
+import { TestSocket } from '../ws/ws-client';
 import { BTC, expectError, expectOk, getAccount, limit, nanosFromNow, placeOrder, px, useVenue, type Reply } from '../harness';
 
 function expectRetryAfter(reply: Reply): void {
@@ -31,6 +32,15 @@ describe('the request rate limit', () => {
     // Public endpoints carry no key and no key's budget.
     expect((await v.call('GET', `/products/${BTC}/orderbook`)).status).toBe(200);
   });
+
+  it('bounds a flood of invalid orders, which the order budget no longer does', async () => {
+    const v = venue();
+    const t = await v.newTrader({});
+    const replies = await flood(60, () => v.call('POST', '/api/v1/orders', { key: t.creds, body: { side: 'X' } }));
+    const refused = replies.filter((r) => r.status === 429);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const r of refused) expectError(r, 429, 'E0501_RateLimitExceeded');
+  });
 });
 
 describe('the order rate limit', () => {
@@ -52,6 +62,34 @@ describe('the order rate limit', () => {
     expect(stats.total_orders).toBe(String(accepted));
     // Reads are not orders.
     expect((await v.call('GET', '/api/v1/orders/active', { key: t.creds })).status).toBe(200);
+  });
+
+  // docs/api.md: every order *placed* takes from the order budget. An invalid one took from it too, so a client's
+  // malformed orders (a bug, a bad batch) left it unable to place a valid one for a second. Its request still
+  // counts against the request budget (the request rate limit's flood above).
+  it('an invalid order takes nothing from it, over REST or the WebSocket', async () => {
+    const v = venue();
+    const t = await v.newTrader({ VND: '1000000000' });
+    const invalid = await flood(10, () => v.call('POST', '/api/v1/orders', { key: t.creds, body: limit('BUY', px(-100), '-1') }));
+    for (const r of invalid) expectError(r, 400, 'E0101_InvalidArgument');
+    expect((await v.call('POST', '/api/v1/orders', { key: t.creds, body: limit('BUY', px(-100), '0.001') })).status).toBe(200);
+
+    const socket = await TestSocket.open(v.running.wsUrl);
+    try {
+      expect(await socket.auth(t.creds.key, t.creds.secret)).toMatchObject({ type: 'authenticated' });
+      const from = socket.mark();
+      for (let i = 0; i < 10; i++) socket.send({ op: 'create_order', request_id: `bad-${i}`, data: { type: 'limit', side: 'buy', product_id: BTC, price: px(-100), size: '-1' } });
+      for (let i = 0; i < 10; i++) {
+        const refusal = await socket.next((f) => f['request_id'] === `bad-${i}`, 5_000, from);
+        expect(refusal, JSON.stringify(refusal)).toMatchObject({ type: 'error', code: 400 });
+      }
+      socket.send({ op: 'create_order', request_id: 'good', data: { type: 'limit', side: 'buy', product_id: BTC, price: px(-100), size: '0.001', client_order_id: 'after-invalid' } });
+      const answer = await socket.next((f) => f['request_id'] === 'good' || (f['channel'] === 'orders' && JSON.stringify(f).includes('after-invalid')), 5_000, from);
+      expect(answer['type'], JSON.stringify(answer)).not.toBe('error');
+    } finally {
+      socket.terminate();
+    }
+    await v.cancelEverything();
   });
 });
 
