@@ -14,7 +14,7 @@ export interface RawReply {
  * after its answer. Without it the client waits with its side open, as a WebSocket client waiting for its 101
  * does, and a venue that waited for the client to close first would fail on the timeout.
  */
-export async function rawRequest(baseUrl: string, request: string, options: { halfClose: boolean }): Promise<RawReply> {
+export async function rawRequest(baseUrl: string, request: string | Buffer, options: { halfClose: boolean }): Promise<RawReply> {
   const text = await rawExchange(baseUrl, request, options);
   const split = text.indexOf('\r\n\r\n');
   const status = /^HTTP\/1\.1 (\d{3}) /.exec(text);
@@ -29,7 +29,7 @@ export async function rawRequest(baseUrl: string, request: string, options: { ha
 }
 
 /** Every byte the venue sends until it closes the connection, as text (`halfClose` as for rawRequest). */
-export function rawExchange(baseUrl: string, request: string, options: { halfClose: boolean }): Promise<string> {
+export function rawExchange(baseUrl: string, request: string | Buffer, options: { halfClose: boolean }): Promise<string> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(port), hostname);

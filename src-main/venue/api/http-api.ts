@@ -185,6 +185,14 @@ function ok<T>(value: T | ApiError): T {
   return value;
 }
 
+/** How many Host lines a request has: Node keeps the first in `headers` and drops the others. */
+function hostLines(raw: readonly string[]): number {
+  let count = 0;
+  // The length first: most names are not four letters, and this runs for every request.
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]?.length === 4 && raw[i]?.toLowerCase() === 'host') count += 1;
+  return count;
+}
+
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
   return typeof value === 'string' ? value : undefined;
@@ -333,6 +341,12 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
       done(apiError('E0106_UnsupportedMediaType', `content-encoding ${encoding.slice(0, 20)} is not accepted: send the JSON body uncompressed`));
       return;
     }
+    // Node undoes chunked alone (and refuses a body not ending in it): a coding before it (gzip, chunked) is left on.
+    const transfer = request.headers['transfer-encoding'];
+    if (transfer !== undefined && transfer.trim().toLowerCase() !== 'chunked') {
+      done(apiError('E0106_UnsupportedMediaType', `transfer-encoding ${transfer.slice(0, 30)} is not accepted: send the JSON body uncompressed, chunked or with a Content-Length`));
+      return;
+    }
     // Decoded as a string, bytes that are not UTF-8 became U+FFFD: the venue stored text the client never sent.
     if (!isUtf8(bytes)) {
       done(apiError('E0102_MalformedJson', 'request body is not valid UTF-8 (JSON bodies are UTF-8)'));
@@ -414,6 +428,10 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
       if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
         void reply.header('connection', 'close');
         throw apiError('E0101_InvalidArgument', 'request: an HTTP/1.1 request needs a Host header (RFC 9112 3.2)');
+      }
+      if (hostLines(request.raw.rawHeaders) > 1) {
+        void reply.header('connection', 'close');
+        throw apiError('E0101_InvalidArgument', 'request: more than one Host header (RFC 9112 3.2)');
       }
       if (closing) {
         void reply.header('connection', 'close');

@@ -1,8 +1,10 @@
 // JSON bodies are UTF-8 (RFC 8259 8.1). Bytes that are not were decoded with U+FFFD in their place, so the venue
 // stored text the client never sent (an API key named "caf\uFFFD"); they are refused instead, like a WebSocket text
 // frame that is not UTF-8 (1007).
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { expectError, expectOk, useVenue } from '../harness';
+import { rawRequest } from '../raw-http';
 
 const venue = useVenue();
 
@@ -62,5 +64,31 @@ describe('a request body with a lone surrogate escape', () => {
     expect(rocket.api_key.name).toBe('🚀');
     const text = expectOk(await post('/api-keys', Buffer.from('{"name":"\\\\ud800"}', 'utf8'))) as { api_key: { name: string } };
     expect(text.api_key.name).toBe('\\ud800');
+  });
+});
+
+// A transfer coding before chunked (RFC 9112 6.1): Node undoes the chunked framing and hands the rest on, still
+// gzip-compressed, so the body was refused as JSON that is not UTF-8. It is refused as the compression it is, as
+// Content-Encoding: gzip is.
+describe('a body with Transfer-Encoding: gzip, chunked', () => {
+  it('is 415 E0106 naming the transfer coding, and places nothing', async () => {
+    const v = venue();
+    const gz = gzipSync(JSON.stringify({ side: 'BUY', product_id: 'BTC-VND', limit_price: '1000000000', base_size: '0.001' }));
+    const reply = await rawRequest(
+      v.baseUrl,
+      Buffer.concat([
+        Buffer.from(
+          `POST /api/v1/orders HTTP/1.1\r\nHost: venue\r\nNOVA-KEY: ${v.admin.creds.key}\r\nNOVA-SECRET: ${v.admin.creds.secret}\r\n` +
+            `Content-Type: application/json\r\nTransfer-Encoding: gzip, chunked\r\n\r\n${gz.length.toString(16)}\r\n`,
+        ),
+        gz,
+        Buffer.from('\r\n0\r\n\r\n'),
+      ]),
+      { halfClose: true },
+    );
+    expectError({ status: reply.status, headers: new Headers(), body: reply.body }, 415, 'E0106_UnsupportedMediaType');
+    expect((reply.body as { error: { message: string } }).error.message).toContain('transfer-encoding gzip, chunked');
+    const active = await v.call<{ orders: unknown[] }>('GET', '/api/v1/orders/active', { key: v.admin.creds });
+    expect(active.body.orders).toEqual([]);
   });
 });

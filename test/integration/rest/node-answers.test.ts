@@ -55,6 +55,16 @@ describe('an HTTP/1.1 request without a Host header', () => {
     expect(active.body.orders).toEqual([]);
   });
 
+  // RFC 9112 3.2: also 400 for a request with more than one, whichever version. Node keeps the first and drops the
+  // others, so the request was answered as if sent to that host alone.
+  it('and one with two Host headers, of either version, is 400 too', async () => {
+    for (const version of ['1.1', '1.0']) {
+      const reply = await rawRequest(venue().baseUrl, `GET /products HTTP/${version}\r\nHost: a.example\r\nhost: b.example\r\n\r\n`, { halfClose: true });
+      expectError({ status: reply.status, headers: new Headers(), body: reply.body }, 400, 'E0101_InvalidArgument', 'InvalidArgument');
+      expect((reply.body as { error: { message: string } }).error.message).toContain('more than one Host header');
+    }
+  });
+
   it('HTTP/1.0, which has no Host header to require, is answered', async () => {
     const reply = await rawRequest(venue().baseUrl, 'GET /products HTTP/1.0\r\n\r\n', { halfClose: true });
     expect(reply.status).toBe(200);
