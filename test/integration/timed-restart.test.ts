@@ -10,6 +10,7 @@ import { ApiError } from '../../src-shared/errors/api-error';
 import { parseCreateOrder } from '../../src-shared/protocol/orders';
 import type { OrderEvent } from '../../src-main/venue/exchange/exchange';
 import { startVenue, type RunningVenue } from '../../src-main/venue/server';
+import { SIM_REFERENCES_META_KEY } from '../../src-main/venue/sim/market-simulator';
 import type { Venue } from '../../src-main/venue/venue';
 import { eventually } from './eventually';
 
@@ -30,6 +31,15 @@ async function openVenue(dir: string, simulate = false): Promise<Venue> {
   const server = await startVenue({ port: 0, dataDir: dir, now: () => clock, simulate });
   running.set(server.venue, server);
   return server.venue;
+}
+
+/** Pause the venue's simulator as the trader does, through POST /sim/pause with the admin's key. */
+async function pauseSimulator(venue: Venue): Promise<void> {
+  const server = running.get(venue);
+  const local = venue.localCredentials();
+  if (server === undefined || local === undefined) throw new Error('no running venue with a local user');
+  const reply = await fetch(`${server.baseUrl}/sim/pause`, { method: 'POST', headers: { 'NOVA-KEY': local.api_key, 'NOVA-SECRET': local.api_secret } });
+  expect(reply.status).toBe(200);
 }
 
 async function closeVenue(venue: Venue): Promise<void> {
@@ -146,6 +156,51 @@ describe('a venue started again after time went on', () => {
     venue = await openVenue(dir);
     expect(statusOf(venue, local, buy)).toBe('ACTIVE');
     expect(venue.store.tradesOfOrders([buy])).toEqual([]);
+  });
+
+  it.each([
+    ['running', false],
+    ['paused', true],
+  ])('with the simulator (%s), an order that fell due meets fresh quotes around the reference, not a trader\'s far-off ask', async (_, paused) => {
+    const dir = mkdtempSync(join(tmpdir(), 'nova-timed-restart-'));
+    dirs.push(dir);
+    let venue = await openVenue(dir, true);
+    const market = venue.exchange.markets.get('BTC-VND');
+    if (market === undefined) throw new Error('no BTC-VND');
+    const storedReference = (): number | undefined => {
+      const stored = venue.store.getMeta(SIM_REFERENCES_META_KEY);
+      return stored === undefined ? undefined : Number((JSON.parse(stored) as Record<string, string>)['BTC-VND']);
+    };
+    await eventually(() => market.book.bestAsk(), 'a simulated ask');
+    const reference = await eventually(storedReference, 'the stored references');
+    const [seller, buyer] = await venue.run(() =>
+      [0, 1].map(() => {
+        const user = venue.exchange.createUser({ isAdmin: false, makerFeeRate: '0.001', takerFeeRate: '0.002' });
+        venue.exchange.deposit(user.id, 'BTC', 10n ** 12n);
+        venue.exchange.deposit(user.id, 'VND', 10n ** 18n);
+        return user.id;
+      }),
+    );
+    // The one ask that outlives the run: a trader's, 10 % over the market.
+    const farAsk = Math.round((reference * 1.1) / 10_000) * 10_000;
+    await place(venue, seller as string, { side: 'SELL', limit_price: String(farAsk), base_size: '0.05' });
+    const buy = await place(venue, buyer as string, { type: 'MARKET', side: 'BUY', limit_price: '0', base_size: '0.001', time_in_force: 'IOC', scheduled_at: String(clock + SECOND) });
+    if (paused) await pauseSimulator(venue);
+    await closeVenue(venue);
+
+    clock += 5n * SECOND;
+    venue = await openVenue(dir, true);
+    // What the restarted simulator quotes around (a step may have moved it a little since the order was placed).
+    const restartedAt = storedReference() ?? reference;
+    expect(statusOf(venue, buyer as string, buy)).toBe('DONE FILLED');
+    const trades = venue.store.tradesOfOrders([buy]);
+    expect(trades.length).toBeGreaterThan(0);
+    for (const trade of trades) expect(Math.abs(Number(trade.price) / restartedAt - 1)).toBeLessThan(0.01);
+    // And the market is there from the start, before the simulator's first step as after it.
+    const restarted = venue.exchange.markets.get('BTC-VND');
+    const bestAsk = restarted?.book.bestAsk();
+    expect(bestAsk).toBeDefined();
+    expect(Math.abs(Number(restarted?.price(bestAsk ?? 0)) / restartedAt - 1)).toBeLessThan(0.01);
   });
 
   it('spreads what a TWAP has left over what is left of its window, not in a burst of missed slices', async () => {

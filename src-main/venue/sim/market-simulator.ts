@@ -180,10 +180,16 @@ export class MarketSimulator {
 
   /**
    * Open (or, after a restart, find again) the simulated users and fund the new ones, in one commit with the
-   * roster that names them. Quotes an earlier run left resting are cancelled; the next step lays fresh ones.
+   * roster that names them. Quotes an earlier run left resting are cancelled (they priced a market that has moved
+   * on), and the makers quote afresh around the references as they stand, paused or not: what fell due while the
+   * venue was down runs between setup and the first step (startVenue's catch-up), and against a book with only
+   * traders' orders left a scheduled market buy paid a trader's ask 10 % over the market.
    */
   setup(): Promise<void> {
-    this.settingUp ??= this.enlistUsers().catch((err: unknown) => {
+    this.settingUp ??= (async () => {
+      await this.enlistUsers();
+      await this.quoteAll();
+    })().catch((err: unknown) => {
       this.settingUp = undefined;
       throw err;
     });
@@ -223,13 +229,20 @@ export class MarketSimulator {
   }
 
   /**
-   * A paused market keeps its depth across a restart: setup() cancelled the quotes the last run left, and no step
-   * lays new ones while paused, so the makers quote once around the reference as it stands. Nothing moves or
-   * trades until the trader resumes. A running market needs none of this: its first step quotes.
+   * A paused market takes no steps, so what a catch-up after setup() took from its quotes stays taken until this
+   * refills it. Nothing moves or trades until the trader resumes. A running market needs none of this: its first
+   * step quotes.
    */
   async quoteWhilePaused(): Promise<void> {
     if (!this.ready) throw new Error('the market simulator is not set up: await setup() first');
-    if (!this.paused) return;
+    if (this.paused) await this.quoteAll();
+  }
+
+  /**
+   * The makers quote around the reference as it stands, without trading: a level a trader's order crosses stands
+   * behind it (MarketMaker.quoteLevel), and a running market's next step trades into it.
+   */
+  private async quoteAll(): Promise<void> {
     const { exchange } = this.venue;
     await this.venue.run(() => {
       for (const market of this.markets) this.guard(() => market.quote(this.volatility, this.rng, exchange, this.entry));

@@ -72,7 +72,12 @@ describe('GET /sim/status', () => {
     expect(reply.status).toBe(200);
     expect(reply.body).toMatchObject({ running: false, paused: false, speed: 1, volatility: 1, seed: 2024, run_seed: 2024, steps: 0, errors: 0, last_error: null });
     expect(reply.body.products.map((p) => p.product_id)).toEqual(['BTC-VND', 'ETH-VND', 'SOL-VND']);
-    expect(reply.body.products[0]).toEqual({ product_id: 'BTC-VND', reference_price: '2500000000', best_bid: null, best_ask: null, last_trade: null });
+    // setup() quoted around the reference; nothing has traded yet.
+    expect(reply.body.products[0]).toMatchObject({ product_id: 'BTC-VND', reference_price: '2500000000', last_trade: null });
+    const { best_bid: bid, best_ask: ask } = reply.body.products[0] ?? {};
+    expect([typeof bid, typeof ask]).toEqual(['string', 'string']);
+    expect(Number(bid)).toBeLessThan(2_500_000_000);
+    expect(Number(ask)).toBeGreaterThan(2_500_000_000);
   });
 
   it('refuses a request without credentials (401) and a user who is not the admin (403)', async () => {

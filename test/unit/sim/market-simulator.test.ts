@@ -284,7 +284,7 @@ describe('controls', () => {
 
     const again = await simulated({ seed: 11 }, first.dataDir);
     expect(again.sim.status().products.find((p) => p.product_id === 'BTC-VND')?.reference_price).toBe('2600000000');
-    await again.sim.quoteWhilePaused();
+    // setup() quoted around it.
     expectQuotesNearReference(again, 'BTC-VND');
   });
 
@@ -449,16 +449,19 @@ describe('restart', () => {
     await first.run(30);
     const users = first.sim.users().map((u) => u.userId);
     const accounts = first.venue.store.load().users.length;
+    const resting = (v: SimulatedVenue): string[] => users.flatMap((id) => v.venue.exchange.activeOrders(id, {}).map((o) => o.row.orderId));
+    const left = resting(first);
+    expect(left.length).toBeGreaterThan(0);
     await first.close({ keepData: true });
 
     const again = await simulated({ seed: 4 }, first.dataDir);
     expect(again.sim.users().map((u) => u.userId)).toEqual(users);
     expect(again.venue.store.load().users.length).toBe(accounts);
-    // What the first run left resting was cancelled at setup; the first step lays fresh quotes.
-    for (const id of users) expect(again.venue.exchange.activeOrders(id, {})).toEqual([]);
-    await again.run(5);
-    const makerOrders = again.sim.users().filter((u) => u.role === 'maker').flatMap((u) => again.venue.exchange.activeOrders(u.userId, {}));
-    expect(makerOrders.length).toBeGreaterThan(0);
+    // What the first run left resting was cancelled at setup, and the makers quoted afresh before any step.
+    const fresh = resting(again);
+    expect(fresh.length).toBeGreaterThan(0);
+    expect(fresh.filter((id) => left.includes(id))).toEqual([]);
+    expectQuotesNearReference(again, 'BTC-VND');
     expect(again.sim.status().errors).toBe(0);
   });
 });
