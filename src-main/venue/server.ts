@@ -149,8 +149,9 @@ export async function startVenue(options: StartVenueOptions): Promise<RunningVen
 
 /**
  * What fell due while the venue was down (expiries, then scheduled starts, stops and TWAP slices) runs once the
- * last run's simulated quotes are off the book (they priced a market that has moved on) and before anyone can
- * trade: the clock only starts after the venue listens. A fault in one order ends that order (E0901), as the
+ * last run's simulated quotes are off the book (they priced a market that has moved on), against the fresh ones the
+ * simulator's setup() laid around its stored references, and before anyone can trade: the clock only starts after
+ * the venue listens. A fault in one order ends that order (E0901), as the
  * clock's ticks do; a commit that fails fails the start.
  */
 async function catchUp(venue: Venue): Promise<void> {
