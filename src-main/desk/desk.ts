@@ -273,6 +273,20 @@ export class Desk implements Disposable {
   }
 
   /**
+   * A new placement under a client order id the desk noted a lookup of: the note spoke of the one before, and
+   * "not placed" (the status's notPlaced) would be read as this one's while it may be on its way to the venue. The
+   * lookup of this one, if its outcome is unknown too, notes it afresh. Client order ids are case-insensitive.
+   */
+  private dropPlacementNote(environment: EnvironmentId, clientOrderId: string): void {
+    const key = `${environment}/${clientOrderId}`.toLowerCase();
+    const dropped = [...this.placementNotes.keys()].filter((k) => k.toLowerCase() === key);
+    if (dropped.length === 0) return;
+    for (const k of dropped) this.placementNotes.delete(k);
+    this.scheduleNoteExpiry();
+    this.emitStatus();
+  }
+
+  /**
    * A note's minute running out changes the status too: without sending it then, a window kept showing an
    * in-doubt placement's answer (or a failed read) until some other change sent the status again.
    */
@@ -571,6 +585,7 @@ export class Desk implements Disposable {
     // Checked against one venue, sent to that venue: a switch while the checks awaited sends nothing.
     if (session !== this.session) throw new DeskError('E0902_ServiceUnavailable', `the desk switched away from ${NAMES[environment]} while the order was checked: it was not sent`);
     const { environment: _sentOn, confirmed: _confirmed, override_checks: _override, ...order } = request;
+    if (order.client_order_id !== undefined) this.dropPlacementNote(environment, order.client_order_id);
     try {
       return { status: 'placed', order: await session.placeOrder(order, bound) };
     } catch (err) {

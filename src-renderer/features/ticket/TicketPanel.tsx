@@ -18,7 +18,7 @@ import { ignoreHeldKeys } from '../../ui/VirtualTable';
 import { statusOf } from '../blotters/order-columns';
 import { formatDecimal } from '../../ui/decimal-text';
 import { assetsOf } from '../ladder/increments';
-import { learnedOutcome, nameSend, notPlacedText, recentlyDone, sentOrderText, type SentOrder } from './in-doubt';
+import { earlierNoteGone, learnedOutcome, nameSend, notPlacedText, recentlyDone, sentOrderText, type SentOrder } from './in-doubt';
 import { checkTicket, describeOrder, lastOrderText, presetSize, sendsOrder, sizeModesFor, submitText, takesExpiry, type TicketContext, type TicketField, type TicketForm } from './ticket-check';
 
 const PRESETS = [25, 50, 75, 100] as const;
@@ -118,6 +118,11 @@ export function TicketPanel(props: { productId: string }): React.JSX.Element {
   const last = useLatest(sent);
   const following = refused?.following;
   const learned = useDesk((s) => (following === undefined ? undefined : learnedOutcome(s, following)));
+  const pastEarlier = useDesk((s) => following !== undefined && earlierNoteGone(s, following));
+  useEffect(() => {
+    if (!pastEarlier || following === undefined) return;
+    setRefused((r) => (r?.following === following ? { ...r, following: { ...following, notPlacedBefore: false } } : r));
+  }, [pastEarlier, following]);
   useEffect(() => {
     if (learned === undefined || following === undefined) return;
     // Kept once learned: the status says "not placed" for a minute, and the order leaves the recent history.

@@ -20,6 +20,12 @@ const NOT_PLACED = 'NOT PLACED (the desk looked it up): safe to send again';
 export interface SentOrder {
   readonly request: OrderFields & { client_order_id: string };
   readonly earlier: ReadonlySet<string>;
+  /**
+   * The status said "not placed" of this name as the order was sent: of an earlier send under it (the line invites
+   * sending it again), not of this one, which may yet be placed. Not taken for this one's until the status stops
+   * saying it (see earlierNoteGone); the desk drops that note as it sends the new placement.
+   */
+  readonly notPlacedBefore: boolean;
 }
 
 /** One of the most recently done orders that `match` picks. */
@@ -40,7 +46,17 @@ export function nameSend(request: OrderFields, s: DeskState): SentOrder {
   const named = { ...request, client_order_id: request.client_order_id ?? newClientOrderId() };
   const id = named.client_order_id.toLowerCase();
   const earlier = [...Object.values(s.openOrders), ...s.history.slice(0, RECENT)].filter((o) => o.client_order_id.toLowerCase() === id);
-  return { request: named, earlier: new Set(earlier.map((o) => o.order_id)) };
+  return { request: named, earlier: new Set(earlier.map((o) => o.order_id)), notPlacedBefore: saysNotPlaced(s, id) };
+}
+
+/** The status says the desk's lookup found no order under `id` (lower case). */
+function saysNotPlaced(s: DeskState, id: string): boolean {
+  return s.connection?.notPlaced?.some((n) => n.toLowerCase() === id) === true;
+}
+
+/** The status no longer says "not placed" of an earlier send under `sent`'s name: what it says from now on is of this one. */
+export function earlierNoteGone(s: DeskState, sent: SentOrder): boolean {
+  return sent.notPlacedBefore && !saysNotPlaced(s, sent.request.client_order_id.toLowerCase());
 }
 
 /**
@@ -54,7 +70,7 @@ export function learnedOutcome(s: DeskState, sent: SentOrder): Order | 'not_plac
   // Only while a send is in doubt: every open order looked at, on every change to the store.
   const made = Object.values(s.openOrders).find(madeBy) ?? recentlyDone(s, madeBy);
   if (made !== undefined) return made;
-  return s.connection?.notPlaced?.some((n) => n.toLowerCase() === id) === true ? 'not_placed' : undefined;
+  return !sent.notPlacedBefore && saysNotPlaced(s, id) ? 'not_placed' : undefined;
 }
 
 /** The Last order line of an order the venue has given no record of, as the ticket sent it, with `status`. */

@@ -81,6 +81,31 @@ describe('an order placement whose answer a gateway lost', () => {
     expect((await desk.activeOrders(BTC)).some((o) => o.client_order_id === 'unknown-never-placed')).toBe(false);
   });
 
+  it('sent again under the client order id found not placed, is no longer said not placed while the new send is in doubt', async () => {
+    // The first send never reached the venue, and the lookup says so, inviting the trader to send it again.
+    nextPlacement = 'lose_request';
+    await placeRefused('unknown-sent-again');
+    await eventually(() => (desk.status().notPlaced?.includes('unknown-sent-again') === true ? true : undefined), 'the first send to be reported not placed');
+    // The second, under the same id (in other letters: client order ids are case-insensitive), is answered 504
+    // while the gateway still holds it on its way to the venue: what the status said of the first is not of it.
+    let letThrough = (): void => undefined;
+    heldUntil = new Promise<void>((resolve) => (letThrough = resolve));
+    try {
+      nextPlacement = 'hold_request';
+      expect(await placeRefused('UNKNOWN-sent-again')).toMatch(/^E0802_OrderOutcomeUnknown: the order MAY have been placed/);
+      expect((desk.status().notPlaced ?? []).filter((id) => /sent-again/i.test(id))).toEqual([]);
+      expect(desk.status().detail).not.toMatch(/sent-again, whose outcome was unknown, was not placed/i);
+      letThrough();
+      const detail = await eventually(() => (/UNKNOWN-sent-again,/.test(desk.status().detail) ? desk.status().detail : undefined), 'the second send to be reported');
+      expect(detail).toMatch(/the order UNKNOWN-sent-again, whose outcome was unknown, was placed: order \S+, (ACTIVE|SUBMITTED)/);
+      expect((desk.status().notPlaced ?? []).filter((id) => /sent-again/i.test(id))).toEqual([]);
+    } finally {
+      letThrough();
+      const placed = await eventually(async () => (await venue.client(venue.admin).listActiveOrders({ client_order_id: 'unknown-sent-again' }))[0], 'the second send to reach the venue');
+      await venue.client(venue.admin).cancelOrder({ order_id: placed.order_id });
+    }
+  });
+
   it('is looked up, and answered placed, when a success came back in a body that is not an order', async () => {
     nextPlacement = 'garble_answer';
     const result = await dispatch(services, 'orders.place', { environment: 'development', product_id: BTC, side: 'BUY', limit_price: px(-400), base_size: '0.001', client_order_id: 'unreadable-placed', override_checks: true });

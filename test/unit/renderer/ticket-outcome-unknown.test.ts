@@ -150,6 +150,42 @@ describe('the ticket\'s Last order line once the desk learns what became of an o
     expect(notPlacedText(sent.request, 'VND')).toBe('BUY 0.001 BTC-VND: NOT PLACED (the desk looked it up): safe to send again');
   });
 
+  it('does not take the lookup\'s "not placed" of an earlier send under the same client order id for this one\'s', async () => {
+    vi.resetModules();
+    const { useDesk } = await import('../../../src-renderer/stores/desk-store');
+    const { nameSend, learnedOutcome } = await import('../../../src-renderer/features/ticket/in-doubt');
+    // The first send was not placed, and the line said it was safe to send again: sent again, the same form.
+    const status = { environment: 'local', production: false, state: 'live', apiKey: 'k', detail: '' } as const;
+    useDesk.setState({ connection: { ...status, notPlaced: ['LO-1'] } });
+    const sent = nameSend(request, useDesk.getState());
+    expect(learnedOutcome(useDesk.getState(), sent)).toBeUndefined();
+    // Still said of the first while this one is on its way (a status sent again for its latency, say).
+    useDesk.getState().setConnection({ ...status, latencyMs: 3, notPlaced: ['LO-1'] });
+    expect(learnedOutcome(useDesk.getState(), sent)).toBeUndefined();
+    // This one placed: it is the order, whatever the status still says of the first.
+    useDesk.getState().applyOrders([restingOrder('placed', { client_order_id: 'lo-1' })]);
+    expect(learnedOutcome(useDesk.getState(), sent)).toMatchObject({ order_id: 'placed' });
+  });
+
+  it('takes "not placed" of a send under a client order id again once the status no longer said it of an earlier one', async () => {
+    vi.resetModules();
+    const { useDesk } = await import('../../../src-renderer/stores/desk-store');
+    const { nameSend, learnedOutcome, earlierNoteGone } = await import('../../../src-renderer/features/ticket/in-doubt');
+    const status = { environment: 'local', production: false, state: 'live', apiKey: 'k', detail: '' } as const;
+    useDesk.setState({ connection: { ...status, notPlaced: ['lo-1'] } });
+    const sent = nameSend(request, useDesk.getState());
+    expect(earlierNoteGone(useDesk.getState(), sent)).toBe(false);
+    // The desk drops the first's note as it sends this one (the ticket then follows it without it); this one's own
+    // lookup then finds none either.
+    useDesk.getState().setConnection({ ...status });
+    expect(earlierNoteGone(useDesk.getState(), sent)).toBe(true);
+    const followed = { ...sent, notPlacedBefore: false };
+    expect(earlierNoteGone(useDesk.getState(), followed)).toBe(false);
+    expect(learnedOutcome(useDesk.getState(), followed)).toBeUndefined();
+    useDesk.getState().setConnection({ ...status, notPlaced: ['lo-1'] });
+    expect(learnedOutcome(useDesk.getState(), followed)).toBe('not_placed');
+  });
+
   it('names an order the trader gave no client order id, so that it can be followed', async () => {
     const { client_order_id: _typed, ...unnamed } = request;
     const { received, sent, useDesk, learned } = await sendInDoubt(unnamed);
