@@ -68,6 +68,8 @@ export class FrameCoalescer implements Disposable {
       case 'trades.received': {
         const key = `trades:${event.payload.productId}`;
         const held = this.pending.get(key);
+        // Appended as they come, repeats too (the stream's copy of a trade and a read's): the window's store is the
+        // one place that keeps each trade once (addTrades).
         const trades = held?.name === 'trades.received' ? [...held.payload.trades, ...event.payload.trades] : [...event.payload.trades];
         // The tape's doubt is as the last event says: it stands for the tape now, not for the trades before it.
         this.pending.set(key, { name: 'trades.received', payload: { ...event.payload, trades: trades.slice(-MAX_TRADES_PER_FRAME) } });

@@ -74,8 +74,15 @@ export const createMarketSlice: StateCreator<DeskState, [], [], MarketSlice> = (
   addTrades: (productId, incoming) =>
     set((s) => {
       const known = s.trades[productId] ?? [];
+      // Each trade once, the tape's and within the batch: a frame can bring one twice (the stream's copy and a
+      // read of the recent trades that brings it again, coalesced), and this is the one place that keeps it once.
       const seen = new Set(known.map((t) => t.id));
-      const fresh = incoming.filter((t) => !seen.has(t.id));
+      const fresh: PublicTrade[] = [];
+      for (const trade of incoming) {
+        if (seen.has(trade.id)) continue;
+        seen.add(trade.id);
+        fresh.push(trade);
+      }
       if (fresh.length === 0) return s;
       // Newest first across both: a REST read can bring trades older than some the stream already showed.
       const merged = [...fresh, ...known].sort((a, b) => compareDecimal(b.time, a.time));

@@ -58,6 +58,16 @@ describe('desk store', () => {
     expect(useDesk.getState().trades['BTC-VND']).toHaveLength(TAPE_LENGTH);
   });
 
+  it('keeps a trade once when one batch brings it twice', () => {
+    // The stream's copy and a read of the recent trades that brings it again, coalesced into one frame.
+    const trade = (i: number) => ({ id: `t${i}`, product_id: 'BTC-VND', price: '1', size: '1', side: 'BUY', time: String(1000 + i) });
+    const s = useDesk.getState();
+    s.addTrades('BTC-VND', [trade(100), trade(99), trade(100)]);
+    expect(useDesk.getState().trades['BTC-VND']?.map((t) => t.id)).toEqual(['t100', 't99']);
+    s.addTrades('BTC-VND', [trade(101), trade(98), trade(101), trade(99)]);
+    expect(useDesk.getState().trades['BTC-VND']?.map((t) => t.id)).toEqual(['t101', 't100', 't99', 't98']);
+  });
+
   it('does not notify subscribers of the market when an order changes', () => {
     let bookChanges = 0;
     const stop = useDesk.subscribe((state, prev) => void (state.books !== prev.books && bookChanges++));
