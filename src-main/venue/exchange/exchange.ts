@@ -11,7 +11,7 @@ import { formatAtoms, formatRate, isReason, parseRate } from '../../../src-share
 import { PRODUCTS, findAsset } from '../../../src-shared/protocol/products';
 import { productRules } from '../../../src-shared/protocol/product-rules';
 import type { NewOrderRequest } from '../../../src-shared/protocol/orders';
-import type { Fill, MatchResult } from '../engine';
+import type { Estimate, Fill, MatchResult, SelfTradePrevention, Side } from '../engine';
 import { buyHold, costWithFee, exactQuoteLimitTicks, feeOf, holdRatePpm, notionalReaching, notionalWithin } from '../../../src-shared/protocol/fees';
 import { Ledger } from '../ledger/ledger';
 import type { ChangeSet, DoneReason, OrderRow, TradeRow, UserRow } from '../store';
@@ -276,6 +276,14 @@ export class Exchange {
           'E0213_InvalidStopPrice',
           `stop_trigger_price ${request.stopTriggerPrice} is already met by the last trade at ${market.price(market.book.lastTradeTicks)}`,
         );
+      }
+    }
+    if (request.type === 'MARKET' && request.baseLots > 0 && request.scheduledAt <= now) {
+      // Its match comes next, in this turn, with no quote budget: this walk is what it would fill.
+      const fill = fillBelowMinimum(market, request.side, request.baseLots, Number.POSITIVE_INFINITY, user.row.number, request.stp);
+      if (fill !== undefined) {
+        const what = `${market.size(fill.lots)} for ${market.quote(BigInt(fill.notional))}`;
+        throw apiError('E0110_ValueOutOfRange', `what it would fill at the book's prices (${what}): below the minimum notional ${market.rules.spec.minNotional}`);
       }
     }
 
@@ -700,7 +708,7 @@ export class Exchange {
   private holdsAtStart(order: LiveOrder): boolean {
     const { row } = order;
     const byBook = row.type === 'MARKET' && !order.exactQuote && (order.side === 'BUY') === order.lots > 0;
-    return byBook && row.scheduledAt !== null && row.scheduledAt > row.createdAt;
+    return byBook && startsLater(row);
   }
 
   private trigger(order: LiveOrder): void {
@@ -746,6 +754,12 @@ export class Exchange {
     }
     if (engineLots === 0 && quoteBudget === Number.POSITIVE_INFINITY) {
       return this.finish(order, 'CANCELED', '');
+    }
+    // A market order by size meeting the book after its arrival (scheduled, or a stop-market triggered) is held to
+    // min_notional here, by this match's own bounds: there is no request left to refuse. One arriving was at place.
+    const byBaseLater = isMarket && order.lots > 0 && !order.exactQuote && !slicing && (row.type === 'STOP' || startsLater(row));
+    if (byBaseLater && fillBelowMinimum(market, order.side, engineLots, quoteBudget, order.owner, order.stp) !== undefined) {
+      return this.finish(order, 'CANCELED', 'E0110_ValueOutOfRange');
     }
     const result: MatchResult = market.book.submit({
       seq: row.seq,
@@ -1212,6 +1226,22 @@ function stopTypeFromLastTrade(market: Market, request: NewOrderRequest): 'STOP_
     throw apiError('E0213_InvalidStopPrice', `order_stop_type: required while ${market.id} has no last trade to place stop_trigger_price against`);
   }
   return (request.side === 'BUY') === request.stopTriggerTicks > last ? 'STOP_LOSS' : 'TAKE_PROFIT';
+}
+
+/**
+ * A market order sized by base_size has no price of its own to hold to min_notional, as a limit order has
+ * (limit_price × base_size): what it would fill walking the book, self-trade prevention and any quote budget as
+ * its match applies them, must reach it. That fill when it is some but less than the minimum; a fill of nothing is
+ * not below it, and the match ends that order as any other (an empty book, or the trader's own order first).
+ */
+function fillBelowMinimum(market: Market, side: Side, lots: number, quoteBudget: number, owner: number, stp: SelfTradePrevention): Estimate | undefined {
+  const fill = market.book.estimate(side, 0, lots, quoteBudget, owner, stp);
+  return fill.notional > 0 && fill.notional < market.rules.minNotionalAtoms ? fill : undefined;
+}
+
+/** Scheduled for after its arrival: it meets the book then, not at placement. Read from the row, so across a restart too. */
+function startsLater(row: OrderRow): boolean {
+  return row.scheduledAt !== null && row.scheduledAt > row.createdAt;
 }
 
 /** An uncapped TWAP buy: what a slice costs is the book's price then, so it holds slice by slice (see slice). */

@@ -8,6 +8,7 @@ import {
   activeOrders,
   atoms,
   balanceOf,
+  expectError,
   expectOk,
   getAccount,
   getOrder,
@@ -264,6 +265,22 @@ describe('market orders', () => {
     const after = await balances(v, taker);
     expect(after.vnd - before.vnd).toBe(499_000n);
     expect(after.lockedBtc).toBe(0n);
+  });
+
+  it('by base_size whose fill at the book’s prices is below min_notional is refused, 400 E0110, as the LIMIT order for it is', async () => {
+    const v = venue();
+    const { maker, taker } = await pair(v);
+    // 1 BTC at 10000: 0.0001 BTC of it is a trade of 1 VND, where min_notional is 10000 (it traded, fee 0).
+    await placeOrder(v, maker, limit('SELL', '10000', '1'));
+    const post = (body: Record<string, unknown>) => v.call<{ error: { message: string } }>('POST', '/api/v1/orders', { key: taker.creds, body: { product_id: BTC, side: 'BUY', wait: true, ...body } });
+    const limited = await post({ limit_price: '10000', base_size: '0.0001' });
+    expectError(limited, 400, 'E0110_ValueOutOfRange');
+    expect(limited.body.error.message).toContain('below the minimum notional 10000');
+    const market = await post({ type: 'MARKET', base_size: '0.0001' });
+    expectError(market, 400, 'E0110_ValueOutOfRange');
+    expect(market.body.error.message).toBe("E0110_ValueOutOfRange: what it would fill at the book's prices (0.0001 for 1): below the minimum notional 10000");
+    expect((await getAccount(v, taker)).stats.order_stats.total_orders).toBe('0');
+    expect((await book(v)).asks).toMatchObject([{ price: '10000', size: '1' }]);
   });
 
   it('on an empty book trades nothing and is done', async () => {
