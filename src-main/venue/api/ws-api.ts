@@ -89,6 +89,8 @@ class Session {
    * in it; a later commit's, published meanwhile, is held here and sent right after it.
    */
   readonly pendingCandles = new Map<string, PendingSnapshot>();
+  /** The working orders this connection created and still hears of as their creator (see creators). */
+  readonly created = new Set<string>();
   alive = true;
   overLimit = 0;
 
@@ -143,7 +145,8 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
   const { usedSignatures } = venue;
   /**
    * The connection that created an order gets that order's updates, with its create request id, whether or
-   * not it subscribed to orders, until the order is done. A cancel from elsewhere does not replace it.
+   * not it subscribed to orders, until the order is done or the connection loses its key. A cancel from
+   * elsewhere does not replace it. (The events a request itself caused are its answer: see deliverOrders.)
    */
   const creators = new Map<string, Attribution>();
   /**
@@ -201,20 +204,24 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
   }
 
   /**
-   * A key can expire or be revoked while its connection only listens: before orders are delivered, such a
-   * connection is told so on the auth channel (401, as an auth with that key would be) and stops receiving them.
+   * A key can expire or be revoked while its connection only listens, to the orders channel or to orders it
+   * created: before orders are delivered, such a connection is told so on the auth channel (401, as an auth with
+   * that key would be) and stops receiving them. Once per commit, so the per-order delivery checks a field only.
    */
   function endExpiredSubscriptions(): void {
     let now: bigint | undefined;
     for (const session of sessions) {
-      if (!session.orders || session.caller === undefined) continue;
+      if ((!session.orders && session.created.size === 0) || session.caller === undefined) continue;
       now ??= venue.now();
       const refusal = keys.refusal(session.caller.apiKey, now);
       if (refusal !== undefined) fail(session, { op: 'auth' }, refusal);
     }
   }
 
-  /** The connection loses its key: no trading, no orders subscription, no updates of orders it created. */
+  /**
+   * The connection loses its key: no trading, no orders subscription, no more updates of orders it created. What
+   * it asked before is still answered (the events a request caused go to its connection: see deliverOrders).
+   */
   function unauthenticate(session: Session): void {
     if (session.caller === undefined) return;
     session.caller = undefined;
@@ -224,7 +231,8 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
 
   /** The orders made on this connection stop reaching it as their creator's. */
   function forgetCreations(session: Session): void {
-    for (const [id, creator] of creators) if (creator.session === session) creators.delete(id);
+    for (const id of session.created) creators.delete(id);
+    session.created.clear();
   }
 
   /** Commits are followed only while a connection is open: with none, the venue copies no events for us. */
@@ -283,6 +291,11 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
    * the create_order or cancel_order that caused it, on the connection that sent it; on the order's creating
    * connection, other changes carry the create's request_id. When every record of the frame answers the same
    * request, the frame carries it too.
+   *
+   * The records a request caused are its answer, and go to the connection that sent it even if that connection
+   * has since lost its key or taken another user's (an auth read right behind the request, a key that expired
+   * before the commit was published): the request was taken while it was authenticated, and a client never told
+   * of an order it placed may place it again. Any other record needs the connection's current user.
    */
   function deliverOrders(events: readonly OrderEvent[]): void {
     const frames = new Map<Session, { records: string[]; requestIds: Set<string | undefined> }>();
@@ -294,9 +307,10 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
       let open: string | undefined;
       for (const session of sessions) {
         let requestId: string | undefined;
-        // Attributions are the connection's only while it is still the same user's (a second auth can change it).
         const user = session.caller?.userId;
-        if (causedBy?.session === session && causedBy.userId === user) requestId = causedBy.requestId;
+        // A creator that lost its key or took another user's was forgotten (unauthenticate, authenticate); the
+        // user is checked too, so that no slip there sends one user's orders to another's connection.
+        if (causedBy?.session === session) requestId = causedBy.requestId;
         else if (creator?.session === session && creator.userId === user) requestId = creator.requestId;
         else if (!session.orders || user !== event.row.userId) continue;
         open ??= openWsOrderRecord(event.row, event.trades, market);
@@ -309,7 +323,10 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
         frame.records.push(record);
         frame.requestIds.add(requestId);
       }
-      if (event.row.status === 'DONE' && creator !== undefined) creators.delete(event.row.orderId);
+      if (event.row.status === 'DONE' && creator !== undefined) {
+        creators.delete(event.row.orderId);
+        creator.session.created.delete(event.row.orderId);
+      }
     }
     for (const [session, frame] of frames) {
       const [only] = frame.requestIds;
@@ -463,7 +480,10 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
         const placed = await runAs(attribution, () => {
           const { row } = exchange.place(caller.userId, request).processed;
           // Done at once: every event it will have was tagged while it ran.
-          if (row.status !== 'DONE') creators.set(row.orderId, attribution);
+          if (row.status !== 'DONE') {
+            creators.set(row.orderId, attribution);
+            session.created.add(row.orderId);
+          }
           return row;
         });
         // The engine's refusals arrive as a rejected order; the interface also names them as errors.
@@ -557,7 +577,7 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
       if (sessions.size === 0) stopFollowing();
       for (const unwatch of session.watches.values()) unwatch();
       limiter.forget(String(socketId(socket)));
-      for (const [id, creator] of creators) if (creator.session === session) creators.delete(id);
+      forgetCreations(session);
     });
     socket.on('error', () => socket.terminate());
   });
