@@ -5,7 +5,9 @@
  *
  * Robustness: frames above maxFrameBytes close the connection (ws does it, code 1009); each connection has a
  * message rate limit; the server pings and drops a peer that stops answering; a peer whose send buffer grows
- * past maxBufferedBytes is disconnected with close code 1008 rather than slowing the venue.
+ * past maxBufferedBytes is disconnected with close code 1008 rather than slowing the venue. Each connection holds
+ * a file descriptor, which the journal and every other client need too: one that neither authenticates nor
+ * subscribes within idleTimeoutMs is closed (1008), and past maxConnections an upgrade is refused (503).
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -31,6 +33,10 @@ export interface WsApiOptions {
   pingIntervalMs: number;
   /** How far an auth timestamp may be from the venue's clock, either way. */
   authWindowSeconds: number;
+  /** A connection that has neither authenticated nor subscribed to anything this long after it opened is closed. */
+  idleTimeoutMs: number;
+  /** Connections held at once; an upgrade beyond them is refused. */
+  maxConnections: number;
 }
 
 export const DEFAULT_WS_OPTIONS: WsApiOptions = {
@@ -39,12 +45,17 @@ export const DEFAULT_WS_OPTIONS: WsApiOptions = {
   maxBufferedBytes: 4 * 1024 * 1024,
   pingIntervalMs: 15_000,
   authWindowSeconds: 30,
+  idleTimeoutMs: 10_000,
+  // Far more than a desk and its scripts open, and far fewer than the descriptors a process gets: macOS starts an
+  // app with 256 (Node raises its own limit to the hard one, which Linux services often set at 1024).
+  maxConnections: 128,
 };
 
 export const CLOSE_SLOW_CONSUMER = 1008;
 /** The venue is stopping (RFC 6455: going away). */
 const CLOSE_GOING_AWAY = 1001;
 export const CLOSE_RATE_LIMIT = 1008;
+export const CLOSE_IDLE = 1008;
 
 /** The 7.4 text for an invalid field: which field decides it. */
 function fieldMessage(description: string): string | undefined {
@@ -93,6 +104,8 @@ class Session {
   readonly created = new Set<string>();
   alive = true;
   overLimit = 0;
+  /** Until the connection authenticates or subscribes: what closes it if it does neither in time. */
+  idle: ReturnType<typeof setTimeout> | undefined;
 
   constructor(readonly socket: WebSocket) {}
 
@@ -180,8 +193,7 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
     const { socket } = session;
     if (socket.readyState !== socket.OPEN) return;
     if (socket.bufferedAmount > options.maxBufferedBytes) {
-      socket.close(CLOSE_SLOW_CONSUMER, 'slow consumer');
-      setTimeout(() => socket.terminate(), 1_000).unref();
+      closeWith(socket, CLOSE_SLOW_CONSUMER, 'slow consumer');
       return;
     }
     socket.send(text);
@@ -233,6 +245,18 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
   function forgetCreations(session: Session): void {
     for (const id of session.created) creators.delete(id);
     session.created.clear();
+  }
+
+  /** The connection authenticated or subscribed: it is no longer closed as idle (see WsApiOptions.idleTimeoutMs). */
+  function inUse(session: Session): void {
+    clearTimeout(session.idle);
+    session.idle = undefined;
+  }
+
+  /** Closed, with a moment for the peer to answer the close frame before the socket is cut. */
+  function closeWith(socket: WebSocket, code: number, reason: string): void {
+    socket.close(code, reason);
+    setTimeout(() => socket.terminate(), 1_000).unref();
   }
 
   /** Commits are followed only while a connection is open: with none, the venue copies no events for us. */
@@ -355,6 +379,7 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
     // subscription stays, now for the second user's orders (delivery goes by the caller's user).
     if (session.caller !== undefined && session.caller.userId !== caller.userId) forgetCreations(session);
     session.caller = caller;
+    inUse(session);
     try {
       await durable;
     } catch (err) {
@@ -404,6 +429,7 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
         }
       }
     }
+    if (op === 'sub') inUse(session);
     send(session, { channel: 'subscriptions', type: 'update', ...(requestId === undefined ? {} : { request_id: requestId }), subscriptions: session.subscriptions() });
     if (op === 'unsub' || channel === 'orders') return;
     for (const id of productIds) {
@@ -535,6 +561,9 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
     const session = new Session(socket);
     sessions.add(session);
     follow();
+    // A ping does not count: the heartbeat would otherwise keep a connection that does nothing forever.
+    session.idle = setTimeout(() => closeWith(socket, CLOSE_IDLE, `no auth or subscription within ${options.idleTimeoutMs / 1000} s`), options.idleTimeoutMs);
+    session.idle.unref();
     socket.on('pong', () => {
       session.alive = true;
     });
@@ -573,6 +602,7 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
       });
     });
     socket.on('close', () => {
+      clearTimeout(session.idle);
       sessions.delete(session);
       if (sessions.size === 0) stopFollowing();
       for (const unwatch of session.watches.values()) unwatch();
@@ -607,6 +637,11 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
         endWithFailure(socket, apiError('E0105_RouteNotFound', `no route ${request.method ?? ''} ${path} for an upgrade (the WebSocket is GET /ws)`));
         return;
       }
+      if (sessions.size >= options.maxConnections) {
+        const most = `the venue holds ${options.maxConnections} WebSocket connections, its most: close one, or try again later`;
+        endWithFailure(socket, apiError('E0902_ServiceUnavailable', most));
+        return;
+      }
       wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
     },
     stopTaking() {
@@ -621,10 +656,7 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
       stopFollowing();
       // Going away (1001), said to each client so it knows to reconnect rather than guess from a dropped socket;
       // one that does not answer the close is cut off a moment later.
-      for (const session of sessions) {
-        session.socket.close(CLOSE_GOING_AWAY, 'venue stopping');
-        setTimeout(() => session.socket.terminate(), 1_000).unref();
-      }
+      for (const session of sessions) closeWith(session.socket, CLOSE_GOING_AWAY, 'venue stopping');
       wss.close();
     },
   };
