@@ -10,8 +10,8 @@
  *
  * Books come from level2 (snapshot, then updates in sequence; a gap resubscribes the product), or from REST
  * polling for a product whose market-data subscription the venue refused. A streamed book is in doubt from a gap
- * or a lost connection until its next snapshot; a streamed tape or ticker from a lost connection until its sub is
- * answered again.
+ * or a lost connection until its next snapshot; a streamed tape, ticker or candles from the moment its sub is sent
+ * (the product watched, the connection lost and made again) until that sub is answered.
  */
 import type { Account, Order, PublicTrade } from '../../src-shared/protocol/records';
 import type { CandlesEvent, TickerEvent } from '../../src-shared/protocol/ws';
@@ -82,13 +82,17 @@ export interface TradesChange {
   readonly source: 'stream' | 'poll';
 }
 
-/** The streams besides level2 that a lost connection leaves in doubt: nothing tells them apart from a quiet market. */
-export type FeedChannel = 'trades' | 'ticker';
+/**
+ * The streams besides level2, each in doubt until its sub is answered: they bring no sequence, so nothing else tells
+ * a stream that is not in force from a quiet market.
+ */
+export type FeedChannel = 'trades' | 'ticker' | 'candles';
+const FEED_CHANNELS: readonly FeedChannel[] = ['trades', 'ticker', 'candles'];
 
 export interface FeedDoubt {
   readonly productId: string;
   readonly channel: FeedChannel;
-  /** True: what was streamed is the last known, not the venue's, until the channel's sub is answered again. */
+  /** True: what was streamed is the last known, not the venue's, until the channel's sub is answered. */
   readonly inDoubt: boolean;
 }
 
@@ -111,7 +115,7 @@ export class VenueSession implements Disposable {
   private readonly books = new Map<string, LocalBook>();
   private readonly pollers = new Map<string, MarketPoller>();
   private readonly watched = new Set<string>();
-  private readonly feedsInDoubt: Record<FeedChannel, Set<string>> = { trades: new Set(), ticker: new Set() };
+  private readonly feedsInDoubt: Record<FeedChannel, Set<string>> = { trades: new Set(), ticker: new Set(), candles: new Set() };
   /** Placements whose outcome is unknown, by client_order_id, as the REST client sent them, until a lookup settles them. */
   private readonly unresolved = new Map<string, LostPlacement>();
   private accountRecord: Account | undefined;
@@ -209,10 +213,11 @@ export class VenueSession implements Disposable {
       }),
     );
     d.add(
-      // The tape and ticker in doubt since the connection was lost stream again. The trades sub brings no snapshot:
-      // answered after the reconcile's read of the tape, the trades made meanwhile are read now.
+      // A tape, ticker or candles in doubt since its sub was sent streams now (the ticker and candles subs are followed
+      // by the current ones). The trades sub brings no snapshot: answered after the reconcile's read of the tape, or
+      // after a window's read of it when first watched, the trades made meanwhile are read now.
       this.socket.onDidAnswerSubscription(({ channel, productIds }) => {
-        if (channel !== 'trades' && channel !== 'ticker') return;
+        if (channel === 'level2') return;
         for (const productId of productIds) {
           if (!this.streams(productId) || !this.setFeedDoubt(channel, productId, false)) continue;
           if (channel === 'trades' && this.sync === 'live') this.backfillTrades([productId]).catch((err: unknown) => this._onDidFail.fire(err as Error));
@@ -252,7 +257,7 @@ export class VenueSession implements Disposable {
     return this.books.get(productId)?.view();
   }
 
-  /** Whether the product's streamed trades or ticker are the last known (see FeedDoubt). */
+  /** Whether the product's streamed trades, ticker or candles are the last known (see FeedDoubt). */
   feedInDoubt(productId: string, channel: FeedChannel): boolean {
     return this.feedsInDoubt[channel].has(productId);
   }
@@ -333,17 +338,16 @@ export class VenueSession implements Disposable {
 
   // ---- market data
 
-  /** Book, trades and ticker of a product, over the socket where the venue serves them, else by polling. */
+  /** Book, trades, ticker and candles of a product, over the socket where the venue serves them, else by polling. */
   async watchMarket(productId: string): Promise<void> {
     if (this.watched.has(productId)) return;
     this.watched.add(productId);
     this.bookOf(productId);
+    // Until their subs are answered, on this connection or the next: a sub lost on the way (the connection's, a
+    // relay's) would leave them frozen, shown as the market's, for as long as the session stays live.
+    for (const channel of FEED_CHANNELS) this.setFeedDoubt(channel, productId, true);
     try {
-      await Promise.all([
-        this.socket.subscribe('level2', [productId]),
-        this.socket.subscribe('trades', [productId]),
-        this.socket.subscribe('ticker', [productId]),
-      ]);
+      await Promise.all([this.socket.subscribe('level2', [productId]), ...FEED_CHANNELS.map((channel) => this.socket.subscribe(channel, [productId]))]);
     } catch (err) {
       // A refusal already switched the product to polling (onDidRefuseSubscription); anything else is
       // retried by the socket on its next connection.
@@ -357,17 +361,13 @@ export class VenueSession implements Disposable {
     this.pollers.get(productId)?.dispose();
     this.pollers.delete(productId);
     this.books.delete(productId);
-    await Promise.all([
-      this.socket.unsubscribe('level2', [productId]),
-      this.socket.unsubscribe('trades', [productId]),
-      this.socket.unsubscribe('ticker', [productId]),
-    ]).catch(() => undefined);
+    await Promise.all([this.socket.unsubscribe('level2', [productId]), ...FEED_CHANNELS.map((channel) => this.socket.unsubscribe(channel, [productId]))]).catch(() => undefined);
   }
 
   /** Feed a product from the public REST endpoints instead of the socket. */
   switchToPolling(productId: string, reason: VenueError): void {
     if (this.pollers.has(productId) || this.disposed) return;
-    // Its trades come from the polls from now on; its ticker stays in doubt, as nothing polls it.
+    // Its trades come from the polls from now on; its ticker and candles stay in doubt, as nothing polls them.
     this.setFeedDoubt('trades', productId, false);
     const book = this.bookOf(productId);
     const poller = new MarketPoller(this.rest, productId, this.pollIntervalMs, {
@@ -410,12 +410,10 @@ export class VenueSession implements Disposable {
         }
         return;
       case 'reconnecting':
-        // Nothing more streams on the connection lost, and a sub the next one sends may go unanswered while the
-        // session is live again: the tape and ticker would show frozen as the market's.
+        // Nothing more streams on the connection lost, until the next one's subs are answered.
         for (const productId of this.watched) {
           if (this.pollers.has(productId)) continue;
-          this.setFeedDoubt('trades', productId, true);
-          this.setFeedDoubt('ticker', productId, true);
+          for (const channel of FEED_CHANNELS) this.setFeedDoubt(channel, productId, true);
         }
         this.setSync('reconnecting');
         return;

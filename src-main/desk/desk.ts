@@ -23,8 +23,9 @@ import type {
   Settings,
   StoredKey,
   Ticker,
+  WatchAnswer,
 } from '../../src-shared/ipc/contract';
-import { MAX_LAYOUT_BYTES } from '../../src-shared/ipc/contract';
+import { MAX_LAYOUT_BYTES, MarketFeed } from '../../src-shared/ipc/contract';
 import { ENVIRONMENT_NAMES as NAMES } from '../../src-shared/ipc/environment-names';
 import type { Account, BookLevel, Order, Product, PublicTrade } from '../../src-shared/protocol/records';
 import { MAX_ARCHIVED_LIMIT, MAX_BOOK_DEPTH } from '../../src-shared/protocol/queries';
@@ -450,9 +451,15 @@ export class Desk implements Disposable {
       ...(session.feedInDoubt(productId, 'trades') && { inDoubt: true }),
     });
     add(session.onDidReceiveTrades((change) => this.events.emit('trades.received', tradesOf(change.productId, change.trades))));
+    const candlesOf = (productId: string): EventPayload<'candles.changed'> => ({
+      productId,
+      candles: this.candles.get(productId) ?? [],
+      ...(session.feedInDoubt(productId, 'candles') && { inDoubt: true }),
+    });
     add(
       session.onDidChangeFeedDoubt(({ productId, channel, inDoubt }) => {
         if (channel === 'trades') return this.events.emit('trades.received', tradesOf(productId, []));
+        if (channel === 'candles') return this.events.emit('candles.changed', candlesOf(productId));
         // Cut off from the stream, the ticker is marked so, and the checks read the market from the venue rather
         // than take it, frozen, while the session is live. The ticker the answered sub brings replaces it.
         const ticker = this.tickers.get(productId);
@@ -478,7 +485,7 @@ export class Desk implements Disposable {
         for (const candle of e.candles) merged.set(candle.start, candle);
         const list = [...merged.values()].sort((a, b) => (BigInt(a.start) < BigInt(b.start) ? -1 : 1)).slice(-MAX_CANDLES);
         this.candles.set(e.product_id, list);
-        this.events.emit('candles.changed', { productId: e.product_id, candles: list });
+        this.events.emit('candles.changed', candlesOf(e.product_id));
       }),
     );
     add(session.onDidChangeAccount((account) => this.events.emit('account.changed', account)));
@@ -755,7 +762,7 @@ export class Desk implements Disposable {
    * `window` wants the product's book, tape and candles. The desk watches a product while any window does: one
    * window's unwatch (a pop-out following another product) must not freeze the others.
    */
-  async watch(productId: string, window: string): Promise<BookSnapshot> {
+  async watch(productId: string, window: string): Promise<WatchAnswer> {
     const call = ++this.lastWatchCall;
     const calls = this.watchCalls.get(window) ?? new Map<string, number>();
     this.watchCalls.set(window, calls);
@@ -766,7 +773,7 @@ export class Desk implements Disposable {
       if (calls.get(productId) === call) calls.delete(productId);
       throw err;
     }
-    if (this.watchCalls.get(window)?.get(productId) !== call) return this.book(productId, BOOK_DEPTH);
+    if (this.watchCalls.get(window)?.get(productId) !== call) return this.watchAnswer(productId);
     const watchers = this.watched.get(productId);
     if (watchers !== undefined) watchers.add(window);
     else {
@@ -774,7 +781,14 @@ export class Desk implements Disposable {
       if (this.session !== undefined) this.watchOnSession(this.session, productId);
       else this.pollPublicly(productId);
     }
-    return this.book(productId, BOOK_DEPTH);
+    return this.watchAnswer(productId);
+  }
+
+  /** The book, and the feeds in doubt as they stand once it is read: a later change is told by an event. */
+  private async watchAnswer(productId: string): Promise<WatchAnswer> {
+    const book = await this.book(productId, BOOK_DEPTH);
+    const feedsInDoubt = MarketFeed.options.filter((feed) => this.session?.feedInDoubt(productId, feed) === true);
+    return { ...book, ...(feedsInDoubt.length > 0 && { feedsInDoubt }) };
   }
 
   private pollPublicly(productId: string): void {
@@ -799,7 +813,6 @@ export class Desk implements Disposable {
     this.publicPollers.get(productId)?.dispose();
     this.publicPollers.delete(productId);
     void session.watchMarket(productId);
-    session.socket.subscribe('candles', [productId]).catch(() => undefined);
   }
 
   /** `window` no longer needs the product; the desk stops watching it once no window does. */
@@ -830,9 +843,9 @@ export class Desk implements Disposable {
     this.publicPollers.delete(productId);
     if (poller?.staleness !== undefined) this.emitStatus();
     if (this.session !== undefined) {
-      // Every unsub goes out now, together: one sent after awaiting the others would follow, and undo, the sub of
-      // a window that watched the product meanwhile, and drop it from what the socket restores on reconnecting.
-      await Promise.all([this.session.unwatchMarket(productId), this.session.socket.unsubscribe('candles', [productId]).catch(() => undefined)]);
+      // Its unsubs go out now, together (unwatchMarket): one sent after awaiting the others would follow, and undo,
+      // the sub of a window that watched the product meanwhile, and drop it from what the socket restores on reconnecting.
+      await this.session.unwatchMarket(productId);
     }
   }
 

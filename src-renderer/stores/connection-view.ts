@@ -17,7 +17,7 @@ export function staleness(connection: ConnectionStatus | undefined): string | un
   return `stale: ${connection.state}`;
 }
 
-/** The mark of a book, tape or ticker the venue is not updating though the connection is current. */
+/** The mark of a book, tape, ticker or candles the venue is not updating though the connection is current. */
 const NOT_UPDATED = 'stale: not updated';
 
 /** The connection's staleness (an outage freezes every feed), else the feed's own doubt over a current connection. */
@@ -35,9 +35,14 @@ export function bookStaleness(s: Pick<DeskState, 'connection' | 'books'>, produc
   return feedStaleness(s.connection, s.books[productId]?.inDoubt === true);
 }
 
-/** Why a product's tape is stale, as its book: its own doubt is a trades stream cut off, its sub not answered again. */
+/** Why a product's tape is stale, as its book: its own doubt is a trades sub not answered (cut off, or just sent). */
 export function tapeStaleness(s: Pick<DeskState, 'connection' | 'tradesInDoubt'>, productId: string): string | undefined {
   return feedStaleness(s.connection, s.tradesInDoubt[productId] === true);
+}
+
+/** Why a product's candles are stale, as its tape: their own doubt is a candles sub not answered. */
+export function candlesStaleness(s: Pick<DeskState, 'connection' | 'candlesInDoubt'>, productId: string): string | undefined {
+  return feedStaleness(s.connection, s.candlesInDoubt[productId] === true);
 }
 
 /** Why a product's last price is stale, as its book: its own doubt is a ticker stream cut off and not back. */
@@ -46,7 +51,7 @@ export function tickerStaleness(s: Pick<DeskState, 'connection' | 'tickers'>, pr
 }
 
 /**
- * Whether a book's, tape's or ticker's staleness is its own doubt over a current connection, not an outage: each
+ * Whether a book's, tape's, ticker's or candles' staleness is its own doubt over a current connection, not an outage: each
  * place that says why a figure is stale says it differently for the two (a feed that is not updated, a connection
  * that is not live).
  */

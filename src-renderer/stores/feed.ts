@@ -51,11 +51,23 @@ async function watchMarket(productId: string): Promise<void> {
   await Promise.all([watchBook(productId), loadCandles(productId)]);
 }
 
+/**
+ * The watch answers with the book and which of the product's other streams are in doubt: the tape and candles reads
+ * say nothing of it, nor do the desk's events until it changes (a window starting to watch, or whose link to the desk
+ * is back, missed the event). It is as the desk stood after the events told before it, and before those after.
+ */
 async function watchBook(productId: string): Promise<void> {
   const asked = useDesk.getState().books[productId];
-  const book = await readMarket(productId, 'book', call('market.watch', { product_id: productId }));
+  const answer = await readMarket(productId, 'book', call('market.watch', { product_id: productId }));
+  if (answer === undefined) return;
+  const { feedsInDoubt = [], ...book } = answer;
   const s = useDesk.getState();
-  if (book !== undefined && s.books[productId] === asked) s.setBook(book);
+  if (s.books[productId] === asked) s.setBook(book);
+  s.setFeedInDoubt('trades', productId, feedsInDoubt.includes('trades'));
+  s.setFeedInDoubt('candles', productId, feedsInDoubt.includes('candles'));
+  // A ticker held is marked, never cleared: held while the events were missed, it may be older than the desk's.
+  const ticker = s.tickers[productId];
+  if (ticker !== undefined && ticker.inDoubt !== true && feedsInDoubt.includes('ticker')) s.setTicker({ ...ticker, inDoubt: true });
 }
 
 async function loadCandles(productId: string): Promise<void> {
@@ -313,13 +325,15 @@ function takeDeskEvents(subscribe: Subscribe, watched: (productId: string) => bo
     subscribe('trades.received', ({ productId, trades, inDoubt }) => {
       if (!watched(productId)) return;
       s().addTrades(productId, trades);
-      s().setTradesInDoubt(productId, inDoubt === true);
+      s().setFeedInDoubt('trades', productId, inDoubt === true);
     }),
     subscribe('ticker.changed', (ticker) => {
       if (watched(ticker.productId)) s().setTicker(ticker);
     }),
-    subscribe('candles.changed', ({ productId, candles }) => {
-      if (watched(productId)) s().addCandles(productId, candles);
+    subscribe('candles.changed', ({ productId, candles, inDoubt }) => {
+      if (!watched(productId)) return;
+      s().addCandles(productId, candles);
+      s().setFeedInDoubt('candles', productId, inDoubt === true);
     }),
     subscribe('orders.changed', (orders) => {
       s().applyOrders(orders);

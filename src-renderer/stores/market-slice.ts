@@ -19,8 +19,10 @@ export interface MarketSlice {
   trades: Record<string, PublicTrade[]>;
   tickers: Record<string, Ticker>;
   candles: Record<string, Candle[]>;
-  /** Products whose tape is the last trades known: the desk's trades stream was cut off and is not back yet. */
+  /** Products whose tape is the last trades known: the desk's trades sub is not answered (cut off, or just sent). */
   tradesInDoubt: Record<string, true>;
+  /** The same for the products' candles. */
+  candlesInDoubt: Record<string, true>;
   /**
    * Why the last read of a product's book, tape or candles failed, while it has not been read since: the panel
    * showing it says so (an empty ladder said nothing), and the feed reads it again.
@@ -31,7 +33,7 @@ export interface MarketSlice {
   setProducts: (products: Product[]) => void;
   setBook: (book: BookSnapshot) => void;
   addTrades: (productId: string, trades: PublicTrade[]) => void;
-  setTradesInDoubt: (productId: string, inDoubt: boolean) => void;
+  setFeedInDoubt: (feed: 'trades' | 'candles', productId: string, inDoubt: boolean) => void;
   setTicker: (ticker: Ticker) => void;
   addCandles: (productId: string, candles: Candle[]) => void;
   /** Forgets what is known of these products' markets: the window no longer watches them. */
@@ -58,6 +60,7 @@ export const createMarketSlice: StateCreator<DeskState, [], [], MarketSlice> = (
   tickers: {},
   candles: {},
   tradesInDoubt: {},
+  candlesInDoubt: {},
   marketUnread: {},
   setMarketRead: (productId, part, problem) =>
     set((s) => {
@@ -88,11 +91,12 @@ export const createMarketSlice: StateCreator<DeskState, [], [], MarketSlice> = (
       const merged = [...fresh, ...known].sort((a, b) => compareDecimal(b.time, a.time));
       return { trades: { ...s.trades, [productId]: merged.slice(0, TAPE_LENGTH) } };
     }),
-  setTradesInDoubt: (productId, inDoubt) =>
+  setFeedInDoubt: (feed, productId, inDoubt) =>
     set((s) => {
-      if ((s.tradesInDoubt[productId] === true) === inDoubt) return s;
-      const { [productId]: _, ...others } = s.tradesInDoubt;
-      return { tradesInDoubt: inDoubt ? { ...others, [productId]: true } : others };
+      const held = feed === 'trades' ? 'tradesInDoubt' : 'candlesInDoubt';
+      if ((s[held][productId] === true) === inDoubt) return s;
+      const { [productId]: _, ...others } = s[held];
+      return { [held]: inDoubt ? { ...others, [productId]: true } : others };
     }),
   setTicker: (ticker) => set((s) => ({ tickers: { ...s.tickers, [ticker.productId]: ticker } })),
   addCandles: (productId, candles) =>
@@ -100,7 +104,15 @@ export const createMarketSlice: StateCreator<DeskState, [], [], MarketSlice> = (
   forgetMarket: (productIds) =>
     set((s) => {
       const without = <T>(record: Record<string, T>): Record<string, T> => Object.fromEntries(Object.entries(record).filter(([id]) => !productIds.includes(id)));
-      return { books: without(s.books), trades: without(s.trades), tradesInDoubt: without(s.tradesInDoubt), tickers: without(s.tickers), candles: without(s.candles), marketUnread: without(s.marketUnread) };
+      return {
+        books: without(s.books),
+        trades: without(s.trades),
+        tradesInDoubt: without(s.tradesInDoubt),
+        tickers: without(s.tickers),
+        candles: without(s.candles),
+        candlesInDoubt: without(s.candlesInDoubt),
+        marketUnread: without(s.marketUnread),
+      };
     }),
-  clearMarketData: () => set({ books: {}, trades: {}, tradesInDoubt: {}, tickers: {}, candles: {}, marketUnread: {} }),
+  clearMarketData: () => set({ books: {}, trades: {}, tradesInDoubt: {}, tickers: {}, candles: {}, candlesInDoubt: {}, marketUnread: {} }),
 });

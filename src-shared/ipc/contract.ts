@@ -199,6 +199,18 @@ export const Ticker = z.object({
 });
 export type Ticker = z.infer<typeof Ticker>;
 
+/** A product's streams besides its book: each is in doubt (the last known) while its sub is not answered. */
+export const MarketFeed = z.enum(['trades', 'ticker', 'candles']);
+export type MarketFeed = z.infer<typeof MarketFeed>;
+
+/**
+ * The book of a product the window now watches, and which of its other streams are in doubt (none when absent): the
+ * window starting to watch reads the tape and candles, which say nothing of it, and no event tells the doubt until it
+ * changes.
+ */
+export const WatchAnswer = BookSnapshot.extend({ feedsInDoubt: z.array(MarketFeed).optional() });
+export type WatchAnswer = z.infer<typeof WatchAnswer>;
+
 export const PreTradeSettings = z.object({
   /** Hold an order whose limit is further than this from the market (last trade, else mid), in percent. '' = off. */
   maxDeviationPercent: z.union([decimal, z.literal('')]),
@@ -379,7 +391,7 @@ export const contract = {
     response: z.array(Fill),
   },
   'market.products': { request: empty, response: z.array(ProductSchema) },
-  'market.watch': { request: ProductRequest, response: BookSnapshot },
+  'market.watch': { request: ProductRequest, response: WatchAnswer },
   'market.unwatch': { request: ProductRequest, response: z.object({ watching: z.array(z.string()) }) },
   'market.book': {
     request: z.strictObject({ product_id: productId, depth: z.int().min(1).max(1000).optional() }),
@@ -458,7 +470,8 @@ export const events = {
   /** inDoubt: the tape holds the last trades known, as a book in doubt its last levels (see Ticker's); none may come with it. */
   'trades.received': z.object({ productId: z.string(), trades: z.array(PublicTradeSchema), inDoubt: z.boolean().optional() }),
   'ticker.changed': Ticker,
-  'candles.changed': z.object({ productId: z.string(), candles: z.array(CandleSchema) }),
+  /** inDoubt: the candles are the last known, as the tape's (see trades.received). */
+  'candles.changed': z.object({ productId: z.string(), candles: z.array(CandleSchema), inDoubt: z.boolean().optional() }),
   'account.changed': AccountSchema,
 } as const satisfies Record<EventName, z.ZodType>;
 

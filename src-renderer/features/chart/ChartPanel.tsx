@@ -52,7 +52,7 @@ export function ChartPanel(props: { productId: string; height: number }): React.
     </select>
   );
   return (
-    <Panel title={`Chart ${productId}`} tools={tools} market unread={unread}>
+    <Panel title={`Chart ${productId}`} tools={tools} candles={productId} unread={unread}>
       <div ref={host} className="chart" style={{ height: props.height }} role="img" aria-label={`Candles for ${productId} with your orders and fills`} />
     </Panel>
   );

@@ -1,6 +1,7 @@
-// The tape and the ticker of a product after the WebSocket was lost and made again with their trades and ticker
-// subs unanswered: they say they are not updated (in doubt, as a book is) until the subs are answered. The session
-// was live again, so both were shown as the market's, frozen, with nothing telling the trader.
+// The tape, the ticker and the candles of a product after the WebSocket was lost and made again with their subs
+// unanswered: they say they are not updated (in doubt, as a book is) until the subs are answered. The session was
+// live again, so they were shown as the market's, frozen, with nothing telling the trader. So they say to a window
+// that starts watching meanwhile, and after the product is unwatched and watched again with its subs unanswered.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeskEvent } from '../../../src-main/desk/desk-events';
 import type { Desk } from '../../../src-main/desk/desk';
@@ -75,6 +76,73 @@ describe('the tape and the ticker across a reconnect whose trades and ticker sub
       gate.requestRule = undefined;
       await eventually(() => (tickers.at(-1)?.price === now && tickers.at(-1)?.inDoubt === undefined ? true : undefined), `a ticker at ${now}, not in doubt`);
       await eventually(() => (printed(now) && tape.at(-1)?.inDoubt === undefined ? true : undefined), `the trade at ${now} on a tape not in doubt`);
+    } finally {
+      gate.requestRule = undefined;
+      sub.dispose();
+      await desk.unwatch(BTC, 'main');
+    }
+  });
+
+  it('say so to a window watching meanwhile and after the product is watched again, and so do the candles', async () => {
+    const seller = await venue.newAccount();
+    const buyer = await venue.newAccount();
+    const tape: Told<'trades.received'>[] = [];
+    const candles: Told<'candles.changed'>[] = [];
+    const tickers: Told<'ticker.changed'>[] = [];
+    const sub = desk.events.onDidEmit((e) => {
+      if (e.name === 'trades.received' && e.payload.productId === BTC) tape.push(e.payload);
+      if (e.name === 'candles.changed' && e.payload.productId === BTC) candles.push(e.payload);
+      if (e.name === 'ticker.changed' && e.payload.productId === BTC) tickers.push(e.payload);
+    });
+    const printed = (price: string): boolean => tape.some((told) => told.trades.some((t) => t.price === price));
+    const closedAt = (price: string): boolean => candles.at(-1)?.candles.at(-1)?.close === price;
+    const rest = venue.client(seller);
+    const bookCaughtUp = (): Promise<true> =>
+      eventually(async () => ((await desk.book(BTC)).sequence === (await rest.getOrderBook(BTC)).sequence ? true : undefined), 'the book at the venue\'s sequence');
+    await desk.watch(BTC, 'main');
+    const then = px(1_000);
+    await tradeAt(seller, buyer, then);
+    await eventually(() => (printed(then) && closedAt(then) ? true : undefined), `a trade and a candle at ${then}`);
+    expect(tape.at(-1)?.inDoubt).toBeUndefined();
+    expect(candles.at(-1)?.inDoubt).toBeUndefined();
+
+    gate.requestRule = (text) => text.includes('"op":"sub"') && /"channel":"(trades|ticker|candles)"/.test(text);
+    try {
+      gate.cut();
+      await eventually(() => (desk.status().state === 'reconnecting' ? true : undefined), 'the session reconnecting');
+      await eventually(() => (desk.status().state === 'live' ? true : undefined), 'the session live again');
+      const moved = px(51_000);
+      await tradeAt(seller, buyer, moved);
+      await bookCaughtUp();
+      // The candles are as cut off as the tape, and say so.
+      expect(closedAt(moved)).toBe(false);
+      expect(candles.at(-1)?.inDoubt).toBe(true);
+      expect(tape.at(-1)?.inDoubt).toBe(true);
+
+      // Another window starting to watch the product reads the tape and the candles: its watch tells it their doubt,
+      // which no event will tell it until it changes.
+      expect((await desk.watch(BTC, 'second')).feedsInDoubt).toEqual(['trades', 'ticker', 'candles']);
+      await desk.unwatch(BTC, 'second');
+
+      // Unwatched and watched again, the subs still unanswered: the tape and candles the desk holds are still frozen.
+      await desk.unwatch(BTC, 'main');
+      const told = tape.length;
+      expect((await desk.watch(BTC, 'main')).feedsInDoubt).toEqual(['trades', 'ticker', 'candles']);
+      expect(tape.slice(told).at(-1)?.inDoubt).toBe(true);
+      const again = px(52_000);
+      await tradeAt(seller, buyer, again);
+      await bookCaughtUp();
+      expect(printed(again)).toBe(false);
+      expect(tape.at(-1)?.inDoubt).toBe(true);
+      expect(candles.at(-1)?.inDoubt).toBe(true);
+
+      // The subs answered at last (each when sent again): the tape, the candles and the ticker are the venue's again.
+      gate.requestRule = undefined;
+      await eventually(() => (printed(again) && tape.at(-1)?.inDoubt === undefined ? true : undefined), `the trade at ${again} on a tape not in doubt`);
+      await eventually(() => (closedAt(again) && candles.at(-1)?.inDoubt === undefined ? true : undefined), `a candle at ${again}, not in doubt`);
+      await eventually(() => (tickers.at(-1)?.price === again && tickers.at(-1)?.inDoubt === undefined ? true : undefined), `a ticker at ${again}`);
+      expect((await desk.watch(BTC, 'second')).feedsInDoubt).toBeUndefined();
+      await desk.unwatch(BTC, 'second');
     } finally {
       gate.requestRule = undefined;
       sub.dispose();
