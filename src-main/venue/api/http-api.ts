@@ -96,7 +96,7 @@ function onConnect(request: http.IncomingMessage, socket: Duplex): void {
  * a listener, the listener answers instead: the same 417, with the API's error object. The request is not run, and
  * the connection closes, since a body may follow that no route reads.
  */
-function onUnmetExpectation(request: http.IncomingMessage, response: http.ServerResponse): void {
+function answerUnmetExpectation(request: http.IncomingMessage, response: http.ServerResponse): void {
   const expectation = String(request.headers.expect ?? '').slice(0, 50);
   const failure = apiError('E0101_InvalidArgument', `Expect: ${expectation} is not supported (only 100-continue is)`, 417);
   const body = JSON.stringify(errorBody(failure));
@@ -193,6 +193,15 @@ function hostLines(raw: readonly string[]): number {
   return count;
 }
 
+/** Why a request's Host lines are refused (RFC 9112 3.2), if they are: for a route's request and a handshake alike. */
+function hostRefusal(request: http.IncomingMessage): ApiError | undefined {
+  if (request.httpVersion === '1.1' && request.headers.host === undefined) {
+    return apiError('E0101_InvalidArgument', 'request: an HTTP/1.1 request needs a Host header (RFC 9112 3.2)');
+  }
+  if (hostLines(request.rawHeaders) > 1) return apiError('E0101_InvalidArgument', 'request: more than one Host header (RFC 9112 3.2)');
+  return undefined;
+}
+
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
   return typeof value === 'string' ? value : undefined;
@@ -237,15 +246,46 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
   const lastOnConnection = new WeakMap<object, Promise<void>>();
   const answeredLast = new WeakSet<object>();
   const refusing = new WeakSet<object>();
+  /** The last request parsed on each connection, so that a refusal of its bytes can tell whether they are its own. */
+  const latest = new WeakMap<object, InLine>();
+
+  interface InLine {
+    readonly request: http.IncomingMessage;
+    readonly response: http.ServerResponse;
+    /** The answers before this one on its connection; undefined when all were sent. */
+    readonly before: Promise<void> | undefined;
+    readonly answered: Promise<void>;
+  }
 
   /**
-   * Runs `act` (a refusal written straight to the socket, or the socket handed on) once the answers to the requests
-   * before on its connection are sent. Done at once, it wrote over the answer in flight or took the connection from
-   * it: an order placed ahead was never acknowledged, and its client would send it again. Not run at all behind an
-   * answer that closed the connection, as no request is.
+   * Puts a request's answer last on its connection: what arrives after it waits until it is sent, and does not run
+   * at all if `closes` (asked once it is sent) says it closed the connection.
    */
-  function afterAnswers(socket: Duplex, act: () => void): void {
-    const pending = lastOnConnection.get(socket);
+  function join(socket: object, request: http.IncomingMessage, response: http.ServerResponse, closes: () => boolean): InLine {
+    const before = lastOnConnection.get(socket);
+    // A response emits 'close' once it is sent, or once its connection is gone.
+    const answered = new Promise<void>((resolve) =>
+      response.once('close', () => {
+        if (closes()) answeredLast.add(socket);
+        resolve();
+      }),
+    );
+    lastOnConnection.set(socket, answered);
+    void answered.then(() => {
+      if (lastOnConnection.get(socket) === answered) lastOnConnection.delete(socket);
+    });
+    const inLine = { request, response, before, answered };
+    latest.set(socket, inLine);
+    return inLine;
+  }
+
+  /**
+   * Runs `act` (a refusal written straight to the socket, or the socket handed on) once `pending` (the answers to
+   * the requests before on its connection) is sent. Done at once, it wrote over the answer in flight or took the
+   * connection from it: an order placed ahead was never acknowledged, and its client would send it again. Not run at
+   * all behind an answer that closed the connection, as no request is.
+   */
+  function afterAnswers(socket: Duplex, pending: Promise<void> | undefined, act: () => void): void {
     if (pending === undefined) {
       act();
       return;
@@ -263,13 +303,28 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
     });
   }
 
-  /** Node's parser refused the bytes: it refuses each later chunk the same way, answered once. */
+  /**
+   * Node's parser refused the bytes, or timed them out: it refuses each later chunk the same way, answered once.
+   * They are a later request's (its headers), answered after all before it, or those of the request still arriving
+   * (its body broke off or stalled), whose own answer waits for a body that never comes: the refusal is that
+   * answer, after those before it, unless it was answered before its body was read (a key refused); the connection
+   * then closes once that answer is sent, with no second one.
+   */
   function onClientError(error: Error & { code?: string }, socket: Socket): void {
     if (error.code === 'ECONNRESET' || socket.destroyed || refusing.has(socket)) return;
     refusing.add(socket);
-    afterAnswers(socket, () => {
+    const refuse = (): void => {
       if (socket.writable) socket.write(rawFailure(clientFailure(error)));
       socket.destroy();
+    };
+    const arriving = latest.get(socket);
+    if (arriving === undefined || arriving.request.complete) {
+      afterAnswers(socket, lastOnConnection.get(socket), refuse);
+      return;
+    }
+    afterAnswers(socket, arriving.before, () => {
+      if (arriving.response.headersSent) void arriving.answered.then(() => socket.destroy());
+      else refuse();
     });
   }
 
@@ -291,16 +346,24 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
     },
     clientErrorHandler: onClientError,
   });
-  app.server.on('connect', (request: http.IncomingMessage, socket: Duplex) => afterAnswers(socket, () => onConnect(request, socket)));
+  app.server.on('connect', (request: http.IncomingMessage, socket: Duplex) => afterAnswers(socket, lastOnConnection.get(socket), () => onConnect(request, socket)));
   const { upgrade } = options;
   if (upgrade !== undefined) {
-    app.server.on('upgrade', (request: http.IncomingMessage, socket: Duplex, head: Buffer) =>
-      afterAnswers(socket, () => {
-        if (!answerWithoutUpgrade(app, request, socket, head)) upgrade(request, socket, head);
-      }),
-    );
+    app.server.on('upgrade', (request: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+      // Refused as any request is: a handshake never reaches the hooks.
+      const refusal = hostRefusal(request);
+      afterAnswers(socket, lastOnConnection.get(socket), () => {
+        if (refusal !== undefined) endWithFailure(socket, refusal);
+        else if (!answerWithoutUpgrade(app, request, socket, head)) upgrade(request, socket, head);
+      });
+    });
   }
-  app.server.on('checkExpectation', onUnmetExpectation);
+  // Node writes the 417 in turn after the answers before it; what is pipelined behind it waits for it as for any
+  // answer, and, since it closes the connection, never runs.
+  app.server.on('checkExpectation', (request: http.IncomingMessage, response: http.ServerResponse) => {
+    join(request.socket, request, response, () => true);
+    answerUnmetExpectation(request, response);
+  });
   // Bodies are JSON only (interface section 4): without this, text/plain would reach a route as a string.
   app.removeContentTypeParser('text/plain');
   // Any other type: an empty body is no body, as for application/json below. Some clients label every POST and
@@ -392,25 +455,13 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
       done();
       return;
     }
-    const previous = lastOnConnection.get(socket);
-    // A response emits 'close' once it is sent, or once its connection is gone: either way, the next may run,
-    // unless that response was the connection's last.
-    const answered = new Promise<void>((resolve) =>
-      reply.raw.once('close', () => {
-        if (closesConnection(reply)) answeredLast.add(socket);
-        resolve();
-      }),
-    );
-    lastOnConnection.set(socket, answered);
-    void answered.then(() => {
-      if (lastOnConnection.get(socket) === answered) lastOnConnection.delete(socket);
-    });
+    const { before } = join(socket, request.raw, reply.raw, () => closesConnection(reply));
     const next = (): void => {
       if (answeredLast.has(socket)) socket.destroy();
       else done();
     };
-    if (previous === undefined) next();
-    else void previous.then(next);
+    if (before === undefined) next();
+    else void before.then(next);
   });
 
   // A request that arrives once the venue is stopping (pipelined behind one in flight) is refused, not started.
@@ -425,13 +476,10 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
   app.addHook('onRequest', (request, reply, done) => {
     const who = accessOf(request.routeOptions.config);
     try {
-      if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      const hosts = hostRefusal(request.raw);
+      if (hosts !== undefined) {
         void reply.header('connection', 'close');
-        throw apiError('E0101_InvalidArgument', 'request: an HTTP/1.1 request needs a Host header (RFC 9112 3.2)');
-      }
-      if (hostLines(request.raw.rawHeaders) > 1) {
-        void reply.header('connection', 'close');
-        throw apiError('E0101_InvalidArgument', 'request: more than one Host header (RFC 9112 3.2)');
+        throw hosts;
       }
       if (closing) {
         void reply.header('connection', 'close');

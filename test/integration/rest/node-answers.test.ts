@@ -3,7 +3,7 @@
 // without a Host header (400). The venue answers them with that object, like every other failure before routing.
 import { describe, expect, it } from 'vitest';
 import { expectError, useVenue } from '../harness';
-import { rawExchange, rawRequest } from '../raw-http';
+import { rawExchange, rawRequest, responses } from '../raw-http';
 
 const venue = useVenue();
 
@@ -24,6 +24,23 @@ describe('an Expect header the venue cannot meet', () => {
     );
     expect(post.status).toBe(417);
     expect(post.body).toMatchObject({ error: { code: 'InvalidArgument' } });
+  });
+
+  // RFC 9112 9.6: nothing behind an answer that closed the connection runs. Node's 417 was written outside the
+  // line of answers the routes wait in, so an order pipelined behind it was placed and never answered.
+  it('an order pipelined behind the 417 is not placed', async () => {
+    const v = venue();
+    const order = '{"product_id":"BTC-VND","side":"BUY","limit_price":"1000000000","base_size":"0.0001","client_order_id":"behind-417"}';
+    const text = await rawExchange(
+      v.baseUrl,
+      'GET /products HTTP/1.1\r\nHost: venue\r\nExpect: 200-ok\r\n\r\n' +
+        `POST /api/v1/orders HTTP/1.1\r\nHost: venue\r\nNOVA-KEY: ${v.admin.creds.key}\r\nNOVA-SECRET: ${v.admin.creds.secret}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${order.length}\r\n\r\n${order}`,
+      { halfClose: false },
+    );
+    expect(responses(text).map((answer) => answer.status), text).toEqual([417]);
+    const active = await v.call<{ orders: unknown[] }>('GET', '/api/v1/orders/active', { key: v.admin.creds });
+    expect(active.body.orders).toEqual([]);
   });
 
   it('100-continue is still met, and the request answered', async () => {

@@ -4,7 +4,7 @@
 // after an order could run first and leave the order working.
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { BTC, activeOrders, px, useVenue, type Credentials, type TestVenue } from '../harness';
+import { BTC, activeOrders, eventually, px, useVenue, type Credentials, type TestVenue } from '../harness';
 import { rawExchange, responses } from '../raw-http';
 
 const venue = useVenue({ cleanBooks: true });
@@ -96,5 +96,51 @@ describe('a request refused before routing, pipelined behind an order', () => {
     expect(refused?.status, text).toBe(status);
     expect((refused?.body as { error: { message: string } }).error.message, text).toMatch(new RegExp(`^${ref}: `));
     expect(more).toEqual([]);
+  });
+});
+
+// A request whose own bytes Node's parser refuses (its chunked body broken off): the refusal is its answer. Made to
+// wait for the answer in flight, it waited for this very request's, which waits for a body that never comes: no
+// answer, and the connection held open for good.
+describe('a request whose chunked body is broken', () => {
+  const chunked = (creds: Credentials) =>
+    `POST /api/v1/orders HTTP/1.1\r\nHost: venue\r\nNOVA-KEY: ${creds.key}\r\nNOVA-SECRET: ${creds.secret}\r\n` +
+    'Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n';
+  const refusal = (answer: { status: number; body: unknown } | undefined) => [answer?.status, (answer?.body as { error?: { message: string } }).error?.message.split(':')[0]];
+
+  it.each([
+    ['an invalid chunk size', '5\r\n{"pro\r\nzz\r\n'],
+    ['a chunk not ending in CRLF', '2\r\n{}XX'],
+  ])('(%s) is answered 400 E0101 and the connection closed', async (_what, body) => {
+    const v = venue();
+    const text = await rawExchange(v.baseUrl, chunked(v.admin.creds) + body, { halfClose: false });
+    expect(responses(text).map(refusal), text).toEqual([[400, 'E0101_InvalidArgument']]);
+  });
+
+  it('behind an order, is answered after the order', async () => {
+    const v = venue();
+    const t = await v.newTrader({ VND: '1000000000' });
+    const text = await rawExchange(v.baseUrl, request('POST', '/api/v1/orders', t.creds, order('before-broken')) + chunked(t.creds) + '2\r\n{}XX', { halfClose: false });
+    const [placed, refused, ...more] = responses(text);
+    expect([placed?.status, (placed?.body as { order?: { client_order_id: string } }).order?.client_order_id], text).toEqual([200, 'before-broken']);
+    expect(refusal(refused), text).toEqual([400, 'E0101_InvalidArgument']);
+    expect(more).toEqual([]);
+  });
+
+  // Answered before its body was read (a key the venue does not know), the request has had its answer: its broken
+  // body then only closes the connection. A second answer, the 400, was read as the answer to a request not sent.
+  it('refused before its body was read, has that answer alone', async () => {
+    const v = venue();
+    const { port } = new URL(v.baseUrl);
+    const socket = net.connect(Number(port), '127.0.0.1');
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (text += chunk));
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.write(chunked({ key: 'not-a-key', secret: 'nope' }));
+    await eventually(() => (text.endsWith('}}') ? true : undefined), 'the 401', 3_000);
+    socket.write('2\r\n{}XX');
+    await closed;
+    expect(responses(text).map(refusal), text).toEqual([[401, 'E0001_AuthRequired']]);
   });
 });

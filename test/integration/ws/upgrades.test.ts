@@ -81,6 +81,20 @@ describe('a WebSocket upgrade the venue does not take gets the error object and 
   });
 });
 
+// RFC 9112 3.2, as for every other request: a handshake never reaches the routes' hooks, which refuse these, and
+// two Host lines were upgraded as if the first were the only one.
+describe('a /ws handshake with Host lines HTTP/1.1 does not allow', () => {
+  it.each([
+    ['two Host lines', 'Host: 127.0.0.1\r\nHost: evil.example\r\n', 'more than one Host header'],
+    ['no Host line', '', 'an HTTP/1.1 request needs a Host header'],
+  ])('(%s) is 400 E0101, not upgraded', async (_what, hosts, message) => {
+    const v = venue();
+    const handshake = HANDSHAKE.replace('Host: 127.0.0.1\r\n', hosts);
+    const reply = await rawRequest(v.baseUrl, `GET /ws HTTP/1.1\r\n${handshake}\r\n`, { halfClose: false });
+    expectErrorObject(reply, 400, 'E0101_InvalidArgument', new RegExp(message));
+  });
+});
+
 describe('a request to a REST route that also asks to upgrade is answered by the route (RFC 9110 7.8: Upgrade may be ignored)', () => {
   it('GET /api/v1/orders/active with a WebSocket handshake is 200 with the orders, and the connection serves on', async () => {
     const v = venue();
@@ -173,6 +187,14 @@ describe('a request with an Upgrade header pipelined behind an order', () => {
     expect(refusal?.status, text).toBe(status);
     expect(more).toEqual([]);
     await v.cancelEverything();
+  });
+
+  // Node's own 417 closes the connection: a handshake behind it was upgraded all the same, on a connection the
+  // client had been told was closing.
+  it('a /ws handshake behind a 417 is not taken', async () => {
+    const v = venue();
+    const text = await rawExchange(v.baseUrl, `GET /products HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 200-ok\r\n\r\nGET /ws HTTP/1.1\r\n${HANDSHAKE}\r\n`, { halfClose: false });
+    expect(responses(text).map((answer) => answer.status), text).toEqual([417]);
   });
 
   it('a /ws handshake is accepted once the order is answered', async () => {
