@@ -26,6 +26,8 @@ export interface StartVenueOptions {
   requestRate?: number;
   now?: () => bigint;
   ws?: Partial<WsApiOptions>;
+  /** See HttpApiOptions.requestTimeoutMs. */
+  requestTimeoutMs?: number;
   /** See VenueOptions.secretInBootstrap. */
   secretInBootstrap?: boolean;
   /**
@@ -83,6 +85,7 @@ export async function startVenue(options: StartVenueOptions): Promise<RunningVen
     orderLimit,
     requestLimit,
     ...(simulator === undefined ? {} : { simulator }),
+    ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
     upgrade: (request, socket, head) => ws.handleUpgrade(request, socket, head),
   });
   try {

@@ -55,9 +55,12 @@ export interface HttpApiOptions {
    * it on its connection are sent. Without it, Node hands such requests to the routes as plain ones.
    */
   upgrade?: (request: http.IncomingMessage, socket: Duplex, head: Buffer) => void;
+  /** How long a request may take to arrive whole, headers and body, before it is answered 408. Tests shorten it. */
+  requestTimeoutMs?: number;
 }
 
 export const DEFAULT_BODY_LIMIT = 64 * 1024;
+const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 /** Longest path parameter the router takes: every product or user id is far shorter. */
 const MAX_PATH_PARAM = 100;
@@ -207,9 +210,6 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** How long a request may take to arrive whole. */
-const REQUEST_TIMEOUT_MS = 30_000;
-
 /**
  * Whether a sent reply was its connection's last: a request that asked for that, or its own Connection: close (Fastify
  * sets one after a refused body; Node's response has forgotten its headers by the time it closes, Fastify's has not).
@@ -328,18 +328,27 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
     });
   }
 
+  const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+
   const app = Fastify({
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     logger: false,
     // Fastify's own 503 while closing has its own body ({ error: 'Service Unavailable' }): the hook below answers
     // with the interface's error object instead.
     return503OnClosing: false,
-    // A request whose body stalls is answered 408 rather than held open for good (Node checks every 30 s).
-    requestTimeout: REQUEST_TIMEOUT_MS,
+    // A request whose headers or body stall is answered 408 rather than held open for good. Node reads its timeouts
+    // at createServer: Fastify sets requestTimeout only afterwards (to this value, or to 0 without it), when the
+    // time for headers Node derived (60 s) is already longer than it, and Node then times nothing out.
+    requestTimeout,
     routerOptions: { maxParamLength: MAX_PATH_PARAM },
-    // Node answers an HTTP/1.1 request without a Host header by itself with a bare 400 and no body: the onRequest
-    // hook below refuses it instead, with the error object.
-    http: { requireHostHeader: false },
+    http: {
+      requestTimeout,
+      // How often Node looks for requests out of time: by default every 30 s, so a 408 came 30 to 60 s after.
+      connectionsCheckingInterval: Math.ceil(requestTimeout / 10),
+      // Node answers an HTTP/1.1 request without a Host header by itself with a bare 400 and no body: the onRequest
+      // hook below refuses it instead, with the error object.
+      requireHostHeader: false,
+    },
     // Failures before routing still answer with the interface's error object (7.1), not Fastify's own body.
     frameworkErrors: (error, request, reply) => {
       void fail(routingFailure(error.code, request.url), reply);
