@@ -628,11 +628,11 @@ export function buildHttpApi(venue: Venue, options: HttpApiOptions): FastifyInst
   app.post('/api/v1/orders', access('trade'), async (request) => {
     const caller = callerOf(request);
     const order = ok(parseCreateOrder(request.body, { now: venue.now() }));
-    // Only an order that can be placed takes from the order budget; an invalid one took its request's (onRequest).
+    // Only an order that is placed takes from the order budget; an invalid one took its request's (onRequest).
     const wait = orders.take(caller.apiKey);
     if (wait !== undefined) throw new RateLimitError('E0503_OrderRateLimitExceeded', wait);
     return venue.run(() => {
-      const { submitted, processed } = exchange.place(caller.userId, order);
+      const { submitted, processed } = orders.refundIfRefused(caller.apiKey, () => exchange.place(caller.userId, order));
       const row = order.wait ? processed.row : submitted;
       return { order: orderRecord(row, order.wait ? processed.trades : [], processed.market) };
     });

@@ -38,6 +38,22 @@ export class RateLimiter {
     }
     return Math.max(1, Math.ceil((1 - bucket.tokens) / this.perSecond));
   }
+
+  /**
+   * Runs `act`, for which a token was just taken, and gives the token back if `act` refuses with an ApiError: an
+   * order the exchange will not place (a stop already met, a client order id in use, the open-order cap) takes
+   * nothing from the order budget, as one refused by the parse does not. Any other error is a fault, not a
+   * refusal, and what it did before it stays counted.
+   */
+  refundIfRefused<T>(key: string, act: () => T): T {
+    try {
+      return act();
+    } catch (err) {
+      const bucket = this.buckets.get(key);
+      if (err instanceof ApiError && bucket !== undefined) bucket.tokens = Math.min(this.perSecond, bucket.tokens + 1);
+      throw err;
+    }
+  }
 }
 
 /** A refusal for rate; the seconds go into the Retry-After header (interface 7.3). */

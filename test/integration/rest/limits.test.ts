@@ -93,6 +93,36 @@ describe('the order rate limit', () => {
   });
 });
 
+// The same for an order the venue refuses after the parse, as the exchange finds it cannot be placed (a stop its
+// trigger already met, a client order id an open order holds): no order is created, and docs/api.md has such
+// refusals take from the request budget only. They took an order token each, so a client retrying with the same
+// client order id (as after a lost answer) was soon refused its next, valid order 429 E0503.
+describe('an order refused before it is placed', () => {
+  const venue = useVenue({ orderRate: 3 });
+
+  it.each([
+    ['E0213 (a stop its trigger already met)', 400, 'E0213_InvalidStopPrice'],
+    ['E0303 (a client order id an open order holds)', 409, 'E0303_DuplicateClientOrderId'],
+  ])('%s takes nothing from the order budget', async (_what, status, ref) => {
+    const v = venue();
+    // Other keys lay the last trade at px() and the open order holding the client order id: their budgets are their own.
+    const seller = await v.newTrader({ BTC: '1' });
+    const buyer = await v.newTrader({ VND: '1000000000' });
+    await placeOrder(v, seller, limit('SELL', px(), '0.001'));
+    expect((await placeOrder(v, buyer, limit('BUY', px(), '0.001'))).status).toBe('DONE');
+    const t = await v.newTrader({ VND: '1000000000' });
+    await placeOrder(v, t, limit('BUY', px(-100), '0.001', { client_order_id: 'held' }));
+    const refused =
+      ref === 'E0213_InvalidStopPrice'
+        ? { product_id: BTC, side: 'SELL', type: 'STOP', order_stop_type: 'STOP_LOSS', stop_trigger_price: px(10), limit_price: '0', base_size: '0.001' }
+        : limit('BUY', px(-101), '0.001', { client_order_id: 'held' });
+    const replies = await flood(10, () => v.call('POST', '/api/v1/orders', { key: t.creds, body: refused }));
+    for (const r of replies) expectError(r, status, ref);
+    expect((await v.call('POST', '/api/v1/orders', { key: t.creds, body: limit('BUY', px(-100), '0.001') })).status).toBe(200);
+    await v.cancelEverything();
+  });
+});
+
 describe('the open-order limit', () => {
   const venue = useVenue({ maxOpenOrders: 3 });
 
