@@ -96,6 +96,8 @@ export class Venue {
   private halted: Error | undefined;
   private readonly haltListeners = new Set<(reason: Error) => void>();
   private turn: PendingCommit | undefined;
+  /** The time of the command running (see run): the exchange's clock while it runs. */
+  private commandAt: bigint | undefined;
   private readonly orderEvents: OrderEvent[] = [];
   private readonly committedListeners = new Set<(batch: CommittedBatch) => void>();
   private stopCollecting: (() => void) | undefined;
@@ -166,7 +168,7 @@ export class Venue {
       this.keys = openKeyRing(keyFile, snapshot.apiKeys);
       this.usedSignatures = UsedSignatures.restore(snapshot.meta);
       this.exchange = new Exchange({
-        now: this.now,
+        now: () => this.commandAt ?? this.now(),
         newId: () => newUuidV7(),
         maxOpenOrders: options.maxOpenOrders ?? DEFAULT_MAX_OPEN_ORDERS,
       });
@@ -196,11 +198,21 @@ export class Venue {
     let value: T | undefined;
     let failure: unknown;
     let failed = false;
+    // The clock ticks every 50 ms: the GTT orders whose expired_at has passed since end as the command comes in,
+    // before it runs, so that it neither meets them nor counts their end among its own doings (the WebSocket tags
+    // each update of the requesting user's orders made while a request runs as that request's answer). The
+    // command runs at the instant it came in, for the exchange: at a later one, an order whose expired_at fell
+    // in between would end inside it after all.
+    const outer = this.commandAt;
+    this.commandAt = outer ?? this.now();
     try {
+      this.exchange.expireDue();
       value = command();
     } catch (err) {
       failed = true;
       failure = err;
+    } finally {
+      this.commandAt = outer;
     }
     // Whatever the command changed is committed even when it then threw: memory and disk never disagree.
     await this.commitTurn();

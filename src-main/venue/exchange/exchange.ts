@@ -14,6 +14,7 @@ import type { NewOrderRequest } from '../../../src-shared/protocol/orders';
 import type { Estimate, Fill, MatchResult, SelfTradePrevention, Side } from '../engine';
 import { buyHold, costWithFee, exactQuoteLimitTicks, feeOf, holdRatePpm, notionalReaching, notionalWithin } from '../../../src-shared/protocol/fees';
 import { Ledger } from '../ledger/ledger';
+import { ExpiryQueue } from './expiry-queue';
 import type { ChangeSet, DoneReason, OrderRow, TradeRow, UserRow } from '../store';
 import type { LiveOrder } from './live-order';
 import { Market, bookSequenceKey } from './market';
@@ -29,9 +30,6 @@ export const STARTING_BALANCES_KEY = 'starting-balances';
 
 /** TWAP slices about once a second (see planTwap). */
 const TWAP_INTERVAL_NS = 1_000_000_000n;
-
-/** nextExpiry when no order waits on the clock to expire: later than any time the clock can give. */
-const NO_EXPIRY = 2n ** 64n;
 
 export interface ExchangeOptions {
   now(): bigint;
@@ -84,14 +82,15 @@ export class Exchange {
   private readonly users = new Map<string, UserState>();
   private readonly bySeq = new Map<number, LiveOrder>();
   private readonly byId = new Map<string, LiveOrder>();
-  /** Orders waiting on a clock: GTT expiry, scheduled start, TWAP slices. They join it by waitOnClock. */
-  private readonly timed = new Set<LiveOrder>();
   /**
-   * No later than the earliest expired_at in `timed`: lowered as an order with one joins, set by expireDue. An
-   * order placed between the clock's ticks compares its time with it alone, and sweeps only once it has come (a
-   * value left early by an order that ended otherwise costs one sweep that ends nothing).
+   * Orders waiting on the clock to start (scheduled) or for their next TWAP slice, which every tick walks. Those
+   * waiting to expire are in `expiries` (expireOnTime), which a sweep looks into only as far as what is due: a GTT
+   * order resting for hours costs the clock nothing until its time.
    */
-  private nextExpiry = NO_EXPIRY;
+  private readonly timed = new Set<LiveOrder>();
+  private readonly expiries = new ExpiryQueue<LiveOrder>();
+  /** Orders were restored and the clock has not ticked since: what fell due while down is the catch-up's (expireDue). */
+  private catchingUp = false;
   private seq = 0;
   private tradeSeq = 0;
   private nextUserNumber = 1;
@@ -208,6 +207,7 @@ export class Exchange {
     if (market === undefined) throw new Error(`order ${row.orderId} names unknown product ${row.productId}`);
     const order = this.liveFromRow(row, market, trades);
     this.track(order);
+    this.catchingUp = true;
     const user = this.mustUser(row.userId);
     if (row.status === 'ACTIVE') {
       if (order.twap === undefined && row.restingLots > 0) {
@@ -260,8 +260,9 @@ export class Exchange {
     if (market === undefined) throw apiError('E0104_InvalidSymbol', `unknown product ${given.productId}`);
     const now = this.options.now();
     // The clock ticks only every 50 ms: orders whose expired_at has passed since are ended now, before this one
-    // can meet them (or be refused for their client order id or for the open-order limit).
-    if (now >= this.nextExpiry) this.expireDue(now);
+    // can meet them (or be refused for their client order id or for the open-order limit). The venue has already
+    // ended them as the command came in (expireDue), outside it; this is for a caller driving the exchange alone.
+    this.expireUntil(now);
     const request = given.type === 'STOP' && given.stopType === 'STOP_NONE' ? { ...given, stopType: stopTypeFromLastTrade(market, given) } : given;
     if (request.clientOrderId !== '' && user.byClientId.has(request.clientOrderId.toLowerCase())) {
       throw apiError('E0303_DuplicateClientOrderId', `client_order_id ${request.clientOrderId} is already used by an open order`);
@@ -365,7 +366,8 @@ export class Exchange {
       }
       if (request.scheduledAt > now) {
         this.setStatus(order, 'SCHEDULED');
-        this.waitOnClock(order);
+        this.timed.add(order);
+        this.expireOnTime(order);
       } else {
         this.start(order);
       }
@@ -432,7 +434,9 @@ export class Exchange {
 
   /** Orders the clock still has something to do for (an expiry, a start, a TWAP slice). */
   get waitingOnClock(): number {
-    return this.timed.size;
+    let waiting = this.expiries.size;
+    for (const order of this.timed) if (!this.expiries.has(order)) waiting += 1;
+    return waiting;
   }
 
   /** The newest order seq handed out. */
@@ -506,11 +510,12 @@ export class Exchange {
 
   /** Run what the clock makes due: GTT expiry, scheduled starts, TWAP slices. */
   tick(): void {
-    if (this.timed.size === 0) return;
+    this.catchingUp = false;
     const now = this.options.now();
     // Expiries first: an order whose time is up trades no more, not with a TWAP slice or a scheduled start
     // that falls due in the same tick, and an order scheduled to start after it should have ended never starts.
-    this.expireDue(now);
+    this.expireUntil(now);
+    if (this.timed.size === 0) return;
     // What falls due in the same tick runs in the order it fell due (ties by seq), not in the order it joined
     // `timed`: that order is the set's history, which a restart (restoring in seq order) does not rebuild, so a
     // start and a TWAP slice due together ran the other way round after a restart, and traded differently.
@@ -538,30 +543,29 @@ export class Exchange {
   }
 
   /**
-   * Ends every order in `timed` whose expired_at has come and sets nextExpiry to the earliest one left. The tick
-   * runs it before anything else, and place() before it matches once nextExpiry has come.
+   * Ends the orders whose expired_at has come, for a command about to run: the venue calls it as every command
+   * comes in, before the command, so that what the clock ended is not among the command's own doings (the
+   * WebSocket answers a request with the updates of its user's orders made while it runs).
+   * Between a restore and the clock's first tick it ends nothing: what fell due while the venue was down is the
+   * catch-up's, expiries then starts in one change (the venue's own commands at its start run before it: setting
+   * the simulator up or taking its quotes off, which ending expiries first split in two, the book's sequence
+   * counting one more than a venue that never stopped).
    */
-  private expireDue(now: bigint): void {
-    let next = NO_EXPIRY;
-    for (const order of this.timed) {
-      if (!this.byId.has(order.row.orderId)) {
-        this.timed.delete(order);
-        continue;
-      }
-      const at = order.row.expiredAt;
-      if (at === null) continue;
-      // A TWAP is done when its window ends (or it fills), not when its last slice has run.
-      if (at <= now) this.finish(order, order.twap !== undefined && order.filledLots >= order.lots ? 'FILLED' : 'EXPIRED', '');
-      else if (at < next) next = at;
-    }
-    this.nextExpiry = next;
+  expireDue(): void {
+    if (!this.catchingUp) this.expireUntil(this.options.now());
   }
 
-  /** The order has something due on the clock (see `timed`); its expired_at, if any, may be the next one. */
-  private waitOnClock(order: LiveOrder): void {
-    this.timed.add(order);
-    const at = order.row.expiredAt;
-    if (at !== null && at < this.nextExpiry) this.nextExpiry = at;
+  /** Ends every order whose expired_at is at or before `now`, earliest first (ties in queue order). */
+  private expireUntil(now: bigint): void {
+    // takeDue gives them earliest first; those due at the same time in seq order, whatever the heap made of them.
+    const due = this.expiries.takeDue(now).sort((a, b) => (a.row.expiredAt === b.row.expiredAt ? a.row.seq - b.row.seq : (a.row.expiredAt ?? 0n) < (b.row.expiredAt ?? 0n) ? -1 : 1));
+    // A TWAP is done when its window ends (or it fills), not when its last slice has run.
+    for (const order of due) this.finish(order, order.twap !== undefined && order.filledLots >= order.lots ? 'FILLED' : 'EXPIRED', '');
+  }
+
+  /** A GTT order (a stop too, triggered or not) waits for its expired_at from now on; other orders do not expire. */
+  private expireOnTime(order: LiveOrder): void {
+    if (order.row.expiredAt !== null) this.expiries.add(order, order.row.expiredAt);
   }
 
   /** SCHEDULED for its scheduled_at, which has come; a stop already started waits in the stop book instead. */
@@ -680,7 +684,7 @@ export class Exchange {
       } else {
         market.stops.add(row.seq, order.side, stopType, order.stopTriggerTicks);
         // A GTT stop expires whether or not it ever triggers.
-        if (row.expiredAt !== null) this.waitOnClock(order);
+        this.expireOnTime(order);
       }
       return;
     }
@@ -688,7 +692,7 @@ export class Exchange {
       this.planTwap(order);
       return;
     }
-    if (row.expiredAt !== null) this.waitOnClock(order);
+    this.expireOnTime(order);
     // Started late, it joins the queue now, behind orders that rested meanwhile: a fresh seq says so, as a
     // trigger's does. With its placement seq, a restart (which rests orders in seq order) put it ahead of them.
     if (row.status === 'SCHEDULED') this.takeFreshSeq(order);
@@ -717,7 +721,7 @@ export class Exchange {
     // as pending in the user's figures.
     order.row.status = 'SUBMITTED';
     this.takeFreshSeq(order);
-    if (order.row.expiredAt !== null) this.waitOnClock(order);
+    this.expireOnTime(order);
     this.match(order, order.lots);
   }
 
@@ -946,7 +950,8 @@ export class Exchange {
     const start = now - scheduled >= TWAP_INTERVAL_NS ? now : scheduled;
     order.twap = { lotsLeft: order.lots, ...twapSlices(order.lots, start, order.row.expiredAt ?? start) };
     this.setStatus(order, 'ACTIVE');
-    this.waitOnClock(order);
+    this.timed.add(order);
+    this.expireOnTime(order);
     this.slice(order, true);
   }
 
@@ -1006,6 +1011,7 @@ export class Exchange {
     }
     market.stops.remove(row.seq);
     this.timed.delete(order);
+    this.expiries.remove(order);
     if (order.exactQuote && reason === 'FILLED') this.settleExactQuote(order);
     if (order.hold > 0n) this.ledger.release(row.userId, row.holdAsset, order.hold);
     order.hold = 0n;
@@ -1101,9 +1107,9 @@ export class Exchange {
     // Restored orders only: a new one joins the clock once accepted. An order that started at its scheduled_at
     // has nothing more of it, and every tick would walk it for as long as it rests.
     const { row } = order;
-    if (row.status !== 'SUBMITTED' && (row.expiredAt !== null || (row.status === 'SCHEDULED' && row.scheduledAt !== null) || order.twap !== undefined)) {
-      this.waitOnClock(order);
-    }
+    if (row.status === 'SUBMITTED') return;
+    this.expireOnTime(order);
+    if ((row.status === 'SCHEDULED' && row.scheduledAt !== null) || order.twap !== undefined) this.timed.add(order);
   }
 
   private untrack(order: LiveOrder): void {
