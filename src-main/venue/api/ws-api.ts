@@ -499,12 +499,12 @@ export function createWsApi(venue: Venue, limits: { requests: RateLimiter; order
         if (busy !== undefined) return fail(session, frame, new RateLimitError('E0501_RateLimitExceeded', busy));
         const request = parseWsCreateOrder(message.data, { now: venue.now() });
         if (request instanceof ApiError) return fail(session, frame, request);
-        // Only an order that can be placed takes from the order budget, as over REST.
+        // Only an order that is placed takes from the order budget, as over REST: one the exchange refuses gives it back.
         const wait = limits.orders.take(caller.apiKey);
         if (wait !== undefined) return fail(session, frame, new RateLimitError('E0503_OrderRateLimitExceeded', wait));
         const attribution: Attribution = { session, requestId: message.requestId, userId: caller.userId };
         const placed = await runAs(attribution, () => {
-          const { row } = exchange.place(caller.userId, request).processed;
+          const { row } = limits.orders.refundIfRefused(caller.apiKey, () => exchange.place(caller.userId, request)).processed;
           // Done at once: every event it will have was tagged while it ran.
           if (row.status !== 'DONE') {
             creators.set(row.orderId, attribution);

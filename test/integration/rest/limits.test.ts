@@ -121,6 +121,29 @@ describe('an order refused before it is placed', () => {
     expect((await v.call('POST', '/api/v1/orders', { key: t.creds, body: limit('BUY', px(-100), '0.001') })).status).toBe(200);
     await v.cancelEverything();
   });
+
+  it('an order the exchange refuses takes nothing from it over the WebSocket either (E0303)', async () => {
+    const v = venue();
+    const t = await v.newTrader({ VND: '1000000000' });
+    await placeOrder(v, t, limit('BUY', px(-100), '0.001', { client_order_id: 'held-ws' }));
+    const socket = await TestSocket.open(v.running.wsUrl);
+    try {
+      expect(await socket.auth(t.creds.key, t.creds.secret)).toMatchObject({ type: 'authenticated' });
+      const from = socket.mark();
+      const order = (id: string, clientOrderId: string) => ({ op: 'create_order', request_id: id, data: { type: 'limit', side: 'buy', product_id: BTC, price: px(-101), size: '0.001', client_order_id: clientOrderId } });
+      for (let i = 0; i < 10; i++) socket.send(order(`dup-${i}`, 'held-ws'));
+      for (let i = 0; i < 10; i++) {
+        const refusal = await socket.next((f) => f['request_id'] === `dup-${i}`, 5_000, from);
+        expect(refusal, JSON.stringify(refusal)).toMatchObject({ type: 'error', code: 409, message: expect.stringContaining('E0303') as unknown });
+      }
+      socket.send(order('good', 'after-refusals'));
+      const answer = await socket.next((f) => f['request_id'] === 'good', 5_000, from);
+      expect(answer['type'], JSON.stringify(answer)).not.toBe('error');
+    } finally {
+      socket.terminate();
+    }
+    await v.cancelEverything();
+  });
 });
 
 describe('the open-order limit', () => {
