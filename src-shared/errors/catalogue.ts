@@ -410,7 +410,7 @@ export const ERROR_CATALOGUE = [
     category: 'system',
     grpc_code: 'Unavailable',
     title: 'Service unavailable',
-    message: 'The venue is starting or shutting down and does not accept this request now.',
+    message: 'The venue is starting or shutting down, or holds its most WebSocket connections, and does not accept this request now.',
     action: 'retry',
     severity: 'error',
     retry_allowed: true,
