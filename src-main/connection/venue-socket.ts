@@ -299,7 +299,11 @@ export class VenueSocket {
   async createOrder(data: WsCreateOrderData): Promise<WsOrder> {
     const order = { ...data, client_order_id: data.client_order_id ?? newClientOrderId() };
     const answer = await this.request('create_order', { data: order }, undefined, order.client_order_id);
-    return (answer as { data: WsOrder[] }).data[0] as WsOrder;
+    // The request's records may hold another order's too: one of ours that this order decreased (stp DC) or filled.
+    const ours = (answer as { data: WsOrder[] }).data.find((o) => sameClientOrderId(o.client_order_id, order.client_order_id));
+    // Never so from this venue; were it, the order is to be looked up by its client order id, not taken from another.
+    if (ours === undefined) throw new OutcomeUnknownError('create_order', 'unreadable', order.client_order_id);
+    return ours;
   }
 
   /**
@@ -308,12 +312,13 @@ export class VenueSocket {
    * order), so subscribe first.
    */
   async cancelOrder(selection: WsOrderSelection): Promise<WsOrder> {
-    const isTarget = (order: WsOrder): boolean =>
-      'order_id' in selection ? order.id === selection.order_id : order.client_order_id.toLowerCase() === selection.client_order_id.toLowerCase();
-    const matches = (message: VenueMessage): boolean =>
-      message.channel === 'orders' && message.type === 'update' && message.data.some((o) => isTarget(o) && DONE_STATUSES.has(o.status));
+    const isDoneTarget = (order: WsOrder): boolean =>
+      DONE_STATUSES.has(order.status) &&
+      ('order_id' in selection ? order.id === selection.order_id : sameClientOrderId(order.client_order_id, selection.client_order_id));
+    const matches = (message: VenueMessage): boolean => message.channel === 'orders' && message.type === 'update' && message.data.some(isDoneTarget);
     const answer = await this.request('cancel_order', { data: selection }, matches);
-    return (answer as { data: WsOrder[] }).data.find(isTarget) as WsOrder;
+    // The frame may hold an earlier change of the order in the same commit (a fill, a decrease): the answer is it done.
+    return (answer as { data: WsOrder[] }).data.find(isDoneTarget) as WsOrder;
   }
 
   /** One heartbeat round trip, in milliseconds. */
@@ -593,16 +598,20 @@ export class VenueSocket {
       case 'heartbeat':
         waiting?.resolve(message);
         return;
-      case 'orders':
-        // A frame may answer several requests: each record names the request it answers, if any.
+      case 'orders': {
+        // A frame holds everything one commit did to our orders, so it may answer several requests (two sent
+        // together; a fill or an expiry of another order in the same turn): each record names the request that
+        // caused it, and each request is answered with its own records only.
+        const answered = new Map<string, WsOrder[]>();
         for (const order of message.data) {
           const answers = order.request_id ?? requestId;
           this._onDidUpdateOrder.fire({ order, ...(answers === undefined ? {} : { requestId: answers }) });
-          if (answers !== undefined && answers !== requestId) this.pending.get(answers)?.resolve(message);
+          if (answers !== undefined) answered.set(answers, [...(answered.get(answers) ?? []), order]);
         }
-        waiting?.resolve(message);
+        for (const [id, data] of answered) this.pending.get(id)?.resolve({ ...message, data });
         for (const pending of [...this.pending.values()]) if (pending.matches?.(message) === true) pending.resolve(message);
         return;
+      }
       case 'level2':
         if (message.type === 'snapshot') this.acceptSnapshot(message);
         else this.acceptBookUpdate(message);
@@ -682,6 +691,11 @@ function connectionTag(ws: WebSocket | undefined): string {
     tags.set(ws, tag);
   }
   return tag;
+}
+
+/** The venue holds a user's open client order ids unique case-insensitively (docs/api.md), and echoes them as sent. */
+function sameClientOrderId(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase();
 }
 
 function rawText(data: WebSocket.RawData): string {

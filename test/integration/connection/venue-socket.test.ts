@@ -90,6 +90,35 @@ describe('trading over the socket', () => {
     expect(updates.length).toBe(heard);
   });
 
+  // Requests sent together are run in one commit, whose one update frame holds every request's records, each
+  // tagged with the request_id of the request that caused it: each request is answered by its own records.
+  it('answers two creates sent together each with its own order', async () => {
+    const socket = open(venue.wsUrl);
+    await connected(socket);
+    const order = (id: string) => ({ type: 'limit', side: 'buy', product_id: BTC, price: px(-40), size: '0.01', client_order_id: id }) as const;
+    for (let round = 0; round < 3; round++) {
+      const [a, b] = await Promise.all([socket.createOrder(order(`two-a-${round}`)), socket.createOrder(order(`two-b-${round}`))]);
+      expect([a.client_order_id, b.client_order_id]).toEqual([`two-a-${round}`, `two-b-${round}`]);
+      expect(a.id).not.toBe(b.id);
+    }
+  });
+
+  it('answers a cancel with the order done, though the same frame holds an earlier change of it', async () => {
+    const socket = open(venue.wsUrl);
+    await connected(socket);
+    const resting = await socket.createOrder({ type: 'limit', side: 'buy', product_id: BTC, price: px(-30), size: '0.02' });
+    const updates = collect<OrderUpdate>(socket.onDidUpdateOrder);
+    // A sell of our own against it with DC decreases it (an update caused by the create), then the cancel ends it.
+    const [taker, cancelled] = await Promise.all([
+      socket.createOrder({ type: 'limit', side: 'sell', product_id: BTC, price: px(-30), size: '0.01', stp: 'DC' }),
+      socket.cancelOrder({ order_id: resting.id }),
+    ]);
+    expect(taker.id).not.toBe(resting.id);
+    expect(cancelled).toMatchObject({ id: resting.id, status: 'cancelled' });
+    // The decrease came first: the answer is the cancel's own record, not the first of the order in its frame.
+    expect(updates.filter((u) => u.order.id === resting.id).map((u) => u.order.status).slice(-2)).toEqual(['open', 'cancelled']);
+  });
+
   it('explains a refused order with the catalogue, and shows an engine rejection as a rejected order', async () => {
     const socket = open(venue.wsUrl);
     await connected(socket);
