@@ -116,7 +116,10 @@ export class VenueSession implements Disposable {
   private readonly pollers = new Map<string, MarketPoller>();
   private readonly watched = new Set<string>();
   private readonly feedsInDoubt: Record<FeedChannel, Set<string>> = { trades: new Set(), ticker: new Set(), candles: new Set() };
-  /** Placements whose outcome is unknown, by client_order_id, as the REST client sent them, until a lookup settles them. */
+  /**
+   * Placements whose outcome is unknown, as the REST client sent them, until a lookup settles them: the latest sent
+   * under each client_order_id, keyed in lower case (the venue's ids are case-insensitive; see unresolvedKey).
+   */
   private readonly unresolved = new Map<string, LostPlacement>();
   private accountRecord: Account | undefined;
   private sync: SyncState = 'connecting';
@@ -268,7 +271,7 @@ export class VenueSession implements Disposable {
 
   /** client_order_ids of placements whose outcome is still unknown: looked up until the session is disposed. */
   unresolvedPlacements(): string[] {
-    return [...this.unresolved.keys()];
+    return [...this.unresolved.values()].map((placement) => placement.clientOrderId);
   }
 
   /** Products fed by REST polling rather than the socket. */
@@ -305,7 +308,7 @@ export class VenueSession implements Disposable {
       // answers, and onDidResolvePlacement reports what it found. Waiting for a reconnection would leave the
       // trader, told to wait, without an answer for as long as the socket stays up.
       if (err instanceof OutcomeUnknownError && err.placement !== undefined) {
-        this.unresolved.set(err.placement.clientOrderId, err.placement);
+        this.unresolved.set(unresolvedKey(err.placement), err.placement);
         this.scheduleLookup();
       }
       throw err;
@@ -567,11 +570,16 @@ export class VenueSession implements Disposable {
       if (this.disposed) return;
       const askedAt = Date.now();
       const order = await this.rest.lookUpPlacement(placement);
+      // Sent again under its client order id, in doubt too, while this lookup ran: what it found (nothing yet, or
+      // the new send's order) would be reported of the id, and read as the new send's answer while that may still
+      // be on its way. The new send's own lookup answers.
+      const key = unresolvedKey(placement);
+      if (this.unresolved.get(key) !== placement) continue;
       // No such order yet, while the request may still be on its way (a slow link, a gateway still holding it):
       // "not placed" now could be wrong, and invite the trader to send it twice. Looked up again.
       if (order === undefined && askedAt < placement.settlesBy) continue;
       const { clientOrderId } = placement;
-      this.unresolved.delete(clientOrderId);
+      this.unresolved.delete(key);
       if (order !== undefined) this.take(this.blotter.upsert(order));
       this._onDidResolvePlacement.fire({ clientOrderId, order });
     }
@@ -640,4 +648,12 @@ export class VenueSession implements Disposable {
   private fireConnection(): void {
     this._onDidChangeConnection.fire({ sync: this.sync, socket: this.socket.currentStatus });
   }
+}
+
+/**
+ * A placement's key among the unresolved: a send under an id that differs only in letter case is a send under the
+ * same id, and takes the place of the one before (whose answer would be read as its own).
+ */
+function unresolvedKey(placement: LostPlacement): string {
+  return placement.clientOrderId.toLowerCase();
 }

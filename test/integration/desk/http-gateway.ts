@@ -1,8 +1,9 @@
 // A real HTTP relay in front of a real venue, as Development and Production sit behind one (a load balancer, a
 // CDN). Each request is passed on unless the test's rule says otherwise: answer in the venue's place without
-// passing it on, pass it on and replace the venue's answer, or answer at once and pass it on only later (a
-// gateway that gave up on the request while it still sits in a queue on its way to the venue). WebSocket upgrades are not relayed: the desk's
-// socket goes to the venue directly.
+// passing it on, pass it on and replace the venue's answer, answer at once and pass it on only later (a
+// gateway that gave up on the request while it still sits in a queue on its way to the venue), or hold it and pass
+// it on, with the venue's answer, only later (a slow hop). WebSocket upgrades are not relayed: the desk's socket goes
+// to the venue directly.
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -16,10 +17,14 @@ export interface GatewayAnswer {
 export const GATEWAY_TIMEOUT: GatewayAnswer = { status: 504, headers: { 'content-type': 'text/html' }, body: '<html><body><h1>504 Gateway Time-out</h1></body></html>' };
 
 /**
- * What to do with one request: pass it on, answer instead of the venue, pass it on and answer instead, or answer
- * instead now and pass it on once `until` resolves (the venue's answer to it then goes nowhere).
+ * What to do with one request: pass it on, answer instead of the venue, pass it on and answer instead, answer
+ * instead now and pass it on once `until` resolves (the venue's answer to it then goes nowhere), or pass it on
+ * once `held` resolves (the venue's answer then goes back).
  */
-export type GatewayRule = (request: { method: string; path: string }) => 'pass' | { instead: GatewayAnswer } | { after: GatewayAnswer } | { late: GatewayAnswer; until: Promise<void> };
+export type GatewayRule = (request: {
+  method: string;
+  path: string;
+}) => 'pass' | { instead: GatewayAnswer } | { after: GatewayAnswer } | { late: GatewayAnswer; until: Promise<void> } | { held: Promise<void> };
 
 export interface HttpGateway {
   readonly baseUrl: string;
@@ -53,16 +58,20 @@ export async function openHttpGateway(venuePort: number): Promise<HttpGateway> {
       });
       return;
     }
-    const upstream = httpRequest({ host: '127.0.0.1', port: venuePort, method: incoming.method, path: incoming.url, headers: incoming.headers }, (reply) => {
-      if (decision !== 'pass' && 'after' in decision) {
-        reply.resume();
-        answer(outgoing, decision.after);
-        return;
-      }
-      outgoing.writeHead(reply.statusCode ?? 502, reply.headers);
-      reply.pipe(outgoing);
-    });
-    incoming.pipe(upstream);
+    const passOn = (): void => {
+      const upstream = httpRequest({ host: '127.0.0.1', port: venuePort, method: incoming.method, path: incoming.url, headers: incoming.headers }, (reply) => {
+        if (decision !== 'pass' && 'after' in decision) {
+          reply.resume();
+          answer(outgoing, decision.after);
+          return;
+        }
+        outgoing.writeHead(reply.statusCode ?? 502, reply.headers);
+        reply.pipe(outgoing);
+      });
+      incoming.pipe(upstream);
+    };
+    if (decision !== 'pass' && 'held' in decision) void decision.held.then(passOn);
+    else passOn();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
