@@ -2,28 +2,11 @@
 // resting order would have cost or raised, fee included, is taken off quote_size, as the lots are off base_size
 // for an order sized by base (docs/api.md, Outcomes).
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../src-shared/errors/api-error';
-import { parseWsCreateOrder } from '../../../src-shared/protocol/orders';
-import { Exchange, FEE_ACCOUNT_ID } from '../../../src-main/venue/exchange/exchange';
-
-const NOW = 1_700_000_000_000_000_000n;
+import { exchangeWorld, placed } from './exchange-world';
 
 function world() {
-  let ids = 0;
-  const exchange = new Exchange({ now: () => NOW, newId: () => `00000000-0000-4000-8000-${(++ids).toString().padStart(12, '0')}`, maxOpenOrders: 1000 });
-  exchange.createUser({ isAdmin: false, makerFeeRate: '0', takerFeeRate: '0', id: FEE_ACCOUNT_ID });
-  const user = (): string => {
-    const { id } = exchange.createUser({ isAdmin: false, makerFeeRate: '0.001', takerFeeRate: '0.002' });
-    exchange.deposit(id, 'BTC', 1_0000_0000n);
-    exchange.deposit(id, 'VND', 10_000_000_000n);
-    return id;
-  };
-  const place = (userId: string, data: Record<string, unknown>) => {
-    const request = parseWsCreateOrder({ product_id: 'BTC-VND', ...data }, { now: NOW });
-    if (request instanceof ApiError) throw request;
-    return exchange.place(userId, request).processed.row;
-  };
-  return { exchange, user, place };
+  const w = exchangeWorld();
+  return { ...w, place: (userId: string, data: Record<string, unknown>) => placed(w.placeWs(userId, data)) };
 }
 
 describe('a WebSocket market order by quote_size with stp DC that meets its own resting order', () => {

@@ -5,42 +5,16 @@
 // BTC-VND: 1 tick × 1 lot is 1 VND and min_notional is 10000, so 0.0001 BTC at 10000 is a trade of 1 VND (fee 0).
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src-shared/errors/api-error';
-import { parseCreateOrder } from '../../../src-shared/protocol/orders';
-import { Exchange, FEE_ACCOUNT_ID } from '../../../src-main/venue/exchange/exchange';
+import { NOW, exchangeWorld } from './exchange-world';
 
-const NOW = 1_700_000_000_000_000_000n;
 const SECOND = 1_000_000_000n;
 
 function world() {
-  let ids = 0;
-  let now = NOW;
-  const exchange = new Exchange({ now: () => now, newId: () => `00000000-0000-4000-8000-${(++ids).toString().padStart(12, '0')}`, maxOpenOrders: 1000 });
-  exchange.createUser({ isAdmin: false, makerFeeRate: '0', takerFeeRate: '0', id: FEE_ACCOUNT_ID });
-  const user = (): string => {
-    const { id } = exchange.createUser({ isAdmin: false, makerFeeRate: '0.001', takerFeeRate: '0.002' });
-    exchange.deposit(id, 'BTC', 10_0000_0000n);
-    exchange.deposit(id, 'VND', 1_000_000_000n);
-    return id;
-  };
-  /** The order as processed, or the ApiError that refused it (from the parser or from the exchange). */
-  const place = (userId: string, body: Record<string, unknown>) => {
-    const request = parseCreateOrder({ product_id: 'BTC-VND', ...body }, { now });
-    if (request instanceof ApiError) return request;
-    try {
-      return exchange.place(userId, request).processed.row;
-    } catch (err) {
-      if (err instanceof ApiError) return err;
-      throw err;
-    }
-  };
-  const limit = (userId: string, side: 'BUY' | 'SELL', price: string, size: string) => place(userId, { side, limit_price: price, base_size: size });
+  const w = exchangeWorld({ BTC: 10_0000_0000n, VND: 1_000_000_000n });
+  const limit = (userId: string, side: 'BUY' | 'SELL', price: string, size: string) => w.place(userId, { side, limit_price: price, base_size: size });
   const market = (userId: string, side: 'BUY' | 'SELL', size: string, extra: Record<string, unknown> = {}) =>
-    place(userId, { type: 'MARKET', side, base_size: size, ...extra });
-  const at = (later: bigint): void => {
-    now = NOW + later;
-    exchange.tick();
-  };
-  return { exchange, user, place, limit, market, at };
+    w.place(userId, { type: 'MARKET', side, base_size: size, ...extra });
+  return { ...w, limit, market };
 }
 
 function expectBelowMinimum(result: unknown): void {

@@ -2,27 +2,11 @@
 // stop-limit at `price` for type limit and a stop-market for type market (docs/api.md, WebSocket create_order).
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src-shared/errors/api-error';
-import { parseWsCreateOrder } from '../../../src-shared/protocol/orders';
-import { Exchange, FEE_ACCOUNT_ID } from '../../../src-main/venue/exchange/exchange';
-
-const NOW = 1_700_000_000_000_000_000n;
+import { exchangeWorld } from './exchange-world';
 
 function world() {
-  let ids = 0;
-  const exchange = new Exchange({ now: () => NOW, newId: () => `00000000-0000-4000-8000-${(++ids).toString().padStart(12, '0')}`, maxOpenOrders: 1000 });
-  exchange.createUser({ isAdmin: false, makerFeeRate: '0', takerFeeRate: '0', id: FEE_ACCOUNT_ID });
-  const user = (): string => {
-    const { id } = exchange.createUser({ isAdmin: false, makerFeeRate: '0.001', takerFeeRate: '0.002' });
-    exchange.deposit(id, 'BTC', 1_0000_0000n);
-    exchange.deposit(id, 'VND', 10_000_000_000n);
-    return id;
-  };
-  const place = (userId: string, data: Record<string, unknown>) => {
-    const request = parseWsCreateOrder({ product_id: 'BTC-VND', ...data }, { now: NOW });
-    if (request instanceof ApiError) return request;
-    return exchange.place(userId, request).processed.row;
-  };
-  return { exchange, user, place };
+  const w = exchangeWorld();
+  return { ...w, place: w.placeWs };
 }
 
 describe('a WebSocket stop order', () => {
