@@ -249,9 +249,10 @@ export class Exchange {
 
   /**
    * Accept an order. Input errors that the request alone decides (and a client order id already open, a stop
-   * already triggered, the open-order limit) throw an ApiError and change nothing but the orders whose expiry had
-   * passed, which end first whatever the outcome. Everything else is decided by the engine and shows in the
-   * returned row: ACTIVE, SCHEDULED or DONE with its reason.
+   * already triggered, the open-order limit) throw an ApiError and change nothing. Everything else is decided
+   * by the engine and shows in the returned row: ACTIVE, SCHEDULED or DONE with its reason. Orders whose
+   * expired_at has passed since the clock last ticked are the caller's to end first (expireDue), as the venue does
+   * for every command.
    * Returns the row as submitted (status SUBMITTED) and the row after processing.
    */
   place(userId: string, given: NewOrderRequest): { submitted: OrderRow; processed: LiveOrder } {
@@ -259,10 +260,6 @@ export class Exchange {
     const market = this.markets.get(given.productId);
     if (market === undefined) throw apiError('E0104_InvalidSymbol', `unknown product ${given.productId}`);
     const now = this.options.now();
-    // The clock ticks only every 50 ms: orders whose expired_at has passed since are ended now, before this one
-    // can meet them (or be refused for their client order id or for the open-order limit). The venue has already
-    // ended them as the command came in (expireDue), outside it; this is for a caller driving the exchange alone.
-    this.expireUntil(now);
     const request = given.type === 'STOP' && given.stopType === 'STOP_NONE' ? { ...given, stopType: stopTypeFromLastTrade(market, given) } : given;
     if (request.clientOrderId !== '' && user.byClientId.has(request.clientOrderId.toLowerCase())) {
       throw apiError('E0303_DuplicateClientOrderId', `client_order_id ${request.clientOrderId} is already used by an open order`);

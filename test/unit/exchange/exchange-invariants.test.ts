@@ -324,6 +324,8 @@ function timedWorld() {
   });
   exchange.takeChanges();
   const run = (c: TimedCommand): ChangeSet => {
+    // As the venue does as each command comes in: what expired since the last tick ends before the command runs.
+    if (c.kind === 'place' || c.kind === 'cancel') exchange.expireDue();
     switch (c.kind) {
       case 'place': {
         const body: Record<string, unknown> = { product_id: 'BTC-VND', ...c.body };

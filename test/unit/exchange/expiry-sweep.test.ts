@@ -1,5 +1,5 @@
 // What the clock's expiry sweep looks at. A GTT order ends at its expired_at, and the sweep that ends it runs in
-// every 50 ms tick and in a place() that finds an expiry due: with the sweep walking every order that waits on the
+// every 50 ms tick and as each command comes in (expireDue), when an expiry is due: with the sweep walking every order that waits on the
 // clock, each such place cost a walk of thousands of orders an hour from expiring (review-e p3). Whether the sweep
 // looks at an order is seen through the order's own row: deciding whether an order is due means reading its
 // expired_at, so a row whose expired_at counts its reads tells whether the sweep consulted it.
@@ -24,6 +24,8 @@ function world() {
     const body = { product_id: 'BTC-VND', side: 'BUY', type: 'LIMIT', limit_price: String(ticks * 10000), base_size: '0.0001', time_in_force: 'GTT', expired_at: String(clock + inMs * MS) };
     const request = parseCreateOrder(clientOrderId === undefined ? body : { ...body, client_order_id: clientOrderId }, { now: clock });
     if (request instanceof ApiError) throw request;
+    // As the venue does as each command comes in (Venue.run).
+    exchange.expireDue();
     return exchange.place(trader, request).processed;
   };
   return {
