@@ -7,3 +7,15 @@ export function newClientOrderId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(12));
   return `desk-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
+
+/**
+ * What a client order id is compared by: the venue holds them unique case-insensitively among a user's open orders
+ * (docs/api.md) and echoes each as sent, so two that differ only in letter case name the same order.
+ */
+export function clientOrderIdKey(clientOrderId: string): string {
+  return clientOrderId.toLowerCase();
+}
+
+export function sameClientOrderId(a: string, b: string): boolean {
+  return clientOrderIdKey(a) === clientOrderIdKey(b);
+}

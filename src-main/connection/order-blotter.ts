@@ -5,6 +5,7 @@
  * stale REST page read during a reconnect cannot undo a fill the socket already reported.
  */
 import { OrderSchema, type Order, type WsOrder } from '../../src-shared/protocol/records';
+import { clientOrderIdKey } from '../../src-shared/client-order-id';
 
 /** WebSocket lowercase status → REST status and done_reason (venue contract). */
 const FROM_WS_STATUS: Readonly<Record<string, { status: string; done_reason: string }>> = {
@@ -78,7 +79,7 @@ export class OrderBlotter {
 
   /** The ids of every held order with this client_order_id (case-insensitive, as the venue compares them). */
   orderIdsWithClientOrderId(clientOrderId: string): Set<string> {
-    return new Set(this.byClientId.get(clientOrderId.toLowerCase()));
+    return new Set(this.byClientId.get(clientOrderIdKey(clientOrderId)));
   }
 
   /** A full record from REST. */
@@ -86,8 +87,8 @@ export class OrderBlotter {
     const held = this.orders.get(order.order_id);
     if (held !== undefined && !supersedes(order, held)) return { kind: 'unchanged' };
     this.orders.set(order.order_id, order);
-    const key = order.client_order_id.toLowerCase();
-    const heldKey = held?.client_order_id.toLowerCase();
+    const key = clientOrderIdKey(order.client_order_id);
+    const heldKey = held === undefined ? undefined : clientOrderIdKey(held.client_order_id);
     if (heldKey !== key) {
       if (heldKey !== undefined) this.unindex(heldKey, order.order_id);
       const ids = this.byClientId.get(key);

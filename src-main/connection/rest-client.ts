@@ -51,7 +51,7 @@ import type {
   TimeInForce,
 } from '../../src-shared/protocol/vocabulary';
 import { errorRecord } from '../../src-shared/errors/catalogue';
-import { newClientOrderId } from '../../src-shared/client-order-id';
+import { newClientOrderId, sameClientOrderId } from '../../src-shared/client-order-id';
 import { backoffDelay, sleep, type BackoffPolicy } from './backoff';
 import { Emitter, type Event } from './events';
 import { RateGate, RateWaitTooLong, type RateBudget } from './rate-gate';
@@ -231,7 +231,7 @@ const CLOCK_SKEW_NS = 60_000_000_000n;
  */
 function isPlacementOf(order: Order, placement: PlacementIdentity): boolean {
   return (
-    order.client_order_id.toLowerCase() === placement.clientOrderId.toLowerCase() &&
+    sameClientOrderId(order.client_order_id, placement.clientOrderId) &&
     order.product_id === placement.productId &&
     order.side === placement.side &&
     BigInt(order.created_at) >= placement.sentAfterNs - CLOCK_SKEW_NS &&

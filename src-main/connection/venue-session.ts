@@ -15,6 +15,7 @@
  */
 import type { Account, Order, PublicTrade } from '../../src-shared/protocol/records';
 import type { CandlesEvent, TickerEvent } from '../../src-shared/protocol/ws';
+import { clientOrderIdKey } from '../../src-shared/client-order-id';
 import { backoffDelay, sleep } from './backoff';
 import { DisposableStore, Emitter, nextEvent, toDisposable, type Disposable, type Event } from './events';
 import { LocalBook, type BookView } from './local-book';
@@ -655,5 +656,5 @@ export class VenueSession implements Disposable {
  * same id, and takes the place of the one before (whose answer would be read as its own).
  */
 function unresolvedKey(placement: LostPlacement): string {
-  return placement.clientOrderId.toLowerCase();
+  return clientOrderIdKey(placement.clientOrderId);
 }

@@ -26,7 +26,7 @@ import {
 import type { WsOrder } from '../../src-shared/protocol/records';
 import { backoffDelay, type BackoffPolicy } from './backoff';
 import { DisposableStore, Emitter, toDisposable, type Event } from './events';
-import { newClientOrderId } from '../../src-shared/client-order-id';
+import { newClientOrderId, sameClientOrderId } from '../../src-shared/client-order-id';
 import type { VenueCredentials } from './rest-client';
 import { OutcomeUnknownError, VenueError, VenueUnreachableError, venueErrorFromWsEvent } from './venue-error';
 
@@ -691,11 +691,6 @@ function connectionTag(ws: WebSocket | undefined): string {
     tags.set(ws, tag);
   }
   return tag;
-}
-
-/** The venue holds a user's open client order ids unique case-insensitively (docs/api.md), and echoes them as sent. */
-function sameClientOrderId(a: string, b: string): boolean {
-  return a.toLowerCase() === b.toLowerCase();
 }
 
 function rawText(data: WebSocket.RawData): string {

@@ -27,6 +27,7 @@ import type {
 } from '../../src-shared/ipc/contract';
 import { MAX_LAYOUT_BYTES, MarketFeed } from '../../src-shared/ipc/contract';
 import { ENVIRONMENT_NAMES as NAMES } from '../../src-shared/ipc/environment-names';
+import { sameClientOrderId } from '../../src-shared/client-order-id';
 import type { Account, BookLevel, Order, Product, PublicTrade } from '../../src-shared/protocol/records';
 import { MAX_ARCHIVED_LIMIT, MAX_BOOK_DEPTH } from '../../src-shared/protocol/queries';
 import type { Candle } from '../../src-shared/protocol/ws';
@@ -279,8 +280,8 @@ export class Desk implements Disposable {
    * lookup of this one, if its outcome is unknown too, notes it afresh. Client order ids are case-insensitive.
    */
   private dropPlacementNote(environment: EnvironmentId, clientOrderId: string): void {
-    const key = `${environment}/${clientOrderId}`.toLowerCase();
-    const dropped = [...this.placementNotes.keys()].filter((k) => k.toLowerCase() === key);
+    const prefix = `${environment}/`;
+    const dropped = [...this.placementNotes.keys()].filter((k) => k.startsWith(prefix) && sameClientOrderId(k.slice(prefix.length), clientOrderId));
     if (dropped.length === 0) return;
     for (const k of dropped) this.placementNotes.delete(k);
     this.scheduleNoteExpiry();

@@ -6,7 +6,7 @@
  * what happened, where it said "outcome unknown" for good. No second lookup: the desk's is the one.
  */
 import type { OrderFields } from '../../../src-shared/ipc/contract';
-import { newClientOrderId } from '../../../src-shared/client-order-id';
+import { clientOrderIdKey, newClientOrderId } from '../../../src-shared/client-order-id';
 import type { Order } from '../../../src-shared/protocol/records';
 import type { DeskState } from '../../stores/desk-store';
 import { lastOrderText } from './ticket-check';
@@ -44,19 +44,19 @@ export function recentlyDone(s: DeskState, match: (order: Order) => boolean): Or
  */
 export function nameSend(request: OrderFields, s: DeskState): SentOrder {
   const named = { ...request, client_order_id: request.client_order_id ?? newClientOrderId() };
-  const id = named.client_order_id.toLowerCase();
-  const earlier = [...Object.values(s.openOrders), ...s.history.slice(0, RECENT)].filter((o) => o.client_order_id.toLowerCase() === id);
+  const id = clientOrderIdKey(named.client_order_id);
+  const earlier = [...Object.values(s.openOrders), ...s.history.slice(0, RECENT)].filter((o) => clientOrderIdKey(o.client_order_id) === id);
   return { request: named, earlier: new Set(earlier.map((o) => o.order_id)), notPlacedBefore: saysNotPlaced(s, id) };
 }
 
-/** The status says the desk's lookup found no order under `id` (lower case). */
+/** The status says the desk's lookup found no order under `id` (a clientOrderIdKey). */
 function saysNotPlaced(s: DeskState, id: string): boolean {
-  return s.connection?.notPlaced?.some((n) => n.toLowerCase() === id) === true;
+  return s.connection?.notPlaced?.some((n) => clientOrderIdKey(n) === id) === true;
 }
 
 /** The status no longer says "not placed" of an earlier send under `sent`'s name: what it says from now on is of this one. */
 export function earlierNoteGone(s: DeskState, sent: SentOrder): boolean {
-  return sent.notPlacedBefore && !saysNotPlaced(s, sent.request.client_order_id.toLowerCase());
+  return sent.notPlacedBefore && !saysNotPlaced(s, clientOrderIdKey(sent.request.client_order_id));
 }
 
 /**
@@ -65,8 +65,8 @@ export function earlierNoteGone(s: DeskState, sent: SentOrder): boolean {
  */
 export function learnedOutcome(s: DeskState, sent: SentOrder): Order | 'not_placed' | undefined {
   const { request, earlier } = sent;
-  const id = request.client_order_id.toLowerCase();
-  const madeBy = (o: Order): boolean => o.client_order_id.toLowerCase() === id && o.product_id === request.product_id && o.side === request.side && !earlier.has(o.order_id);
+  const id = clientOrderIdKey(request.client_order_id);
+  const madeBy = (o: Order): boolean => clientOrderIdKey(o.client_order_id) === id && o.product_id === request.product_id && o.side === request.side && !earlier.has(o.order_id);
   // Only while a send is in doubt: every open order looked at, on every change to the store.
   const made = Object.values(s.openOrders).find(madeBy) ?? recentlyDone(s, madeBy);
   if (made !== undefined) return made;
